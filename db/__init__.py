@@ -1,0 +1,1 @@
+"""Storage: aiosqlite repository and numbered SQL migrations; all SQL lives here."""

@@ -1,0 +1,1 @@
+"""Game engines: pure rules (one package per game) and the async session layer."""
