@@ -103,6 +103,17 @@ class Game(Protocol):
         """Return what ``seat`` may know (``None``: the public view), JSON-serialisable."""
         ...
 
+    def observe(self, state: Any, seat: int) -> dict[str, Any]:
+        """Return what an AI seat perceives: its view plus what perfect memory of public events
+        gives (e.g. opponents' banked totals a careful player reconstructs); never rendered."""
+        ...
+
+    def resample_hidden(self, state: Any, seat: int, rng: random.Random) -> Any:
+        """Return a state that differs from ``state`` at most in what ``seat`` cannot see
+        (other seats' pending choices, an opponent's rack); used by the no-leak contract test
+        and by determinised AI search."""
+        ...
+
     def is_over(self, state: Any) -> bool:
         """Return True when the game has ended."""
         ...
@@ -200,12 +211,12 @@ def play(
 ) -> Playthrough:
     """Play a whole game: chance from the state's seed, each seat from its agent; return it.
 
-    ``observe(state, seat)`` builds what an agent sees (default: ``game.view``). Seats owing
+    ``observe(state, seat)`` builds what an agent sees (default: ``game.observe``). Seats owing
     an action at the same time (secret choices) are asked in ascending order, each with its
     own view, which never contains another seat's pending choice.
     """
     state = game.setup(len(agents), seed, options)
-    look: ViewFn = observe or game.view
+    look: ViewFn = observe or game.observe
     rngs = [agent_rng(seed, s) for s in range(len(agents))]
     out = Playthrough(state)
     for _ in range(max_steps):
