@@ -1,0 +1,152 @@
+"""One contract test for every game (after OpenSpiel's random_sim_test and ResampleInfostateTest).
+
+Seeded random playouts must finish; legal actions are sorted, JSON values, empty for seats that
+owe nothing; apply never raises on a legal action and never changes its input; dumps/loads
+round-trips; replay(seed, log) reproduces the live state; a seat's view is unchanged when
+what it cannot see is redrawn; every view is JSON.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+from typing import Any
+
+import pytest
+
+from engine.core import CHANCE, Game, IllegalAction, replay, resolve_chance
+
+_NAMES = ("incan_gold", "sakkara", "indus")
+
+
+def _games() -> list[Any]:
+    found = []
+    for name in _NAMES:
+        try:
+            module = importlib.import_module(f"engine.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"engine.{name}":
+                raise
+            continue
+        if hasattr(module, "GAME"):
+            found.append(pytest.param(module.GAME, id=name))
+    return found
+
+
+GAMES = _games()
+MAX_STEPS = 20_000
+
+
+def _sort_key(action: Any) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+def _playout(game: Game, players: int, seed: int) -> tuple[Any, list[tuple[int, Any]]]:
+    rng = random.Random(seed)
+    state = game.setup(players, seed)
+    log: list[tuple[int, Any]] = []
+    for _ in range(MAX_STEPS):
+        movers = game.to_move(state)
+        if not movers:
+            break
+        assert movers == sorted(movers)
+        for seat in range(game.max_players if players > game.max_players else players):
+            if seat not in movers and CHANCE not in movers:
+                # a seat that owes nothing has nothing to play (house rules that allow an
+                # optional change are off by default)
+                assert game.legal_actions(state, seat) == [], (seat, movers)
+        if movers == [CHANCE]:
+            outcomes = game.chance_outcomes(state)
+            if outcomes:
+                total = sum(p for _, p in outcomes)
+                assert abs(total - 1.0) < 1e-9
+            action = resolve_chance(game, state)
+            seat = CHANCE
+        else:
+            seat = rng.choice(movers)
+            legal = game.legal_actions(state, seat)
+            assert legal, f"seat {seat} owes an action but has none"
+            assert legal == sorted(legal, key=_sort_key)
+            json.dumps(legal)
+            action = rng.choice(legal)
+        before = game.dumps(state)
+        state, events = game.apply(state, seat, action)
+        assert game.loads(before) is not None
+        json.dumps(events)
+        log.append((seat, action))
+    else:
+        pytest.fail(f"{game.name}: no end within {MAX_STEPS} steps")
+    return state, log
+
+
+def _any_action(game: Game, state: Any, seat: int, rng: random.Random) -> Any:
+    if seat == CHANCE:
+        return resolve_chance(game, state)
+    return rng.choice(game.legal_actions(state, seat))
+
+
+def _player_counts(game: Game) -> list[int]:
+    return sorted({game.min_players, game.max_players, (game.min_players + game.max_players) // 2})
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("seed", range(6))
+def test_random_playouts_finish_and_replay(game: Game, seed: int) -> None:
+    for players in _player_counts(game):
+        state, log = _playout(game, players, seed)
+        assert game.is_over(state)
+        assert game.to_move(state) == []
+        result = game.result(state)
+        assert len(result["scores"]) == players
+        assert result["winners"] and set(result["winners"]) <= set(range(players))
+        assert game.dumps(replay(game, players, seed, log)) == game.dumps(state)
+        assert game.dumps(game.loads(game.dumps(state))) == game.dumps(state)
+        assert game.loads(game.dumps(state)) == state
+        with pytest.raises(IllegalAction):
+            game.apply(state, 0, log[-1][1])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_apply_does_not_modify_its_input(game: Game) -> None:
+    state = game.setup(game.min_players, 3)
+    snapshot = game.dumps(state)
+    rng = random.Random(1)
+    for _ in range(60):
+        movers = game.to_move(state)
+        if not movers:
+            break
+        seat = movers[0]
+        action = _any_action(game, state, seat, rng)
+        new, _ = game.apply(state, seat, action)
+        assert game.dumps(state) == snapshot
+        state, snapshot = new, game.dumps(new)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("seed", range(4))
+def test_views_do_not_change_when_hidden_information_is_redrawn(game: Game, seed: int) -> None:
+    rng = random.Random(seed)
+    players = _player_counts(game)[1]
+    state = game.setup(players, seed)
+    for _ in range(400):
+        movers = game.to_move(state)
+        if not movers:
+            break
+        for seat in range(players):
+            mine = game.view(state, seat)
+            public = game.view(state, None)
+            json.dumps(mine)
+            for trial in range(3):
+                other = game.resample_hidden(state, seat, random.Random(trial))
+                assert game.view(other, seat) == mine
+                assert game.view(other, None) == public
+        seat = rng.choice(movers)
+        action = _any_action(game, state, seat, rng)
+        state, _ = game.apply(state, seat, action)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_unknown_option_is_a_value_error_naming_it(game: Game) -> None:
+    with pytest.raises(ValueError, match="no_such_option"):
+        game.setup(game.min_players, 0, {"no_such_option": 1})
