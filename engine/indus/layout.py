@@ -1,0 +1,416 @@
+"""Indus board layouts: the 6×6 dig as data, its ruins and their find values.
+
+A layout is 36 squares, each showing 1–3 ruin types, plus the value of every ruin. The printed
+tiles of the physical game could not be recovered, so the default layout (rules §9.3), the value
+formula (§9.4) and the random generator (§9.5, option B) are this project's own; a table owning
+the game can enter its real board in the text format parsed by :func:`parse_layout_text`.
+
+Ruin types (letters in a cell may come in any order and case): ``B`` building, ``T`` tomb,
+``C`` canal, ``W`` city wall, ``R`` stone road, ``P`` wooden path. A ruin is a maximal
+orthogonally connected set of squares sharing a type (§9.2); ruins are numbered per type in
+row-major order of their first square (``B1``…, ``T1``…, ``C1``…, ``W1``…, ``R1``…, ``P1``…).
+A building has a first and a second value; every other ruin has one value (``second`` is 0).
+
+Squares are numbered 0–35 row-major: square ``6 * row + col``, (0, 0) top-left.
+Nothing here is hidden information; a layout is public from the start.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import MASK64, splitmix64
+
+__all__ = [
+    "DEFAULT_GRID",
+    "SIZE",
+    "TYPES",
+    "TYPE_NAMES",
+    "Layout",
+    "Ruin",
+    "build_layout",
+    "default_layout",
+    "formula_values",
+    "generate_layout",
+    "layout_from_option",
+    "layout_to_text",
+    "neighbours",
+    "parse_layout_text",
+    "validate_cells",
+]
+
+SIZE = 6
+"""The dig is SIZE × SIZE squares."""
+
+TYPES = "BTCWRP"
+"""Ruin type letters in their canonical order (also the order ruin ids are listed in)."""
+
+TYPE_NAMES = {
+    "B": "building",
+    "T": "tomb",
+    "C": "canal",
+    "W": "city wall",
+    "R": "stone road",
+    "P": "wooden path",
+}
+
+MAX_RUIN_SIZE = 8
+MIN_MULTI, MAX_MULTI = 10, 20
+"""Validation (§9.5 step 6): between 10 and 20 squares show two or more ruin types."""
+
+DEFAULT_GRID = """\
+WT,WT,WBT,C,P,BT
+WT,B,B,CP,P,BW
+RW,R,R,CR,R,W
+B,T,BT,C,PB,W
+R,R,RB,CP,PB,WT
+C,CTR,B,C,PT,T
+"""
+"""The default layout of §9.3 (rows r0..r5, cells c0..c5); its values follow §9.4."""
+
+# Salt that separates the layout generator's RNG from the dice keys chance_key(seed, draws).
+_LAYOUT_SALT = 0x1D05_1A70_0B0A_2D00
+MAX_TRIES = 2000
+"""Cap on the random generator's retries; past it the default layout is used (never seen)."""
+
+
+@dataclass(frozen=True)
+class Ruin:
+    """One ruin: its id (``B1``…), type letter, squares (sorted) and values."""
+
+    id: str
+    kind: str
+    squares: tuple[int, ...]
+    first: int
+    second: int = 0
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A complete board: each square's type letters (canonical order) and the ruins."""
+
+    cells: tuple[str, ...]
+    ruins: tuple[Ruin, ...]
+    source: str = "custom"
+
+    def values(self) -> dict[str, Any]:
+        """Return every ruin's value(s): ``[first, second]`` for buildings, an int otherwise."""
+        return {r.id: ([r.first, r.second] if r.kind == "B" else r.first) for r in self.ruins}
+
+    def ruins_at(self, square: int) -> tuple[Ruin, ...]:
+        """Return the ruins that include ``square``."""
+        return tuple(r for r in self.ruins if square in r.squares)
+
+
+def neighbours(square: int) -> list[int]:
+    """Return the orthogonal neighbours of a square inside the grid."""
+    row, col = divmod(square, SIZE)
+    out = []
+    if row > 0:
+        out.append(square - SIZE)
+    if row < SIZE - 1:
+        out.append(square + SIZE)
+    if col > 0:
+        out.append(square - 1)
+    if col < SIZE - 1:
+        out.append(square + 1)
+    return out
+
+
+def _canonical(cell: str) -> str:
+    """Return a cell's letters in canonical order; raise ValueError on a bad letter."""
+    letters = [ch for ch in cell.upper() if not ch.isspace()]
+    for ch in letters:
+        if ch not in TYPES:
+            raise ValueError(f"layout: unknown ruin type {ch!r} in cell {cell!r}")
+    if len(set(letters)) != len(letters):
+        raise ValueError(f"layout: a ruin type repeats in cell {cell!r}")
+    return "".join(t for t in TYPES if t in letters)
+
+
+def _components(cells: tuple[str, ...], kind: str) -> list[tuple[int, ...]]:
+    """Return the connected components of one type, in row-major order of their first square."""
+    seen: set[int] = set()
+    comps: list[tuple[int, ...]] = []
+    for sq in range(SIZE * SIZE):
+        if kind not in cells[sq] or sq in seen:
+            continue
+        todo, comp = [sq], {sq}
+        seen.add(sq)
+        while todo:
+            cur = todo.pop()
+            for nb in neighbours(cur):
+                if nb not in seen and kind in cells[nb]:
+                    seen.add(nb)
+                    comp.add(nb)
+                    todo.append(nb)
+        comps.append(tuple(sorted(comp)))
+    return comps
+
+
+def formula_values(kind: str, size: int) -> tuple[int, int]:
+    """Return (first, second) of a ruin by the §9.4 formula, clamped to the finds' range 1..12."""
+
+    def clamp(v: int) -> int:
+        return max(1, min(12, v))
+
+    if kind == "B":
+        return clamp(2 * size + 2), clamp(size + 1)
+    if kind == "T":
+        return clamp(2 * size), 0
+    return clamp(size), 0
+
+
+def validate_cells(cells: tuple[str, ...]) -> None:
+    """Check §9.5 step 6 (square types, every type used, 10–20 multi squares, size ≤ 8)."""
+    if len(cells) != SIZE * SIZE:
+        raise ValueError(f"layout: needs {SIZE * SIZE} squares, got {len(cells)}")
+    for sq, cell in enumerate(cells):
+        if not 1 <= len(cell) <= 3:
+            raise ValueError(f"layout: square {divmod(sq, SIZE)} shows {len(cell)} ruin types, not 1–3")
+    for kind in TYPES:
+        if not any(kind in cell for cell in cells):
+            raise ValueError(f"layout: no {TYPE_NAMES[kind]} anywhere")
+    multi = sum(1 for cell in cells if len(cell) >= 2)
+    if not MIN_MULTI <= multi <= MAX_MULTI:
+        raise ValueError(f"layout: {multi} squares show 2+ types, not {MIN_MULTI}–{MAX_MULTI}")
+    for kind in TYPES:
+        for comp in _components(cells, kind):
+            if len(comp) > MAX_RUIN_SIZE:
+                raise ValueError(f"layout: a {TYPE_NAMES[kind]} of {len(comp)} squares (max 8)")
+
+
+def _check_value(rid: str, value: object) -> int:
+    """Return a ruin value if it is a non-negative int; raise ValueError otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"layout: value of {rid} must be a non-negative integer, got {value!r}")
+    return value
+
+
+def build_layout(
+    cells: Iterable[str], values: Mapping[str, Any] | None = None, source: str = "custom"
+) -> Layout:
+    """Return a validated layout from 36 cells and optional values (missing ones by §9.4)."""
+    canon = tuple(_canonical(c) for c in cells)
+    validate_cells(canon)
+    given = dict(values or {})
+    ruins: list[Ruin] = []
+    for kind in TYPES:
+        for i, comp in enumerate(_components(canon, kind), start=1):
+            rid = f"{kind}{i}"
+            first, second = formula_values(kind, len(comp))
+            if rid in given:
+                raw = given.pop(rid)
+                if kind == "B":
+                    if not isinstance(raw, list | tuple) or len(raw) != 2:
+                        raise ValueError(f"layout: building {rid} needs [first, second], got {raw!r}")
+                    first, second = _check_value(rid, raw[0]), _check_value(rid, raw[1])
+                else:
+                    first = _check_value(rid, raw)
+            ruins.append(Ruin(rid, kind, comp, first, second))
+    if given:
+        raise ValueError(f"layout: values for unknown ruins {sorted(given)}")
+    return Layout(canon, tuple(ruins), source)
+
+
+def _grid_cells(grid: str) -> list[str]:
+    """Return the 36 cells of a grid text (6 lines of 6 comma-separated cells)."""
+    lines = [ln.strip() for ln in grid.strip().splitlines() if ln.strip()]
+    if len(lines) != SIZE:
+        raise ValueError(f"layout: grid needs {SIZE} lines, got {len(lines)}")
+    cells: list[str] = []
+    for n, line in enumerate(lines):
+        row = line.split(",")
+        if len(row) != SIZE:
+            raise ValueError(f"layout: grid line {n + 1} needs {SIZE} cells, got {len(row)}")
+        cells.extend(row)
+    return cells
+
+
+def parse_layout_text(text: str) -> Layout:
+    """Return the layout described by a text: JSON ``{"grid", "values"}`` or grid lines + values.
+
+    The plain form is 6 grid lines (``WT,WT,WBT,C,P,BT``), then optional value lines such as
+    ``B1 = 8/4`` or ``T1 = 8``; ``#`` starts a comment. This is the file a table owning the
+    physical game writes to enter its real board.
+    """
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"layout: not valid JSON ({exc.msg})") from None
+        return layout_from_mapping(data)
+    grid_lines: list[str] = []
+    values: dict[str, Any] = {}
+    for raw in stripped.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if "=" in line:
+            rid, _, val = (part.strip() for part in line.partition("="))
+            try:
+                if "/" in val:
+                    a, b = val.split("/")
+                    values[rid.upper()] = [int(a), int(b)]
+                else:
+                    values[rid.upper()] = int(val)
+            except ValueError:
+                raise ValueError(f"layout: bad value line {line!r}") from None
+        else:
+            grid_lines.append(line)
+    return build_layout(_grid_cells("\n".join(grid_lines)), values)
+
+
+def layout_from_mapping(data: object) -> Layout:
+    """Return the layout of ``{"grid": "<6 lines>", "values": {...}}`` (values optional)."""
+    if not isinstance(data, dict) or not isinstance(data.get("grid"), str):
+        raise ValueError('layout: expected {"grid": "<6 lines of 6 cells>", "values": {...}}')
+    extra = set(data) - {"grid", "values"}
+    if extra:
+        raise ValueError(f"layout: unknown keys {sorted(extra)}")
+    values = data.get("values", {})
+    if not isinstance(values, dict):
+        raise ValueError("layout: values must be an object")
+    return build_layout(_grid_cells(data["grid"]), {str(k).upper(): v for k, v in values.items()})
+
+
+def layout_to_text(layout: Layout) -> str:
+    """Return the plain text form of a layout (parse_layout_text reads it back)."""
+    lines = [",".join(layout.cells[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
+    for ruin in layout.ruins:
+        val = f"{ruin.first}/{ruin.second}" if ruin.kind == "B" else str(ruin.first)
+        lines.append(f"{ruin.id} = {val}")
+    return "\n".join(lines) + "\n"
+
+
+def default_layout() -> Layout:
+    """Return the default layout of §9.3 with its §9.4 values."""
+    return build_layout(_grid_cells(DEFAULT_GRID), source="default")
+
+
+def layout_from_option(option: object, seed: int) -> Layout:
+    """Return the layout named by the game option ``layout`` (default, random or custom)."""
+    if option is None or option == "default":
+        return default_layout()
+    if option == "random":
+        return generate_layout(seed)
+    if isinstance(option, dict):
+        return layout_from_mapping(option)
+    if isinstance(option, str):
+        return parse_layout_text(option)
+    raise ValueError(f"layout: expected 'default', 'random' or a layout, got {option!r}")
+
+
+# --- the seeded random generator (§9.5 option B) -------------------------------------------
+
+
+class _Attempt:
+    """One try of the generator: the squares' type sets and how many ruins of each type."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.types: list[set[str]] = [set() for _ in range(SIZE * SIZE)]
+        self.placed = dict.fromkeys(TYPES, 0)
+
+    def free(self, sq: int, kind: str) -> bool:
+        """Return True if a new ruin of ``kind`` may use ``sq`` (room, no touching same type)."""
+        if len(self.types[sq]) >= 3 or kind in self.types[sq]:
+            return False
+        return all(kind not in self.types[nb] for nb in neighbours(sq))
+
+    def add(self, squares: Iterable[int], kind: str) -> None:
+        """Record one ruin of ``kind`` on ``squares``."""
+        for sq in squares:
+            self.types[sq].add(kind)
+        self.placed[kind] += 1
+
+    def pick_start(self, options: list[int]) -> int:
+        """Return a start square, preferring uncovered squares (so every square gets a type)."""
+        bare = [sq for sq in options if not self.types[sq]]
+        return self.rng.choice(bare if bare and self.rng.random() < 0.85 else options)
+
+    def grow(self, kind: str, length: int, allowed: set[int], path: bool) -> list[int] | None:
+        """Return a walk (``path``) or a blob of ``length`` squares of ``kind`` within ``allowed``."""
+        options = [sq for sq in allowed if self.free(sq, kind)]
+        if not options:
+            return None
+        shape = [self.pick_start(sorted(options))]
+        while len(shape) < length:
+            heads = shape[-1:] if path else shape
+            nxt = sorted(
+                {nb for h in heads for nb in neighbours(h) if nb in allowed and nb not in shape}
+                & {sq for sq in allowed if self.free(sq, kind)}
+            )
+            if not nxt:
+                return None
+            shape.append(self.pick_start(nxt))
+        return shape
+
+
+_ALL = set(range(SIZE * SIZE))
+_RING = {sq for sq in _ALL if sq // SIZE in (0, SIZE - 1) or sq % SIZE in (0, SIZE - 1)}
+
+
+def _main_canals() -> list[tuple[int, ...]]:
+    """Return every edge-to-edge canal with at most one bend and 5–8 squares (§9.5 step 1)."""
+    out: list[tuple[int, ...]] = []
+    for i in range(SIZE):
+        out.append(tuple(i * SIZE + c for c in range(SIZE)))
+        out.append(tuple(r * SIZE + i for r in range(SIZE)))
+    for r in range(1, SIZE - 1):
+        for c in range(1, SIZE - 1):
+            for cols in (range(0, c + 1), range(c, SIZE)):
+                for rows in (range(0, r + 1), range(r, SIZE)):
+                    sqs = {r * SIZE + cc for cc in cols} | {rr * SIZE + c for rr in rows}
+                    if 5 <= len(sqs) <= 8:
+                        out.append(tuple(sorted(sqs)))
+    return out
+
+
+_MAIN_CANALS = _main_canals()
+
+
+def _try_generate(rng: random.Random) -> tuple[str, ...] | None:
+    """Return the cells of one generator attempt, or None if it failed step 6."""
+    at = _Attempt(rng)
+    at.add(rng.choice(_MAIN_CANALS), "C")
+    plan: list[tuple[str, int, set[int], bool]] = []
+    if rng.random() < 0.5:
+        plan.append(("C", rng.randint(2, 3), _ALL, True))
+    plan += [("W", rng.randint(3, 6), _RING, True) for _ in range(rng.randint(1, 2))]
+    plan += [("R", rng.randint(3, 5), _ALL, True) for _ in range(2)]
+    plan += [("P", rng.randint(2, 4), _ALL, True) for _ in range(2)]
+    plan += [("B", rng.randint(1, 4), _ALL, False) for _ in range(rng.randint(4, 6))]
+    plan += [("T", rng.randint(1, 3), _ALL, False) for _ in range(rng.randint(3, 5))]
+    for kind, length, allowed, path in plan:
+        shape = at.grow(kind, length, allowed, path)
+        if shape is None:
+            return None
+        at.add(shape, kind)
+    cells = tuple("".join(t for t in TYPES if t in s) for s in at.types)
+    try:
+        validate_cells(cells)
+    except ValueError:
+        return None
+    # Separate ruins of one type must not have merged into one (§9.5 step 6).
+    if any(len(_components(cells, kind)) != at.placed[kind] for kind in TYPES):
+        return None
+    return cells
+
+
+def generate_layout(seed: int) -> Layout:
+    """Return the random layout of game ``seed`` (§9.5 option B), valid by §9.5 step 6.
+
+    Its RNG is keyed by the seed with a salt, so it never consumes or shifts the dice.
+    """
+    rng = random.Random(splitmix64((seed & MASK64) ^ _LAYOUT_SALT))
+    for _ in range(MAX_TRIES):
+        cells = _try_generate(rng)
+        if cells is not None:
+            return build_layout(cells, source="random")
+    return default_layout()
