@@ -1,1 +1,68 @@
-"""Storage: aiosqlite repository and numbered SQL migrations; all SQL lives here."""
+"""Storage: aiosqlite repository and numbered SQL migrations; all SQL lives here.
+
+``await Store.open(path)`` opens (and migrates) the database; the records it returns and the
+errors it raises are re-exported here, so callers import from ``db`` only. This package never
+imports ``discord`` or ``engine``.
+"""
+
+from __future__ import annotations
+
+from db.errors import (
+    AlreadySeated,
+    ChannelBusy,
+    CorruptRow,
+    GameNotFound,
+    MigrationError,
+    NoSuchSeat,
+    SchemaTooNew,
+    StaleVersion,
+    StoreError,
+    WrongStatus,
+)
+from db.records import (
+    ACTIVE_STATUSES,
+    CHANCE_SEAT,
+    END_STATUSES,
+    STATUSES,
+    ActionRow,
+    DeadlineRow,
+    GameLog,
+    GameRow,
+    GameStatus,
+    MessageRow,
+    NewResult,
+    NewSeat,
+    ResultRow,
+    SeatRow,
+)
+from db.store import Clock, Store, utc_now
+
+__all__ = [
+    "ACTIVE_STATUSES",
+    "CHANCE_SEAT",
+    "END_STATUSES",
+    "STATUSES",
+    "ActionRow",
+    "AlreadySeated",
+    "ChannelBusy",
+    "Clock",
+    "CorruptRow",
+    "DeadlineRow",
+    "GameLog",
+    "GameNotFound",
+    "GameRow",
+    "GameStatus",
+    "MessageRow",
+    "MigrationError",
+    "NewResult",
+    "NewSeat",
+    "NoSuchSeat",
+    "ResultRow",
+    "SchemaTooNew",
+    "SeatRow",
+    "StaleVersion",
+    "Store",
+    "StoreError",
+    "WrongStatus",
+    "utc_now",
+]

@@ -1,0 +1,102 @@
+"""Typed errors raised by the storage layer; the bot translates each into one private reply."""
+
+from __future__ import annotations
+
+__all__ = [
+    "AlreadySeated",
+    "ChannelBusy",
+    "CorruptRow",
+    "GameNotFound",
+    "MigrationError",
+    "NoSuchSeat",
+    "SchemaTooNew",
+    "StaleVersion",
+    "StoreError",
+    "WrongStatus",
+]
+
+
+class StoreError(Exception):
+    """Base class of every error the store raises on purpose."""
+
+
+class MigrationError(StoreError):
+    """Raised when the migration files are malformed or one of them fails; nothing was applied."""
+
+
+class SchemaTooNew(StoreError):
+    """Raised when the database was written by newer code (its user_version is above ours)."""
+
+    def __init__(self, found: int, supported: int) -> None:
+        super().__init__(
+            f"database schema version {found} is newer than this code supports ({supported}); "
+            "upgrade the bot instead of opening this database with an older release"
+        )
+        self.found = found
+        self.supported = supported
+
+
+class GameNotFound(StoreError):
+    """Raised when no game has the given id."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"no game with id {game_id}")
+        self.game_id = game_id
+
+
+class ChannelBusy(StoreError):
+    """Raised when a channel already has a game in the lobby or playing."""
+
+    def __init__(self, channel_id: int, game_id: int | None) -> None:
+        super().__init__(f"channel {channel_id} already has an active game ({game_id})")
+        self.channel_id = channel_id
+        self.game_id = game_id
+
+
+class WrongStatus(StoreError):
+    """Raised when a game is not in a status that allows the operation (e.g. joining a finished game)."""
+
+    def __init__(self, game_id: int, status: str, allowed: tuple[str, ...]) -> None:
+        super().__init__(f"game {game_id} is {status!r}; this needs one of {', '.join(allowed)}")
+        self.game_id = game_id
+        self.status = status
+        self.allowed = allowed
+
+
+class StaleVersion(StoreError):
+    """Raised when an append names a sequence number other than the game's version (a double
+    click or a race); nothing was written."""
+
+    def __init__(self, game_id: int, expected: int, actual: int) -> None:
+        super().__init__(f"game {game_id} is at version {actual}, not {expected}")
+        self.game_id = game_id
+        self.expected = expected
+        self.actual = actual
+
+
+class AlreadySeated(StoreError):
+    """Raised when a user already holds a seat at that game."""
+
+    def __init__(self, game_id: int, user_id: int) -> None:
+        super().__init__(f"user {user_id} already sits at game {game_id}")
+        self.game_id = game_id
+        self.user_id = user_id
+
+
+class NoSuchSeat(StoreError):
+    """Raised when a seat number does not exist at that game."""
+
+    def __init__(self, game_id: int, seat: int) -> None:
+        super().__init__(f"game {game_id} has no seat {seat}")
+        self.game_id = game_id
+        self.seat = seat
+
+
+class CorruptRow(StoreError):
+    """Raised when a stored row cannot be decoded (malformed JSON, wrong shape, unknown status);
+    the bot shows a private error and marks the game abandoned."""
+
+    def __init__(self, game_id: int, detail: str) -> None:
+        super().__init__(f"game {game_id}: corrupt row: {detail}")
+        self.game_id = game_id
+        self.detail = detail

@@ -1,0 +1,147 @@
+"""Numbered SQL migrations, applied in one transaction and tracked by ``PRAGMA user_version``.
+
+Each file in ``db/migrations/`` is named ``NNNN_reason.sql`` (numbers contiguous from 0001) and
+starts with a comment header naming its reason and date. The files are package data, found next to
+this module, never relative to the working directory. A migration file must not contain
+transaction statements: the runner wraps every pending file in one ``BEGIN IMMEDIATE`` ...
+``COMMIT`` together with the new ``user_version``, so a failure anywhere applies nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sqlite3
+from dataclasses import dataclass
+from importlib import resources
+
+import aiosqlite
+
+from db.errors import MigrationError, SchemaTooNew
+
+__all__ = ["Migration", "apply_migrations", "load_migrations", "rollback_quietly", "split_statements"]
+
+_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+_TRANSACTION = re.compile(r"^\s*(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One migration file: its number, its name and the SQL statements it holds."""
+
+    version: int
+    name: str
+    statements: tuple[str, ...]
+
+
+def split_statements(sql: str) -> list[str]:
+    """Return the complete SQL statements of a script, in order (triggers stay whole)."""
+    statements: list[str] = []
+    buffer = ""
+    for line in sql.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statement = buffer.strip()
+            if _has_code(statement):
+                statements.append(statement)
+            buffer = ""
+    if _has_code(buffer):
+        raise MigrationError(f"incomplete SQL statement at the end: {buffer.strip()[:80]!r}")
+    return statements
+
+
+def _has_code(text: str) -> bool:
+    """Return True when ``text`` holds more than comments and blanks."""
+    return any(line.strip() and not line.strip().startswith("--") for line in text.splitlines())
+
+
+def load_migrations() -> list[Migration]:
+    """Return the shipped migrations in order, checking names, numbering and headers."""
+    folder = resources.files("db").joinpath("migrations")
+    found: list[Migration] = []
+    for entry in folder.iterdir():
+        if not entry.name.endswith(".sql"):
+            continue
+        match = _NAME.match(entry.name)
+        if match is None:
+            raise MigrationError(f"migration file {entry.name!r} is not named NNNN_reason.sql")
+        text = entry.read_text(encoding="utf-8")
+        header = text.split("\n\n", 1)[0]
+        if not header.startswith("--") or "Reason:" not in header or "Date:" not in header:
+            raise MigrationError(f"migration {entry.name} lacks its header comment (Reason:, Date:)")
+        statements = split_statements(text)
+        for statement in statements:
+            if _TRANSACTION.match(_strip_comments(statement)):
+                raise MigrationError(f"migration {entry.name} must not control transactions")
+        found.append(Migration(int(match.group(1)), entry.name, tuple(statements)))
+    found.sort(key=lambda m: m.version)
+    for expected, migration in enumerate(found, start=1):
+        if migration.version != expected:
+            raise MigrationError(f"migration numbers must run 0001, 0002, ...; found {migration.name}")
+    return found
+
+
+def _strip_comments(statement: str) -> str:
+    """Return ``statement`` without its leading comment lines."""
+    lines = statement.splitlines()
+    while lines and (not lines[0].strip() or lines[0].strip().startswith("--")):
+        lines.pop(0)
+    return "\n".join(lines)
+
+
+async def rollback_quietly(db: aiosqlite.Connection) -> None:
+    """Roll back the open transaction, if any (after a failed COMMIT there may be none)."""
+    with contextlib.suppress(sqlite3.OperationalError):
+        await db.execute("ROLLBACK")
+
+
+async def _user_version(db: aiosqlite.Connection) -> int:
+    """Return the database's ``PRAGMA user_version``."""
+    async with db.execute("PRAGMA user_version") as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row is not None else 0
+
+
+async def apply_migrations(db: aiosqlite.Connection, migrations: list[Migration] | None = None) -> int:
+    """Bring the database to the newest schema in one transaction and return its version.
+
+    Raises SchemaTooNew when the database is newer than ``migrations``, MigrationError when a
+    statement fails (the database is left exactly as it was). ``db`` must be in autocommit mode
+    (``isolation_level=None``) and outside a transaction.
+    """
+    if migrations is None:
+        migrations = load_migrations()
+    latest = migrations[-1].version if migrations else 0
+    current = await _user_version(db)
+    if current > latest:
+        raise SchemaTooNew(current, latest)
+    if current == latest:
+        return current
+    # Foreign keys off for the duration (SQLite's recipe for table rebuilds), checked before commit;
+    # the pragma is a no-op inside a transaction, so it is switched here, outside.
+    await db.execute("PRAGMA foreign_keys = OFF")
+    try:
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have migrated while we waited for the write lock.
+            current = await _user_version(db)
+            if current > latest:
+                raise SchemaTooNew(current, latest)
+            for migration in migrations[current:]:
+                for statement in migration.statements:
+                    try:
+                        await db.execute(statement)
+                    except sqlite3.Error as exc:
+                        raise MigrationError(f"migration {migration.name} failed: {exc}") from exc
+            async with db.execute("PRAGMA foreign_key_check") as cursor:
+                broken = await cursor.fetchall()
+            if broken:
+                raise MigrationError(f"migrations leave broken foreign keys: {list(broken)[:5]}")
+            await db.execute(f"PRAGMA user_version = {latest:d}")
+            await db.execute("COMMIT")
+        except BaseException:
+            await rollback_quietly(db)
+            raise
+    finally:
+        await db.execute("PRAGMA foreign_keys = ON")
+    return latest

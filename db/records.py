@@ -1,0 +1,381 @@
+"""Row records returned by the store, the specs it accepts, and the JSON/time codecs between them.
+
+Records are small frozen dataclasses (like RoboDanny's ``Timer``): plain data, no connection, no
+``commit()``. Times are aware UTC datetimes in Python and INTEGER milliseconds in SQL. JSON values
+(engine options, action payloads) are stored as compact text with sorted keys, so equal values
+always store identically; tuples come back as lists. Every decode validates and raises
+:class:`CorruptRow` instead of letting a ``JSONDecodeError`` or ``KeyError`` escape.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal, cast
+
+from db.errors import CorruptRow
+
+__all__ = [
+    "ACTIVE_STATUSES",
+    "CHANCE_SEAT",
+    "END_STATUSES",
+    "STATUSES",
+    "ActionRow",
+    "DeadlineRow",
+    "GameLog",
+    "GameRow",
+    "GameStatus",
+    "MessageRow",
+    "NewResult",
+    "NewSeat",
+    "ResultRow",
+    "SeatRow",
+    "decode_json",
+    "decode_object",
+    "encode_json",
+    "from_ms",
+    "to_ms",
+]
+
+GameStatus = Literal["lobby", "playing", "finished", "cancelled", "abandoned"]
+STATUSES: tuple[GameStatus, ...] = ("lobby", "playing", "finished", "cancelled", "abandoned")
+ACTIVE_STATUSES: tuple[GameStatus, ...] = ("lobby", "playing")
+END_STATUSES: tuple[GameStatus, ...] = ("finished", "cancelled", "abandoned")
+
+CHANCE_SEAT = -1
+"""The seat number of chance in the action log (engine.core.CHANCE, restated: db never imports engine)."""
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MS = timedelta(milliseconds=1)
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+def to_ms(moment: datetime) -> int:
+    """Return an aware datetime as integer milliseconds since the Unix epoch (sub-ms truncated)."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError(f"naive datetime {moment!r}: the store needs aware datetimes (UTC)")
+    return (moment - _EPOCH) // _MS
+
+
+def from_ms(ms: int) -> datetime:
+    """Return the aware UTC datetime of integer milliseconds since the Unix epoch."""
+    return _EPOCH + ms * _MS
+
+
+def check_int64(value: int, what: str) -> int:
+    """Return ``value`` if it is an int that fits SQLite's INTEGER, else raise ValueError."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{what} must be an int, not {type(value).__name__}")
+    if not _INT64[0] <= value <= _INT64[1]:
+        raise ValueError(f"{what} {value} does not fit a signed 64-bit integer")
+    return value
+
+
+def encode_json(value: object, what: str) -> str:
+    """Return ``value`` as compact, key-sorted JSON; raise ValueError when it is not JSON data."""
+    try:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False, ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{what} is not JSON-serialisable: {exc}") from exc
+
+
+def _refuse_constant(name: str) -> object:
+    """Refuse NaN and Infinity, which json.loads accepts but JSON does not define."""
+    raise ValueError(f"non-finite number {name}")
+
+
+def decode_json(text: object, game_id: int, what: str) -> Any:
+    """Return the JSON value stored in ``text``; raise CorruptRow when it is not valid JSON."""
+    if not isinstance(text, str):
+        raise CorruptRow(game_id, f"{what}: expected JSON text, found {type(text).__name__}")
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError) as exc:
+        raise CorruptRow(game_id, f"{what}: malformed JSON ({exc})") from exc
+
+
+def decode_object(text: object, game_id: int, what: str) -> dict[str, Any]:
+    """Return the JSON object stored in ``text``; raise CorruptRow for anything else."""
+    value = decode_json(text, game_id, what)
+    if not isinstance(value, dict):
+        raise CorruptRow(game_id, f"{what}: expected a JSON object, found {type(value).__name__}")
+    return cast(dict[str, Any], value)
+
+
+def _int(value: object, game_id: int, what: str) -> int:
+    """Return ``value`` if it is an int, else raise CorruptRow."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise CorruptRow(game_id, f"{what}: expected an integer, found {value!r}")
+    return value
+
+
+def _opt_int(value: object, game_id: int, what: str) -> int | None:
+    """Return ``value`` if it is an int or None, else raise CorruptRow."""
+    return None if value is None else _int(value, game_id, what)
+
+
+def _str(value: object, game_id: int, what: str) -> str:
+    """Return ``value`` if it is a str, else raise CorruptRow."""
+    if not isinstance(value, str):
+        raise CorruptRow(game_id, f"{what}: expected text, found {value!r}")
+    return value
+
+
+def _opt_str(value: object, game_id: int, what: str) -> str | None:
+    """Return ``value`` if it is a str or None, else raise CorruptRow."""
+    return None if value is None else _str(value, game_id, what)
+
+
+def _opt_time(value: object, game_id: int, what: str) -> datetime | None:
+    """Return the datetime of a nullable millisecond column."""
+    ms = _opt_int(value, game_id, what)
+    return None if ms is None else from_ms(ms)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One table: what was set up (game, preset, options, seed), where, by whom, and how far it got."""
+
+    id: int
+    game: str
+    preset: str | None
+    options: dict[str, Any]
+    table_options: dict[str, Any]
+    seed: int | None
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: GameStatus
+    version: int
+    created_at: datetime
+    started_at: datetime | None
+    finished_at: datetime | None
+
+    COLUMNS = (
+        "id, game, preset, options, table_options, seed, guild_id, channel_id, host_id, status, "
+        "version, created_at, started_at, finished_at"
+    )
+
+    @property
+    def is_active(self) -> bool:
+        """Return True while the table is in the lobby or playing."""
+        return self.status in ACTIVE_STATUSES
+
+    @property
+    def duration(self) -> timedelta | None:
+        """Return the wall-clock time from start to end, or None if it never started or ended."""
+        if self.started_at is None or self.finished_at is None:
+            return None
+        return self.finished_at - self.started_at
+
+    @classmethod
+    def decode(cls, row: tuple[object, ...]) -> GameRow:
+        """Return the record of a ``COLUMNS`` row; raise CorruptRow for a malformed one."""
+        game_id = _int(row[0], -1, "games.id")
+        status = _str(row[9], game_id, "status")
+        if status not in STATUSES:
+            raise CorruptRow(game_id, f"status: unknown value {status!r}")
+        return cls(
+            id=game_id,
+            game=_str(row[1], game_id, "game"),
+            preset=_opt_str(row[2], game_id, "preset"),
+            options=decode_object(row[3], game_id, "options"),
+            table_options=decode_object(row[4], game_id, "table_options"),
+            seed=_opt_int(row[5], game_id, "seed"),
+            guild_id=_int(row[6], game_id, "guild_id"),
+            channel_id=_int(row[7], game_id, "channel_id"),
+            host_id=_int(row[8], game_id, "host_id"),
+            status=status,
+            version=_int(row[10], game_id, "version"),
+            created_at=from_ms(_int(row[11], game_id, "created_at")),
+            started_at=_opt_time(row[12], game_id, "started_at"),
+            finished_at=_opt_time(row[13], game_id, "finished_at"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class NewSeat:
+    """A seat to create: a Discord user or an AI level (exactly one), with the name shown at the table."""
+
+    display_name: str
+    user_id: int | None = None
+    ai_level: str | None = None
+
+    def __post_init__(self) -> None:
+        """Refuse a seat that is both or neither a user and an AI, or has an unusable name."""
+        if (self.user_id is None) == (self.ai_level is None):
+            raise ValueError("a seat is exactly one of a user (user_id) or an AI (ai_level)")
+        if self.user_id is not None:
+            check_int64(self.user_id, "user_id")
+        if self.ai_level is not None and not 1 <= len(self.ai_level) <= 32:
+            raise ValueError("ai_level must be 1 to 32 characters")
+        if not 1 <= len(self.display_name) <= 100:
+            raise ValueError("display_name must be 1 to 100 characters")
+
+    @classmethod
+    def human(cls, user_id: int, display_name: str) -> NewSeat:
+        """Return the spec of a seat held by a Discord user."""
+        return cls(display_name=display_name, user_id=user_id)
+
+    @classmethod
+    def ai(cls, level: str, display_name: str) -> NewSeat:
+        """Return the spec of a seat played by the AI of that level."""
+        return cls(display_name=display_name, ai_level=level)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    """A seat at a table: lobby position before the start, the engine's seat index after it."""
+
+    game_id: int
+    seat: int
+    user_id: int | None
+    ai_level: str | None
+    display_name: str
+
+    COLUMNS = "game_id, seat, user_id, ai_level, display_name"
+
+    @property
+    def is_ai(self) -> bool:
+        """Return True when an AI plays this seat."""
+        return self.ai_level is not None
+
+    @classmethod
+    def decode(cls, row: tuple[object, ...]) -> SeatRow:
+        """Return the record of a ``COLUMNS`` row; raise CorruptRow for a malformed one."""
+        game_id = _int(row[0], -1, "seats.game_id")
+        user_id = _opt_int(row[2], game_id, "seats.user_id")
+        ai_level = _opt_str(row[3], game_id, "seats.ai_level")
+        if (user_id is None) == (ai_level is None):
+            raise CorruptRow(game_id, "seats: a seat must be exactly one of user or AI")
+        return cls(game_id, _int(row[1], game_id, "seats.seat"), user_id, ai_level,
+                   _str(row[4], game_id, "seats.display_name"))
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """One accepted action: its place in the log, who took it (-1 = chance) and the decoded payload."""
+
+    game_id: int
+    seq: int
+    seat: int
+    payload: Any
+    created_at: datetime
+
+    COLUMNS = "game_id, seq, seat, payload, created_at"
+
+    @classmethod
+    def decode(cls, row: tuple[object, ...]) -> ActionRow:
+        """Return the record of a ``COLUMNS`` row; raise CorruptRow for a malformed one."""
+        game_id = _int(row[0], -1, "actions.game_id")
+        seq = _int(row[1], game_id, "actions.seq")
+        return cls(
+            game_id=game_id,
+            seq=seq,
+            seat=_int(row[2], game_id, f"actions[{seq}].seat"),
+            payload=decode_json(row[3], game_id, f"actions[{seq}].payload"),
+            created_at=from_ms(_int(row[4], game_id, f"actions[{seq}].created_at")),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class NewResult:
+    """One seat's final standing, as the session computed it from the engine's result."""
+
+    seat: int
+    score: int
+    placement: int
+    is_winner: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRow:
+    """One seat's final standing as stored for the leaderboards (user or AI copied from the seat)."""
+
+    game_id: int
+    seat: int
+    user_id: int | None
+    ai_level: str | None
+    score: int
+    placement: int
+    is_winner: bool
+
+    COLUMNS = "game_id, seat, user_id, ai_level, score, placement, is_winner"
+
+    @classmethod
+    def decode(cls, row: tuple[object, ...]) -> ResultRow:
+        """Return the record of a ``COLUMNS`` row; raise CorruptRow for a malformed one."""
+        game_id = _int(row[0], -1, "results.game_id")
+        return cls(
+            game_id=game_id,
+            seat=_int(row[1], game_id, "results.seat"),
+            user_id=_opt_int(row[2], game_id, "results.user_id"),
+            ai_level=_opt_str(row[3], game_id, "results.ai_level"),
+            score=_int(row[4], game_id, "results.score"),
+            placement=_int(row[5], game_id, "results.placement"),
+            is_winner=bool(_int(row[6], game_id, "results.is_winner")),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRow:
+    """A message the bot posted for a game (seat None: in the channel; else that seat's DM)."""
+
+    game_id: int
+    kind: str
+    seat: int | None
+    channel_id: int
+    message_id: int
+    updated_at: datetime
+
+    COLUMNS = "game_id, kind, seat, channel_id, message_id, updated_at"
+
+    @classmethod
+    def decode(cls, row: tuple[object, ...]) -> MessageRow:
+        """Return the record of a ``COLUMNS`` row; raise CorruptRow for a malformed one."""
+        game_id = _int(row[0], -1, "messages.game_id")
+        return cls(
+            game_id=game_id,
+            kind=_str(row[1], game_id, "messages.kind"),
+            seat=_opt_int(row[2], game_id, "messages.seat"),
+            channel_id=_int(row[3], game_id, "messages.channel_id"),
+            message_id=_int(row[4], game_id, "messages.message_id"),
+            updated_at=from_ms(_int(row[5], game_id, "messages.updated_at")),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineRow:
+    """An armed timer: fire ``kind`` for the game at ``due_at``, valid while the game is at ``version``."""
+
+    game_id: int
+    kind: str
+    due_at: datetime
+    version: int | None
+
+    COLUMNS = "game_id, kind, due_at, version"
+
+    @classmethod
+    def decode(cls, row: tuple[object, ...]) -> DeadlineRow:
+        """Return the record of a ``COLUMNS`` row; raise CorruptRow for a malformed one."""
+        game_id = _int(row[0], -1, "deadlines.game_id")
+        return cls(
+            game_id=game_id,
+            kind=_str(row[1], game_id, "deadlines.kind"),
+            due_at=from_ms(_int(row[2], game_id, "deadlines.due_at")),
+            version=_opt_int(row[3], game_id, "deadlines.version"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GameLog:
+    """Everything needed to rebuild a table: the game row, its seats and its whole action log."""
+
+    game: GameRow
+    seats: tuple[SeatRow, ...]
+    actions: tuple[ActionRow, ...]
+
+    def moves(self) -> list[tuple[int, Any]]:
+        """Return the log as (seat, payload) pairs, the shape ``engine.core.replay`` takes."""
+        return [(action.seat, action.payload) for action in self.actions]
