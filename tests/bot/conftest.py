@@ -1,0 +1,44 @@
+"""Fixtures for bot tests: a FakeDiscord per test, and a started sample bot on it.
+
+The `fake` fixture fails the test at teardown if discord.py logged an unexpected ERROR (an
+exception a command, view or listener raised and discord.py swallowed); use
+`with fake.expect_error("pattern"):` around code that is meant to log one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+from fake_discord import FakeChannel, FakeDiscord, FakeUser
+from sample_cog import SampleBot
+
+
+@pytest.fixture
+def fake() -> Iterator[FakeDiscord]:
+    """A fresh fake Discord with the HTTP patches installed (restored afterwards)."""
+    with FakeDiscord() as f:
+        yield f
+        f.check_errors()
+
+
+@pytest.fixture
+def table(fake: FakeDiscord) -> FakeChannel:
+    """A guild text channel named #table."""
+    return fake.text_channel("table")
+
+
+@pytest.fixture
+def ann(fake: FakeDiscord) -> FakeUser:
+    """A guild member."""
+    return fake.user("Ann")
+
+
+@pytest.fixture
+async def bot(fake: FakeDiscord, table: FakeChannel) -> AsyncIterator[SampleBot]:
+    """The sample bot, logged in and READY against the fake."""
+    b = SampleBot()
+    await fake.start(b)
+    yield b
+    if b in fake.bots:
+        await fake.stop(b)

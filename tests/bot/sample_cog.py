@@ -1,0 +1,212 @@
+"""A tiny cog exercising every harness feature: replies, defers, ephemerals, DMs, persistent buttons.
+
+It is test scaffolding for tests/bot/test_harness.py, not product code: each command shows one
+Discord behaviour the fake must reproduce (see the command descriptions).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+
+class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"vote:(?P<game>\d+):(?P<choice>torch|camp)"):
+    """A stateless button: the game id and the choice live in the custom_id (survives restarts)."""
+
+    def __init__(self, game: int, choice: str) -> None:
+        super().__init__(discord.ui.Button(label=choice.title(), custom_id=f"vote:{game}:{choice}",
+                                           style=discord.ButtonStyle.primary))
+        self.game = game
+        self.choice = choice
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
+                             match: re.Match[str], /) -> VoteButton:
+        """Rebuild the button from its custom_id."""
+        return cls(int(match["game"]), match["choice"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Record the vote and confirm privately."""
+        bot: SampleBot = interaction.client  # type: ignore[assignment]
+        bot.votes.append((interaction.user.id, self.game, self.choice))
+        await interaction.response.send_message(f"You chose {self.choice} in game {self.game}.", ephemeral=True)
+
+
+class JoinView(discord.ui.View):
+    """A persistent lobby view (timeout=None, fixed custom_ids, registered with add_view)."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Join", custom_id="sample:join", style=discord.ButtonStyle.success)
+    async def join(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        """Add the clicker to the lobby message (type 7 update)."""
+        assert interaction.message is not None
+        names = interaction.message.content.split("\n")[1:]
+        if interaction.user.display_name in names:
+            await interaction.response.send_message("You already joined.", ephemeral=True)
+            return
+        names.append(interaction.user.display_name)
+        await interaction.response.edit_message(content="\n".join(["Lobby:", *names]), view=self)
+
+
+class PickView(discord.ui.View):
+    """A select menu (non-persistent view keyed by the response message id)."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=60)
+
+    @discord.ui.select(custom_id="sample:pick", options=[discord.SelectOption(label=x, value=x)
+                                                         for x in ("red", "green", "blue")])
+    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
+        """Echo the pick."""
+        await interaction.response.send_message(f"picked {select.values[0]}", ephemeral=True)
+
+
+class NameModal(discord.ui.Modal, title="Your name"):
+    """A one-field modal."""
+
+    name: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Name", custom_id="sample:name", max_length=20)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Greet the submitted name."""
+        await interaction.response.send_message(f"Hello {self.name.value}!")
+
+
+class SampleCog(commands.GroupCog, group_name="sample"):
+    """/sample ... commands."""
+
+    admin = app_commands.Group(name="admin", description="Nested group")
+
+    def __init__(self, bot: SampleBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(description="Plain reply")
+    async def hello(self, interaction: discord.Interaction, name: str, times: app_commands.Range[int, 1, 3] = 1) -> None:
+        """Reply in the channel."""
+        await interaction.response.send_message(" ".join([f"Hello {name}!"] * times))
+
+    @app_commands.command(description="Deferred reply and a followup")
+    async def slow(self, interaction: discord.Interaction) -> None:
+        """Defer (thinking), then complete with a followup, then a second followup with a file."""
+        await interaction.response.defer()
+        await interaction.followup.send("done thinking")
+        await interaction.followup.send("and a picture", file=discord.File(io.BytesIO(b"\x89PNGfake"), "board.png"))
+
+    @app_commands.command(description="Private reply")
+    async def secret(self, interaction: discord.Interaction) -> None:
+        """Reply only the caller can see."""
+        await interaction.response.send_message("psst", ephemeral=True)
+
+    @app_commands.command(description="Send a DM with vote buttons")
+    async def dm(self, interaction: discord.Interaction, game: int) -> None:
+        """DM the caller Torch/Camp DynamicItem buttons; fall back to an ephemeral prompt on closed DMs."""
+        view = discord.ui.View(timeout=None)
+        view.add_item(VoteButton(game, "torch"))
+        view.add_item(VoteButton(game, "camp"))
+        try:
+            await interaction.user.send("Torch or camp?", view=view)
+        except discord.Forbidden as exc:
+            self.bot.observed_codes.append(exc.code)
+            await interaction.response.send_message("Your DMs are closed; choose here.", view=view, ephemeral=True)
+            return
+        await interaction.response.send_message("Check your DMs.", ephemeral=True)
+
+    @app_commands.command(description="Post a lobby with a persistent Join button")
+    async def lobby(self, interaction: discord.Interaction) -> None:
+        """Post the persistent view in the channel (a normal channel message, not the response)."""
+        assert isinstance(interaction.channel, discord.TextChannel)
+        await interaction.channel.send("Lobby:", view=self.bot.join_view)
+        await interaction.response.send_message("Lobby opened.", ephemeral=True)
+
+    @app_commands.command(description="Acknowledges twice (a bug the fake must catch)")
+    async def twice(self, interaction: discord.Interaction) -> None:
+        """Respond, then respond again with discord.py's local guard bypassed (as a second process would)."""
+        await interaction.response.send_message("first")
+        interaction.response._response_type = None
+        try:
+            await interaction.response.send_message("second")
+        except discord.HTTPException as exc:
+            self.bot.observed_codes.append(exc.code)
+
+    @app_commands.command(description="Does slow work before acknowledging")
+    async def late(self, interaction: discord.Interaction) -> None:
+        """Simulate >3 s of work, then try to reply."""
+        self.bot.on_work()
+        try:
+            await interaction.response.send_message("too late")
+        except discord.NotFound as exc:
+            self.bot.observed_codes.append(exc.code)
+
+    @app_commands.command(description="Open a modal")
+    async def form(self, interaction: discord.Interaction) -> None:
+        """Open the name modal."""
+        await interaction.response.send_modal(NameModal())
+
+    @app_commands.command(description="Send a select menu")
+    async def pick(self, interaction: discord.Interaction) -> None:
+        """Reply with a select menu."""
+        await interaction.response.send_message("Pick a colour", view=PickView())
+
+    @app_commands.command(description="Send something too long")
+    async def overflow(self, interaction: discord.Interaction) -> None:
+        """Try a 2001-character message, then 6 action rows; record the Discord error codes."""
+        for attempt in (dict(content="x" * 2001), dict(content="rows", view=_too_many_rows())):
+            try:
+                await interaction.channel.send(**attempt)  # type: ignore[union-attr]
+            except discord.HTTPException as exc:
+                self.bot.observed_codes.append(exc.code)
+        await interaction.response.send_message("tried", ephemeral=True)
+
+    @app_commands.command(description="Autocomplete demo")
+    async def colour(self, interaction: discord.Interaction, colour: str) -> None:
+        """Echo the colour."""
+        await interaction.response.send_message(colour)
+
+    @colour.autocomplete("colour")
+    async def colour_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """Colours starting with what was typed."""
+        return [app_commands.Choice(name=c, value=c) for c in ("red", "green", "blue") if c.startswith(current)]
+
+    @admin.command(name="reset", description="Subcommand of a nested group")
+    async def admin_reset(self, interaction: discord.Interaction, hard: bool = False) -> None:
+        """Reply with the flag."""
+        await interaction.response.send_message(f"reset hard={hard}", ephemeral=True)
+
+
+def _too_many_rows() -> discord.ui.View:
+    view = discord.ui.View()
+    for i in range(6):  # discord.py accepts 25 items in 5 rows; force a sixth row through the payload
+        view.add_item(discord.ui.Button(label=str(i), custom_id=f"row{i}", row=min(i, 4)))
+    original = view.to_components
+
+    def six_rows() -> list[dict[str, Any]]:
+        rows = original()
+        return [*rows, {"type": 1, "components": [{"type": 2, "style": 1, "label": "6", "custom_id": "row6"}]}]
+
+    view.to_components = six_rows  # type: ignore[method-assign]
+    return view
+
+
+class SampleBot(commands.Bot):
+    """A minimal bot composed like bot.py will be: setup_hook registers cog, dynamic items, persistent view."""
+
+    def __init__(self) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default(), chunk_guilds_at_startup=False)
+        self.votes: list[tuple[int, int, str]] = []
+        self.observed_codes: list[int] = []
+        self.on_work: Callable[[], None] = lambda: None
+        self.join_view = JoinView()
+
+    async def setup_hook(self) -> None:
+        """Register everything that must exist before the first gateway event."""
+        await self.add_cog(SampleCog(self))
+        self.add_dynamic_items(VoteButton)
+        self.add_view(self.join_view)
