@@ -19,7 +19,15 @@ import aiosqlite
 
 from db.errors import MigrationError, SchemaTooNew
 
-__all__ = ["Migration", "apply_migrations", "load_migrations", "rollback_quietly", "split_statements"]
+__all__ = [
+    "Migration",
+    "apply_migrations",
+    "check_sequence",
+    "load_migrations",
+    "parse_migration",
+    "rollback_quietly",
+    "split_statements",
+]
 
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 _TRANSACTION = re.compile(r"^\s*(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE)\b", re.IGNORECASE)
@@ -55,30 +63,41 @@ def _has_code(text: str) -> bool:
     return any(line.strip() and not line.strip().startswith("--") for line in text.splitlines())
 
 
-def load_migrations() -> list[Migration]:
-    """Return the shipped migrations in order, checking names, numbering and headers."""
-    folder = resources.files("db").joinpath("migrations")
-    found: list[Migration] = []
-    for entry in folder.iterdir():
-        if not entry.name.endswith(".sql"):
-            continue
-        match = _NAME.match(entry.name)
-        if match is None:
-            raise MigrationError(f"migration file {entry.name!r} is not named NNNN_reason.sql")
-        text = entry.read_text(encoding="utf-8")
-        header = text.split("\n\n", 1)[0]
-        if not header.startswith("--") or "Reason:" not in header or "Date:" not in header:
-            raise MigrationError(f"migration {entry.name} lacks its header comment (Reason:, Date:)")
-        statements = split_statements(text)
-        for statement in statements:
-            if _TRANSACTION.match(_strip_comments(statement)):
-                raise MigrationError(f"migration {entry.name} must not control transactions")
-        found.append(Migration(int(match.group(1)), entry.name, tuple(statements)))
-    found.sort(key=lambda m: m.version)
-    for expected, migration in enumerate(found, start=1):
+def parse_migration(filename: str, text: str) -> Migration:
+    """Return the migration held in ``text``, checking its file name, header and statements."""
+    match = _NAME.match(filename)
+    if match is None:
+        raise MigrationError(f"migration file {filename!r} is not named NNNN_reason.sql")
+    header = text.split("\n\n", 1)[0]
+    if not header.startswith("--") or "Reason:" not in header or "Date:" not in header:
+        raise MigrationError(f"migration {filename} lacks its header comment (Reason:, Date:)")
+    statements = split_statements(text)
+    if not statements:
+        raise MigrationError(f"migration {filename} has no statements")
+    for statement in statements:
+        if _TRANSACTION.match(_strip_comments(statement)):
+            raise MigrationError(f"migration {filename} must not control transactions")
+    return Migration(int(match.group(1)), filename, tuple(statements))
+
+
+def check_sequence(migrations: list[Migration]) -> list[Migration]:
+    """Return ``migrations`` sorted, raising MigrationError unless numbered 1, 2, ... without gaps."""
+    ordered = sorted(migrations, key=lambda m: m.version)
+    for expected, migration in enumerate(ordered, start=1):
         if migration.version != expected:
             raise MigrationError(f"migration numbers must run 0001, 0002, ...; found {migration.name}")
-    return found
+    return ordered
+
+
+def load_migrations() -> list[Migration]:
+    """Return the migrations shipped in ``db/migrations/`` (package data, found next to this module)."""
+    folder = resources.files("db").joinpath("migrations")
+    found = [
+        parse_migration(entry.name, entry.read_text(encoding="utf-8"))
+        for entry in folder.iterdir()
+        if entry.name.endswith(".sql")
+    ]
+    return check_sequence(found)
 
 
 def _strip_comments(statement: str) -> str:

@@ -125,6 +125,17 @@ class Store:
             raise
         return cls(db, clock, journal_mode, version)
 
+    async def settings(self) -> dict[str, int | str]:
+        """Return the connection's effective pragmas (journal_mode, foreign_keys, busy_timeout,
+        synchronous, user_version), for the start-up log and tests."""
+        names = ("journal_mode", "foreign_keys", "busy_timeout", "synchronous", "user_version")
+        found: dict[str, int | str] = {}
+        async with self._read() as db:
+            for name in names:
+                rows = await self._fetch(db, f"PRAGMA {name}")
+                found[name] = rows[0][0]
+        return found
+
     async def close(self) -> None:
         """Close the connection (waits for a running operation to finish)."""
         async with self._lock:
