@@ -59,9 +59,9 @@ TYPE_LETTER = {"building": "B", "tomb": "T", "canal": "C", "city wall": "W", "st
 
 
 @lru_cache(maxsize=32)
-def _layout(cells: tuple[str, ...], values: str) -> Layout:
+def _layout(cells: tuple[str, ...], values: str, source: str) -> Layout:
     """Return the layout of a view (cached: agents rebuild it on every decision)."""
-    return build_layout(cells, json.loads(values))
+    return build_layout(cells, json.loads(values), source)
 
 
 def _piece(d: dict[str, Any]) -> int:
@@ -73,7 +73,7 @@ def state_from_view(view: dict[str, Any]) -> State:
     """Return the State described by a view (exact: Indus has nothing hidden; dice unknown)."""
     lay = view["layout"]
     values = {r["id"]: ([r["first"], r["second"]] if "second" in r else r["first"]) for r in lay["ruins"]}
-    layout = _layout(tuple(lay["cells"]), json.dumps(values, sort_keys=True))
+    layout = _layout(tuple(lay["cells"]), json.dumps(values, sort_keys=True), lay["source"])
     frame = [EMPTY] * (4 * SIZE)
     for name, p in view["frame"].items():
         frame[SPACE_INDEX[name]] = _piece(p)

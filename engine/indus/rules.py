@@ -243,7 +243,9 @@ def _legal(state: State, seat: int) -> list[Any]:
                     "col": col,
                 }
             )
-        out.sort(key=action_key)
+        # Same order as action_key (its JSON keys sort as col, colour, do, rank, row, space;
+        # every number is one digit), without encoding JSON on the hot path.
+        out.sort(key=lambda a: (a["col"], a["colour"], a["rank"], a["row"], a["space"]))
         if reroll_allowed(state):
             out.append({"do": "reroll"})  # '{"do"' sorts after every '{"col' of a move
     elif phase == "keep":
