@@ -21,8 +21,10 @@ __all__ = [
     "MAX_TURNS",
     "Action",
     "action_key",
+    "build_ok",
     "completed_levels",
     "do",
+    "grain_cap",
     "legal",
     "opponent",
     "pyramid_size",
@@ -162,7 +164,8 @@ def _horse_steps(state: State, n: int) -> bool:
     return True
 
 
-def _build_ok(state: State, seat: int, m: str) -> bool:
+def build_ok(state: State, seat: int, m: str) -> bool:
+    """Return whether ``seat`` may build one ``m`` into its pyramid now."""
     level = LEVEL_OF.get(m)
     if level is None:
         return False
@@ -180,7 +183,8 @@ def _build_ok(state: State, seat: int, m: str) -> bool:
     )
 
 
-def _grain_cap(state: State, seat: int) -> int:
+def grain_cap(state: State, seat: int) -> int:
+    """Return how many grain ``seat`` may have displayed: min(3, completed levels + 1)."""
     return min(3, completed_levels(state.pyramids[seat]) + 1)
 
 
@@ -193,10 +197,10 @@ def _uses(state: State) -> list[Action]:
     out: list[Action] = []
     if rack[SHIP] and not state.ships[seat]:
         out.append({"do": "display", "motif": "ship"})
-    if rack[GRAIN] and state.grains[seat] < _grain_cap(state, seat):
+    if rack[GRAIN] and state.grains[seat] < grain_cap(state, seat):
         out.append({"do": "display", "motif": "grain"})
     for m in LEVEL_OF:
-        if _build_ok(state, seat, m):
+        if build_ok(state, seat, m):
             out.append({"do": "build", "motif": m})
     if rack[SNAKE] and sum(state.racks[opp]):
         out.append({"do": "snake"})
@@ -259,8 +263,8 @@ def _return_actions(state: State) -> list[Action]:
     return [{"do": "return", "count": k, "space": sp} for k in sizes for sp in empty]
 
 
-def legal(state: State, seat: int) -> list[Action]:
-    """Return the actions ``seat`` may take now, sorted by :func:`action_key`."""
+def legal(state: State, seat: int, *, ordered: bool = True) -> list[Action]:
+    """Return the actions ``seat`` may take now, sorted by :func:`action_key` (AIs may skip that)."""
     if seat not in to_move(state) or seat < 0:
         return []
     phase = state.phase
@@ -287,7 +291,8 @@ def legal(state: State, seat: int) -> list[Action]:
         out = _return_actions(state)
     else:
         out = []
-    out.sort(key=action_key)
+    if ordered:
+        out.sort(key=action_key)
     return out
 
 
