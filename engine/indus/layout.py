@@ -20,13 +20,15 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from engine.core import MASK64, splitmix64
 
 __all__ = [
     "DEFAULT_GRID",
+    "DEFAULT_LAYOUT_TEXT",
     "SIZE",
     "TYPES",
     "TYPE_NAMES",
@@ -70,7 +72,34 @@ B,T,BT,C,PB,W
 R,R,RB,CP,PB,WT
 C,CTR,B,C,PT,T
 """
-"""The default layout of §9.3 (rows r0..r5, cells c0..c5); its values follow §9.4."""
+"""The default grid of §9.3 (rows r0..r5, cells c0..c5)."""
+
+DEFAULT_LAYOUT_TEXT = (
+    "# Indus default layout (rules §9.3): this project's own board, not a printed tile.\n"
+    + DEFAULT_GRID
+    + """\
+# find values (§9.3 table; they equal the §9.4 formula)
+B1 = 8/4
+B2 = 6/3
+B3 = 4/2
+B4 = 8/4
+B5 = 6/3
+T1 = 8
+T2 = 2
+T3 = 4
+T4 = 6
+T5 = 2
+C1 = 6
+C2 = 2
+W1 = 5
+W2 = 4
+R1 = 5
+R2 = 4
+P1 = 3
+P2 = 4
+"""
+)
+"""The default layout as data, in the same text format a table uses to enter its own board."""
 
 # Salt that separates the layout generator's RNG from the dice keys chance_key(seed, draws).
 _LAYOUT_SALT = 0x1D05_1A70_0B0A_2D00
@@ -288,9 +317,10 @@ def layout_to_text(layout: Layout) -> str:
     return "\n".join(lines) + "\n"
 
 
+@lru_cache(maxsize=1)
 def default_layout() -> Layout:
-    """Return the default layout of §9.3 with its §9.4 values."""
-    return build_layout(_grid_cells(DEFAULT_GRID), source="default")
+    """Return the default layout of §9.3 with its values."""
+    return replace(parse_layout_text(DEFAULT_LAYOUT_TEXT), source="default")
 
 
 def layout_from_option(option: object, seed: int) -> Layout:

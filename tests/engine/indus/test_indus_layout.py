@@ -54,6 +54,7 @@ def test_default_layout_matches_the_rules_table():
     assert (sizes.count(1), sizes.count(2), sizes.count(3)) == (19, 15, 2)
     assert sum(r.first + r.second for r in lay.ruins) == 103
     assert lay.source == "default"
+    assert build_layout(lay.cells).ruins == lay.ruins  # the shipped values equal the §9.4 formula
 
 
 def test_text_round_trip_and_json_form():
