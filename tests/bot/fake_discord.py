@@ -41,7 +41,6 @@ import discord.gateway
 import discord.http
 import discord.webhook.async_
 import payloads as p
-from discord.ext import commands
 
 Json = dict[str, Any]
 Reply = tuple[int, Any]
@@ -103,17 +102,23 @@ class _FakeResponse:
         self.headers: dict[str, str] = {}
 
 
-_REASONS = {400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed"}
+_REASONS = {
+    400: "Bad Request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not Found",
+    405: "Method Not Allowed",
+}
 
 
 def http_exception(status: int, body: Any) -> discord.HTTPException:
     """The discord.py exception the real client raises for this status and error body."""
     response = _FakeResponse(status, _REASONS.get(status, "Error"))
     if status == 403:
-        return discord.Forbidden(response, body)  # type: ignore[arg-type]
+        return discord.Forbidden(response, body)
     if status == 404:
-        return discord.NotFound(response, body)  # type: ignore[arg-type]
-    return discord.HTTPException(response, body)  # type: ignore[arg-type]
+        return discord.NotFound(response, body)
+    return discord.HTTPException(response, body)
 
 
 class _Fail(Exception):
@@ -155,6 +160,7 @@ class RestCall:
     params: dict[str, str]
     status: int = 0
     response: Any = None
+    at: float = field(default_factory=time.perf_counter)  # wall clock, for latency benchmarks
 
     @property
     def file_names(self) -> list[str]:
@@ -262,6 +268,35 @@ class FakeMessage:
         """Everything a reader sees as text: content, embed texts, component labels."""
         return _visible_text(self.data)
 
+    def render(self) -> str:
+        """A plain-text picture of the message as a client shows it (for the demo and failure output)."""
+        lines: list[str] = []
+        if self.ephemeral:
+            lines.append("(only you can see this)")
+        if self.loading:
+            lines.append("(thinking...)")
+        if self.content:
+            lines.append(self.content)
+        for emb in self.embeds:
+            lines += [f"| {x}" for x in (emb.get("title"), emb.get("description")) if x]
+            lines += [f"| {f['name']}: {f['value']}" for f in emb.get("fields") or []]
+            if (emb.get("footer") or {}).get("text"):
+                lines.append(f"| {emb['footer']['text']}")
+        for row in self.components:
+            cells = []
+            for comp in _walk_components(row.get("components") or []):
+                if comp.get("type") == 2:
+                    mark = "~" if comp.get("disabled") else ""
+                    cells.append(
+                        f"[{mark}{comp.get('label') or comp.get('emoji', {}).get('name', '?')}{mark}]"
+                    )
+                elif comp.get("type") in (3, 5, 6, 7, 8):
+                    cells.append(f"<{comp.get('placeholder') or 'select'}>")
+            if cells:
+                lines.append(" ".join(cells))
+        lines += [f"(file: {f.filename}, {len(f.data)} bytes)" for f in self.files]
+        return "\n".join(lines)
+
     def all_texts(self) -> list[str]:
         """The visible text of every version of the message, oldest first."""
         return [_visible_text(v) for v in [*self.history, self.data]]
@@ -287,7 +322,14 @@ class InteractionRecord:
     modal: Json | None = None
     autocomplete_choices: list[Json] | None = None
     errors: list[Json] = field(default_factory=list)  # error bodies the fake returned for it
+    sent_at: float = field(default_factory=time.perf_counter)  # wall clock when the event was built
+    acked_at: float | None = None  # wall clock of the accepted callback
     _fake: FakeDiscord | None = field(default=None, repr=False)
+
+    @property
+    def ack_latency(self) -> float | None:
+        """Seconds from the interaction being sent to the bot until its acknowledgement arrived."""
+        return None if self.acked_at is None else self.acked_at - self.sent_at
 
     @property
     def acknowledged(self) -> bool:
@@ -348,7 +390,9 @@ def _visible_text(data: Json) -> str:
     parts: list[str] = [str(data.get("content") or "")]
     for emb in data.get("embeds") or []:
         parts += [str(emb.get(k) or "") for k in ("title", "description")]
-        parts += [str((emb.get(k) or {}).get(sub) or "") for k, sub in (("author", "name"), ("footer", "text"))]
+        parts += [
+            str((emb.get(k) or {}).get(sub) or "") for k, sub in (("author", "name"), ("footer", "text"))
+        ]
         for fld in emb.get("fields") or []:
             parts += [str(fld.get("name") or ""), str(fld.get("value") or "")]
     for comp in _walk_components(data.get("components") or []):
@@ -374,8 +418,11 @@ def validate_embeds(embeds: Sequence[Json]) -> None:
         ]
         fields = emb.get("fields") or []
         if len(fields) > MAX_EMBED_FIELDS:
-            raise _invalid(f"embeds.{i}.fields", "BASE_TYPE_MAX_LENGTH",
-                           f"Must be {MAX_EMBED_FIELDS} or fewer in length.")
+            raise _invalid(
+                f"embeds.{i}.fields",
+                "BASE_TYPE_MAX_LENGTH",
+                f"Must be {MAX_EMBED_FIELDS} or fewer in length.",
+            )
         for j, fld in enumerate(fields):
             if not fld.get("name") or not fld.get("value"):
                 raise _invalid(f"embeds.{i}.fields.{j}", "BASE_TYPE_REQUIRED", "This field is required")
@@ -386,9 +433,13 @@ def validate_embeds(embeds: Sequence[Json]) -> None:
                 continue
             total += len(str(value))
             if len(str(value)) > limit:
-                raise _invalid(f"embeds.{i}.{path}", "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")
+                raise _invalid(
+                    f"embeds.{i}.{path}", "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length."
+                )
     if total > MAX_EMBED_TOTAL:
-        raise _invalid("embeds", "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}")
+        raise _invalid(
+            "embeds", "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}"
+        )
 
 
 def _check_custom_id(path: str, comp: Json, seen: set[str]) -> None:
@@ -396,9 +447,13 @@ def _check_custom_id(path: str, comp: Json, seen: set[str]) -> None:
     if cid is None:
         raise _invalid(f"{path}.custom_id", "BASE_TYPE_REQUIRED", "This field is required")
     if not 1 <= len(cid) <= MAX_CUSTOM_ID:
-        raise _invalid(f"{path}.custom_id", "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {MAX_CUSTOM_ID} in length.")
+        raise _invalid(
+            f"{path}.custom_id", "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {MAX_CUSTOM_ID} in length."
+        )
     if cid in seen:
-        raise _invalid(f"{path}.custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
+        raise _invalid(
+            f"{path}.custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated"
+        )
     seen.add(cid)
 
 
@@ -407,17 +462,24 @@ def _check_interactive(path: str, comp: Json, seen: set[str]) -> None:
     if ctype == 2:  # button
         if comp.get("style") == 5:  # link
             if "custom_id" in comp or not comp.get("url"):
-                raise _invalid(path, "BUTTON_COMPONENT_INVALID_URL", "Link buttons need a url and no custom_id")
+                raise _invalid(
+                    path, "BUTTON_COMPONENT_INVALID_URL", "Link buttons need a url and no custom_id"
+                )
         elif comp.get("style") != 6:  # premium buttons carry a sku_id instead
             _check_custom_id(path, comp, seen)
         if len(comp.get("label") or "") > MAX_BUTTON_LABEL:
-            raise _invalid(f"{path}.label", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_BUTTON_LABEL} or fewer in length.")
+            raise _invalid(
+                f"{path}.label", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_BUTTON_LABEL} or fewer in length."
+            )
     elif ctype in (3, 5, 6, 7, 8):  # selects
         _check_custom_id(path, comp, seen)
         options = comp.get("options") or []
         if ctype == 3 and not 1 <= len(options) <= MAX_SELECT_OPTIONS:
-            raise _invalid(f"{path}.options", "BASE_TYPE_BAD_LENGTH",
-                           f"Must be between 1 and {MAX_SELECT_OPTIONS} in length.")
+            raise _invalid(
+                f"{path}.options",
+                "BASE_TYPE_BAD_LENGTH",
+                f"Must be between 1 and {MAX_SELECT_OPTIONS} in length.",
+            )
         lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
         if not 0 <= lo <= hi <= MAX_SELECT_OPTIONS or (ctype == 3 and hi > len(options)):
             raise _invalid(path, "SELECT_COMPONENT_BAD_VALUES", "Invalid min_values/max_values")
@@ -432,11 +494,17 @@ def _check_action_row(path: str, row: Json, seen: set[str]) -> None:
     kinds = {c.get("type") for c in children}
     if kinds <= {2}:
         if len(children) > MAX_BUTTONS_PER_ROW:
-            raise _invalid(f"{path}.components", "BASE_TYPE_BAD_LENGTH",
-                           f"Must be between 1 and {MAX_BUTTONS_PER_ROW} in length.")
+            raise _invalid(
+                f"{path}.components",
+                "BASE_TYPE_BAD_LENGTH",
+                f"Must be between 1 and {MAX_BUTTONS_PER_ROW} in length.",
+            )
     elif len(children) != 1:
-        raise _invalid(f"{path}.components", "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-                       "A select menu must be alone in its action row")
+        raise _invalid(
+            f"{path}.components",
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+            "A select menu must be alone in its action row",
+        )
     for j, child in enumerate(children):
         _check_interactive(f"{path}.components.{j}", child, seen)
 
@@ -446,15 +514,21 @@ def validate_components(components: Sequence[Json], *, v2: bool) -> None:
     seen: set[str] = set()
     if not v2:
         if len(components) > MAX_ACTION_ROWS:
-            raise _invalid("components", "BASE_TYPE_BAD_LENGTH", f"Must be {MAX_ACTION_ROWS} or fewer in length.")
+            raise _invalid(
+                "components", "BASE_TYPE_BAD_LENGTH", f"Must be {MAX_ACTION_ROWS} or fewer in length."
+            )
         for i, row in enumerate(components):
             if row.get("type") != 1:
-                raise _invalid(f"components.{i}", "UNION_TYPE_CHOICES", "Top-level components must be action rows")
+                raise _invalid(
+                    f"components.{i}", "UNION_TYPE_CHOICES", "Top-level components must be action rows"
+                )
             _check_action_row(f"components.{i}", row, seen)
         return
     everything = list(_walk_components(components))
     if len(everything) > MAX_V2_COMPONENTS:
-        raise _invalid("components", "BASE_TYPE_BAD_LENGTH", f"Must be {MAX_V2_COMPONENTS} or fewer in total.")
+        raise _invalid(
+            "components", "BASE_TYPE_BAD_LENGTH", f"Must be {MAX_V2_COMPONENTS} or fewer in total."
+        )
     for i, comp in enumerate(everything):
         if comp.get("type") == 1:
             _check_action_row(f"components.{i}", comp, seen)
@@ -474,14 +548,23 @@ def validate_message_body(body: Json, *, has_files: bool, creating: bool) -> Non
     if content is not None and len(str(content)) > MAX_CONTENT:
         raise _invalid("content", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_CONTENT} or fewer in length.")
     if v2 and (content or body.get("embeds")):
-        raise _invalid("content", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                       "The 'content' and 'embeds' fields cannot be used with components v2")
+        raise _invalid(
+            "content",
+            "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+            "The 'content' and 'embeds' fields cannot be used with components v2",
+        )
     if body.get("embeds"):
         validate_embeds(body["embeds"])
     if body.get("components"):
         validate_components(body["components"], v2=v2)
-    if creating and not (content or body.get("embeds") or body.get("components") or has_files
-                         or body.get("sticker_ids") or body.get("poll")):
+    if creating and not (
+        content
+        or body.get("embeds")
+        or body.get("components")
+        or has_files
+        or body.get("sticker_ids")
+        or body.get("poll")
+    ):
         raise _Fail(400, 50006, "Cannot send an empty message")
 
 
@@ -510,8 +593,13 @@ def _parse_multipart(form: Sequence[Json]) -> tuple[Any, list[SentFile]]:
         if part.get("name") == "payload_json":
             payload = json.loads(part["value"])
         elif str(part.get("name", "")).startswith("files["):
-            files.append(SentFile(part.get("filename") or "file", _read_file_value(part["value"]),
-                                  part.get("content_type") or "application/octet-stream"))
+            files.append(
+                SentFile(
+                    part.get("filename") or "file",
+                    _read_file_value(part["value"]),
+                    part.get("content_type") or "application/octet-stream",
+                )
+            )
     return payload, files
 
 
@@ -568,7 +656,9 @@ class _FakeGatewaySocket:
 
     async def request_chunks(self, *args: Any, **kwargs: Any) -> None:
         """Member chunking needs a real gateway; tests pass chunk_guilds_at_startup=False."""
-        raise FakeDiscordError("member chunking is not emulated; build the bot with chunk_guilds_at_startup=False")
+        raise FakeDiscordError(
+            "member chunking is not emulated; build the bot with chunk_guilds_at_startup=False"
+        )
 
 
 class _ErrorRecorder(logging.Handler):
@@ -594,8 +684,15 @@ class FakeDiscord:
     or through the `fake` fixture in tests/bot/conftest.py.
     """
 
-    def __init__(self, *, guild_name: str = "Fake Guild", bot_name: str = "TempleTable",
-                 patch_http: bool = True, real_time: bool = True, settle_timeout: float = 10.0) -> None:
+    def __init__(
+        self,
+        *,
+        guild_name: str = "Fake Guild",
+        bot_name: str = "TempleTable",
+        patch_http: bool = True,
+        real_time: bool = True,
+        settle_timeout: float = 10.0,
+    ) -> None:
         self.ids = p.Snowflakes()
         self.patch_http = patch_http
         self.real_time = real_time
@@ -681,13 +778,23 @@ class FakeDiscord:
 
     # ---------------------------------------------------------------- world building
 
-    def user(self, name: str, *, in_guild: bool = True, dms_open: bool = True, manage_guild: bool = False,
-             permissions: int | None = None, locale: str = "en-US") -> FakeUser:
+    def user(
+        self,
+        name: str,
+        *,
+        in_guild: bool = True,
+        dms_open: bool = True,
+        manage_guild: bool = False,
+        permissions: int | None = None,
+        locale: str = "en-US",
+    ) -> FakeUser:
         """Create a user (a guild member unless in_guild=False); ids are deterministic."""
         perms = p.EVERYONE_PERMISSIONS if permissions is None else permissions
         if manage_guild:
             perms |= p.PERM_MANAGE_GUILD
-        u = FakeUser(self.ids.next(), name, in_guild=in_guild, permissions=perms, dms_open=dms_open, locale=locale)
+        u = FakeUser(
+            self.ids.next(), name, in_guild=in_guild, permissions=perms, dms_open=dms_open, locale=locale
+        )
         self.users[u.id] = u
         if in_guild:
             for bot in self.bots:
@@ -738,18 +845,26 @@ class FakeDiscord:
     def _joined_at(self) -> str:
         return p.snowflake_time_iso(self.guild_id)
 
-    def _member_payload(self, u: FakeUser, *, with_permissions: bool = False, channel: FakeChannel | None = None) -> Json:
+    def _member_payload(
+        self, u: FakeUser, *, with_permissions: bool = False, channel: FakeChannel | None = None
+    ) -> Json:
         perms = None
         if with_permissions:
             perms = p.ALL_PERMISSIONS if u.id == self.owner.id else u.permissions
-        return p.member_payload(u.payload(), joined_at=self._joined_at(), roles=self._roles_of(u), permissions=perms)
+        return p.member_payload(
+            u.payload(), joined_at=self._joined_at(), roles=self._roles_of(u), permissions=perms
+        )
 
     def _channel_payload(self, ch: FakeChannel) -> Json:
         if ch.is_dm:
             assert ch.recipient_id is not None
             return p.dm_channel_payload(ch.id, self.users[ch.recipient_id].payload())
         deny = (0 if ch.bot_can_send else PERM_SEND_MESSAGES) | (0 if ch.bot_can_view else PERM_VIEW_CHANNEL)
-        overwrites = [p.permission_overwrite_payload(self.bot_user.id, allow=0, deny=deny, member=True)] if deny else []
+        overwrites = (
+            [p.permission_overwrite_payload(self.bot_user.id, allow=0, deny=deny, member=True)]
+            if deny
+            else []
+        )
         return p.text_channel_payload(ch.id, self.guild_id, ch.name, ch.position, overwrites)
 
     def guild_payload(self) -> Json:
@@ -761,8 +876,15 @@ class FakeDiscord:
             p.role_payload(self.bot_role_id, self.bot_user.name, p.BOT_PERMISSIONS, 2),
         ]
         channels = [self._channel_payload(c) for c in self.channels.values() if not c.is_dm]
-        return p.guild_payload(self.guild_id, self.guild_name, owner_id=self.owner.id, channels=channels,
-                               members=members, roles=roles, joined_at=self._joined_at())
+        return p.guild_payload(
+            self.guild_id,
+            self.guild_name,
+            owner_id=self.owner.id,
+            channels=channels,
+            members=members,
+            roles=roles,
+            joined_at=self._joined_at(),
+        )
 
     def _app_permissions(self, ch: FakeChannel) -> int:
         perms = p.BOT_PERMISSIONS
@@ -772,8 +894,14 @@ class FakeDiscord:
             perms &= ~PERM_VIEW_CHANNEL
         return perms
 
-    def _new_interaction(self, user: FakeUser, channel: FakeChannel, itype: int, data: Json | None,
-                         message: FakeMessage | None = None) -> tuple[InteractionRecord, Json]:
+    def _new_interaction(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        itype: int,
+        data: Json | None,
+        message: FakeMessage | None = None,
+    ) -> tuple[InteractionRecord, Json]:
         iid = self.ids.next()
         token = f"itok{iid}"
         guild_id = None if channel.is_dm else self.guild_id
@@ -782,15 +910,31 @@ class FakeDiscord:
         if channel.is_dm and channel.recipient_id != user.id:
             raise FakeDiscordError(f"{user.name} cannot act in another user's DM channel")
         payload = p.interaction_payload(
-            interaction_id=iid, application_id=self.application_id, token=token, interaction_type=itype,
-            data=data, channel=self._channel_payload(channel), guild_id=guild_id,
+            interaction_id=iid,
+            application_id=self.application_id,
+            token=token,
+            interaction_type=itype,
+            data=data,
+            channel=self._channel_payload(channel),
+            guild_id=guild_id,
             member=self._member_payload(user, with_permissions=True) if guild_id else None,
             user=user.payload() if guild_id is None else None,
             message=copy.deepcopy(message.data) if message is not None else None,
-            locale=user.locale, app_permissions=self._app_permissions(channel),
+            locale=user.locale,
+            app_permissions=self._app_permissions(channel),
         )
-        rec = InteractionRecord(iid, token, itype, user.id, channel.id, guild_id, self.now(), payload,
-                                message_id=message.id if message else None, _fake=self)
+        rec = InteractionRecord(
+            iid,
+            token,
+            itype,
+            user.id,
+            channel.id,
+            guild_id,
+            self.now(),
+            payload,
+            message_id=message.id if message else None,
+            _fake=self,
+        )
         self.interactions[iid] = rec
         self._by_token[token] = rec
         return rec, payload
@@ -819,8 +963,13 @@ class FakeDiscord:
         await self._in_context(bucket, bot.login, token)
         bot.ws = _FakeGatewaySocket(self)  # type: ignore[assignment]
         self.bots.append(bot)
-        ready = p.ready_payload(self.bot_user.payload(), self.application_id, [self.guild_id],
-                                session_id=f"session-{len(self.bots)}", resume_gateway_url="wss://fake.invalid")
+        ready = p.ready_payload(
+            self.bot_user.payload(),
+            self.application_id,
+            [self.guild_id],
+            session_id=f"session-{len(self.bots)}",
+            resume_gateway_url="wss://fake.invalid",
+        )
         self._parse_in(bucket, bot, "READY", ready)
         self._parse_in(bucket, bot, "GUILD_CREATE", self.guild_payload())
         await asyncio.wait_for(bot.wait_until_ready(), timeout=self.settle_timeout)
@@ -848,7 +997,7 @@ class FakeDiscord:
             return
         self._loop = loop
         self._prev_factory = loop.get_task_factory()
-        loop.set_task_factory(self._task_factory)
+        loop.set_task_factory(self._task_factory)  # type: ignore[arg-type]
 
     def _restore_task_factory(self) -> None:
         if self._loop is not None and not self._loop.is_closed():
@@ -856,8 +1005,9 @@ class FakeDiscord:
         self._loop = None
         self._prev_factory = None
 
-    def _task_factory(self, loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, Any],
-                      **kwargs: Any) -> asyncio.Task[Any]:
+    def _task_factory(
+        self, loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, Any], **kwargs: Any
+    ) -> asyncio.Task[Any]:
         if self._prev_factory is not None:
             task: asyncio.Task[Any] = self._prev_factory(loop, coro, **kwargs)
         else:
@@ -876,7 +1026,9 @@ class FakeDiscord:
 
         contextvars.copy_context().run(run)
 
-    async def _in_context(self, bucket: list[asyncio.Task[Any]], fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+    async def _in_context(
+        self, bucket: list[asyncio.Task[Any]], fn: Callable[..., Awaitable[Any]], *args: Any
+    ) -> Any:
         async def run() -> Any:
             _COLLECTOR.set(bucket)
             return await fn(*args)
@@ -906,6 +1058,22 @@ class FakeDiscord:
                 assert exc is not None
                 text = "".join(traceback.format_exception(exc))
                 self._record_error(f"unhandled exception in task {t.get_name()}:\n{text}", None)
+
+    async def run(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
+        """Await `fn(*args)` and every task it starts (transitively), then check for logged errors.
+
+        For work that does not arrive as a gateway event, e.g. advancing the game's fake clock so
+        timers fire: `await fake.run(clock.advance, 120)`.
+        """
+        bucket: list[asyncio.Task[Any]] = []
+        result = await self._in_context(bucket, fn, *args)
+        await self._drain(bucket)
+        self.check_errors()
+        return result
+
+    def add_listener(self, listener: Callable[[RestCall], None]) -> None:
+        """Call `listener(call)` after every REST request is answered (the demo prints from here)."""
+        self._listeners.append(listener)
 
     async def dispatch(self, event: str, data: Json, *, bot: discord.Client | None = None) -> None:
         """Inject any gateway event and wait until everything it caused has finished."""
@@ -945,7 +1113,9 @@ class FakeDiscord:
 
     # ---------------------------------------------------------------- interactions (test API)
 
-    def _resolve_command(self, bot: discord.Client, command: str, channel: FakeChannel) -> tuple[Json, list[str]]:
+    def _resolve_command(
+        self, bot: discord.Client, command: str, channel: FakeChannel
+    ) -> tuple[Json, list[str]]:
         tree = getattr(bot, "tree", None)
         if tree is None:
             raise FakeDiscordError("the bot has no CommandTree")
@@ -956,7 +1126,9 @@ class FakeDiscord:
         if root is None:
             root = tree.get_command(names[0])
         if root is None:
-            raise FakeDiscordError(f"/{names[0]} is not registered in the bot's tree (Discord would not offer it)")
+            raise FakeDiscordError(
+                f"/{names[0]} is not registered in the bot's tree (Discord would not offer it)"
+            )
         schema: Json = root.to_dict(tree)
         if scope_guild:
             schema["guild_id"] = str(self.guild_id)
@@ -964,13 +1136,17 @@ class FakeDiscord:
 
     def _check_command_access(self, schema: Json, user: FakeUser, channel: FakeChannel) -> None:
         contexts = schema.get("contexts")
-        if channel.is_dm and (schema.get("dm_permission") is False or (contexts is not None and 1 not in contexts)):
+        if channel.is_dm and (
+            schema.get("dm_permission") is False or (contexts is not None and 1 not in contexts)
+        ):
             raise FakeDiscordError(f"/{schema['name']} is guild-only; Discord does not offer it in DMs")
         needed = schema.get("default_member_permissions")
         if needed is not None and not channel.is_dm and user.id != self.owner.id:
             have = user.permissions
             if not have & p.PERM_ADMINISTRATOR and int(needed) & ~have:
-                raise FakeDiscordError(f"{user.name} lacks the permissions /{schema['name']} requires; Discord hides it")
+                raise FakeDiscordError(
+                    f"{user.name} lacks the permissions /{schema['name']} requires; Discord hides it"
+                )
 
     def _option_value(self, opt: Json, value: Any, resolved: Json) -> Any:
         otype = opt["type"]
@@ -1003,7 +1179,9 @@ class FakeDiscord:
         elif otype == p.OPTION_STRING:
             if not isinstance(value, str):
                 raise FakeDiscordError(f"option {name}: Discord only sends strings here, got {value!r}")
-            if "min_length" in opt and len(value) < opt["min_length"] or len(value) > opt.get("max_length", 6000):
+            if ("min_length" in opt and len(value) < opt["min_length"]) or len(value) > opt.get(
+                "max_length", 6000
+            ):
                 raise FakeDiscordError(f"option {name}: length outside what Discord's client allows")
         else:
             raise FakeDiscordError(f"option {name}: option type {otype} is not emulated")
@@ -1017,12 +1195,15 @@ class FakeDiscord:
             raise FakeDiscordError(f"option {name}: {value!r} is not one of the choices")
         return value
 
-    def _command_options(self, schema: Json, names: list[str], options: dict[str, Any],
-                         focused: str | None = None) -> tuple[list[Json], Json]:
+    def _command_options(
+        self, schema: Json, names: list[str], options: dict[str, Any], focused: str | None = None
+    ) -> tuple[list[Json], Json]:
         level = schema
         path: list[Json] = []
         for sub in names[1:]:
-            found = next((o for o in level.get("options", []) if o["name"] == sub and o["type"] in (1, 2)), None)
+            found = next(
+                (o for o in level.get("options", []) if o["name"] == sub and o["type"] in (1, 2)), None
+            )
             if found is None:
                 raise FakeDiscordError(f"/{' '.join(names)}: no subcommand {sub!r}")
             path.append(found)
@@ -1043,13 +1224,23 @@ class FakeDiscord:
             if name == focused:
                 leaf.append(p.option_payload(name, opt["type"], options[name], focused=True))
             else:
-                leaf.append(p.option_payload(name, opt["type"], self._option_value(opt, options[name], resolved)))
+                leaf.append(
+                    p.option_payload(name, opt["type"], self._option_value(opt, options[name], resolved))
+                )
         for node in reversed(path):
             leaf = [p.option_payload(node["name"], node["type"], options=leaf)]
         return leaf, resolved
 
-    def _slash_payload(self, bot: discord.Client, user: FakeUser, channel: FakeChannel, command: str,
-                       options: dict[str, Any] | None, *, focused: str | None = None) -> tuple[InteractionRecord, Json]:
+    def _slash_payload(
+        self,
+        bot: discord.Client,
+        user: FakeUser,
+        channel: FakeChannel,
+        command: str,
+        options: dict[str, Any] | None,
+        *,
+        focused: str | None = None,
+    ) -> tuple[InteractionRecord, Json]:
         schema, names = self._resolve_command(bot, command, channel)
         self._check_command_access(schema, user, channel)
         opts, resolved = self._command_options(schema, names, options or {}, focused)
@@ -1067,8 +1258,9 @@ class FakeDiscord:
         # Not synced in this test: a stable made-up id per name is what Discord would have assigned.
         return (self.application_id + sum(map(ord, schema["name"]))) & ((1 << 63) - 1)
 
-    async def _run_interaction(self, rec: InteractionRecord, payload: Json, bot: discord.Client | None,
-                               expect_ack: bool) -> InteractionRecord:
+    async def _run_interaction(
+        self, rec: InteractionRecord, payload: Json, bot: discord.Client | None, expect_ack: bool
+    ) -> InteractionRecord:
         target = self._current_bot(bot)
         bucket: list[asyncio.Task[Any]] = []
         self._parse_in(bucket, target, "INTERACTION_CREATE", payload)
@@ -1081,8 +1273,16 @@ class FakeDiscord:
             )
         return rec
 
-    async def slash(self, user: FakeUser, channel: FakeChannel, command: str, options: dict[str, Any] | None = None,
-                    *, bot: discord.Client | None = None, expect_ack: bool = True) -> InteractionRecord:
+    async def slash(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        command: str,
+        options: dict[str, Any] | None = None,
+        *,
+        bot: discord.Client | None = None,
+        expect_ack: bool = True,
+    ) -> InteractionRecord:
         """Run a slash command ("incan new" = subcommand `new` of group `incan`) and wait until handled.
 
         Options are checked against the command's schema (types, required, choices, min/max) as
@@ -1091,10 +1291,20 @@ class FakeDiscord:
         rec, payload = self._slash_payload(self._current_bot(bot), user, channel, command, options)
         return await self._run_interaction(rec, payload, bot, expect_ack)
 
-    async def autocomplete(self, user: FakeUser, channel: FakeChannel, command: str, options: dict[str, Any],
-                           focused: str, *, bot: discord.Client | None = None) -> list[Json]:
+    async def autocomplete(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        command: str,
+        options: dict[str, Any],
+        focused: str,
+        *,
+        bot: discord.Client | None = None,
+    ) -> list[Json]:
         """Ask for autocomplete choices of the `focused` option; returns the choices the bot sent."""
-        rec, payload = self._slash_payload(self._current_bot(bot), user, channel, command, options, focused=focused)
+        rec, payload = self._slash_payload(
+            self._current_bot(bot), user, channel, command, options, focused=focused
+        )
         await self._run_interaction(rec, payload, bot, expect_ack=True)
         return rec.autocomplete_choices or []
 
@@ -1109,8 +1319,14 @@ class FakeDiscord:
             raise FakeDiscordError(f"{user.name} cannot see another user's DMs")
         return msg
 
-    def _component_interaction(self, user: FakeUser, message: FakeMessage | int, custom_id: str,
-                               kinds: tuple[int, ...], values: list[str] | None) -> tuple[InteractionRecord, Json]:
+    def _component_interaction(
+        self,
+        user: FakeUser,
+        message: FakeMessage | int,
+        custom_id: str,
+        kinds: tuple[int, ...],
+        values: list[str] | None,
+    ) -> tuple[InteractionRecord, Json]:
         msg = self._visible_message(user, message)
         comp = msg.component(custom_id)
         if comp is None or comp.get("type") not in kinds:
@@ -1123,28 +1339,56 @@ class FakeDiscord:
         if values is not None and comp["type"] == 3:
             allowed = [o["value"] for o in comp.get("options", [])]
             lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
-            if any(v not in allowed for v in values) or not lo <= len(values) <= hi or len(set(values)) != len(values):
-                raise FakeDiscordError(f"select {custom_id!r} cannot send {values}: options {allowed}, {lo}..{hi}")
+            if (
+                any(v not in allowed for v in values)
+                or not lo <= len(values) <= hi
+                or len(set(values)) != len(values)
+            ):
+                raise FakeDiscordError(
+                    f"select {custom_id!r} cannot send {values}: options {allowed}, {lo}..{hi}"
+                )
         data = p.component_data(custom_id, comp["type"], values)
         if values is not None and comp["type"] in (5, 6):
             # user/member selects: resolve the picked users as Discord does
             data["resolved"] = {"users": {v: self.users[int(v)].payload() for v in values}}
         return self._new_interaction(user, self.channels[msg.channel_id], p.INTERACTION_COMPONENT, data, msg)
 
-    async def click(self, user: FakeUser, message: FakeMessage | int, custom_id: str, *,
-                    bot: discord.Client | None = None, expect_ack: bool = True) -> InteractionRecord:
+    async def click(
+        self,
+        user: FakeUser,
+        message: FakeMessage | int,
+        custom_id: str,
+        *,
+        bot: discord.Client | None = None,
+        expect_ack: bool = True,
+    ) -> InteractionRecord:
         """Click a button; it must be on the message (channel, DM or the user's ephemeral) and enabled."""
         rec, payload = self._component_interaction(user, message, custom_id, (2,), None)
         return await self._run_interaction(rec, payload, bot, expect_ack)
 
-    async def select(self, user: FakeUser, message: FakeMessage | int, custom_id: str, values: list[str], *,
-                     bot: discord.Client | None = None, expect_ack: bool = True) -> InteractionRecord:
+    async def select(
+        self,
+        user: FakeUser,
+        message: FakeMessage | int,
+        custom_id: str,
+        values: list[str],
+        *,
+        bot: discord.Client | None = None,
+        expect_ack: bool = True,
+    ) -> InteractionRecord:
         """Pick values in a select menu on the message (values checked against its options)."""
         rec, payload = self._component_interaction(user, message, custom_id, (3, 5, 6, 7, 8), values)
         return await self._run_interaction(rec, payload, bot, expect_ack)
 
-    async def submit_modal(self, user: FakeUser, values: dict[str, str], *, custom_id: str | None = None,
-                           bot: discord.Client | None = None, expect_ack: bool = True) -> InteractionRecord:
+    async def submit_modal(
+        self,
+        user: FakeUser,
+        values: dict[str, str],
+        *,
+        custom_id: str | None = None,
+        bot: discord.Client | None = None,
+        expect_ack: bool = True,
+    ) -> InteractionRecord:
         """Submit the modal the bot last opened for this user, with text values by custom_id."""
         opener = self.open_modals.get(user.id)
         if opener is None or opener.modal is None:
@@ -1175,13 +1419,18 @@ class FakeDiscord:
         data = p.modal_submit_data(modal["custom_id"], [submitted(c) for c in modal.get("components", [])])
         del self.open_modals[user.id]
         msg = self.messages.get(opener.message_id) if opener.message_id else None
-        rec, payload = self._new_interaction(user, self.channels[opener.channel_id], p.INTERACTION_MODAL_SUBMIT,
-                                             data, msg)
+        rec, payload = self._new_interaction(
+            user, self.channels[opener.channel_id], p.INTERACTION_MODAL_SUBMIT, data, msg
+        )
         return await self._run_interaction(rec, payload, bot, expect_ack)
 
-    async def say(self, user: FakeUser, channel: FakeChannel, content: str, *, bot: discord.Client | None = None) -> FakeMessage:
+    async def say(
+        self, user: FakeUser, channel: FakeChannel, content: str, *, bot: discord.Client | None = None
+    ) -> FakeMessage:
         """A user posts a plain message (MESSAGE_CREATE), e.g. for prefix commands."""
-        msg = self._store_message(channel, user, {"content": content}, [], ephemeral_to=None, interaction=None)
+        msg = self._store_message(
+            channel, user, {"content": content}, [], ephemeral_to=None, interaction=None
+        )
         data = copy.deepcopy(msg.data)
         if not channel.is_dm:
             member = self._member_payload(user)
@@ -1192,11 +1441,16 @@ class FakeDiscord:
 
     # ---------------------------------------------------------------- accessors
 
-    def channel_messages(self, channel: FakeChannel | int, *, include_ephemeral: bool = False) -> list[FakeMessage]:
+    def channel_messages(
+        self, channel: FakeChannel | int, *, include_ephemeral: bool = False
+    ) -> list[FakeMessage]:
         """Messages currently in a channel, oldest first (ephemeral ones only if asked)."""
         cid = channel if isinstance(channel, int) else channel.id
-        return [m for m in self.messages.values()
-                if m.channel_id == cid and not m.deleted and (include_ephemeral or m.ephemeral_to is None)]
+        return [
+            m
+            for m in self.messages.values()
+            if m.channel_id == cid and not m.deleted and (include_ephemeral or m.ephemeral_to is None)
+        ]
 
     def dm_messages(self, user: FakeUser | int) -> list[FakeMessage]:
         """Messages in the bot's DM channel with this user, oldest first."""
@@ -1211,7 +1465,11 @@ class FakeDiscord:
 
     def public_messages(self) -> list[FakeMessage]:
         """Every non-ephemeral guild channel message, including deleted ones (for leak scans)."""
-        return [m for m in self.messages.values() if m.ephemeral_to is None and not self.channels[m.channel_id].is_dm]
+        return [
+            m
+            for m in self.messages.values()
+            if m.ephemeral_to is None and not self.channels[m.channel_id].is_dm
+        ]
 
     def last_interaction_response(self, user: FakeUser | int | None = None) -> InteractionRecord:
         """The most recent interaction (of this user, if given), with what the bot answered."""
@@ -1223,13 +1481,24 @@ class FakeDiscord:
 
     def calls(self, method: str | None = None, route: str | None = None) -> list[RestCall]:
         """REST calls filtered by method and/or route template."""
-        return [c for c in self.rest_calls if (method is None or c.method == method)
-                and (route is None or c.route == route)]
+        return [
+            c
+            for c in self.rest_calls
+            if (method is None or c.method == method) and (route is None or c.route == route)
+        ]
 
     # ---------------------------------------------------------------- REST entry point (both seams)
 
-    def handle_rest(self, method: str, path: str, *, route: str | None = None, payload: Any = None,
-                    files: list[SentFile] | None = None, query: dict[str, str] | None = None) -> RestCall:
+    def handle_rest(
+        self,
+        method: str,
+        path: str,
+        *,
+        route: str | None = None,
+        payload: Any = None,
+        files: list[SentFile] | None = None,
+        query: dict[str, str] | None = None,
+    ) -> RestCall:
         """Route one REST request; returns the logged call with `status` and `response` set."""
         path = path.split("?", 1)[0]
         handler: Handler | None = None
@@ -1247,7 +1516,9 @@ class FakeDiscord:
         if handler is None:
             call.status = 404
             call.response = p.error_body(0, f"404: Not Found (route not emulated: {method} {path})")
-            raise FakeDiscordError(f"the fake does not emulate {method} {path}; add a route in fake_discord.py")
+            raise FakeDiscordError(
+                f"the fake does not emulate {method} {path}; add a route in fake_discord.py"
+            )
         req = _Request(method, call.route, path, params, call.params, payload, call.files)
         try:
             call.status, call.response = handler(req)
@@ -1267,11 +1538,32 @@ class FakeDiscord:
     def _register_routes(self) -> None:
         table: list[tuple[str, str, Handler]] = [
             ("GET", "/users/@me", lambda r: (200, self.bot_user.payload())),
-            ("GET", "/oauth2/applications/@me",
-             lambda r: (200, p.application_payload(self.application_id, self.bot_user.name, self.owner.payload()))),
+            (
+                "GET",
+                "/oauth2/applications/@me",
+                lambda r: (
+                    200,
+                    p.application_payload(self.application_id, self.bot_user.name, self.owner.payload()),
+                ),
+            ),
             ("GET", "/gateway", lambda r: (200, {"url": "wss://fake.invalid"})),
-            ("GET", "/gateway/bot", lambda r: (200, {"url": "wss://fake.invalid", "shards": 1, "session_start_limit": {
-                "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}})),
+            (
+                "GET",
+                "/gateway/bot",
+                lambda r: (
+                    200,
+                    {
+                        "url": "wss://fake.invalid",
+                        "shards": 1,
+                        "session_start_limit": {
+                            "total": 1000,
+                            "remaining": 1000,
+                            "reset_after": 0,
+                            "max_concurrency": 1,
+                        },
+                    },
+                ),
+            ),
             ("PUT", "/applications/{application_id}/commands", self._r_sync_commands),
             ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self._r_sync_commands),
             ("GET", "/applications/{application_id}/commands", self._r_get_commands),
@@ -1286,15 +1578,31 @@ class FakeDiscord:
             ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._r_edit_message),
             ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._r_delete_message),
             ("POST", "/channels/{channel_id}/typing", lambda r: (204, None)),
-            ("PUT", "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me", lambda r: (204, None)),
+            (
+                "PUT",
+                "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me",
+                lambda r: (204, None),
+            ),
             ("POST", "/interactions/{interaction_id}/{interaction_token}/callback", self._r_callback),
             ("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/@original", self._r_get_original),
             ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original", self._r_edit_original),
             ("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/@original", self._r_delete_original),
             ("POST", "/webhooks/{webhook_id}/{webhook_token}", self._r_followup),
-            ("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", self._r_get_webhook_message),
-            ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", self._r_edit_webhook_message),
-            ("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", self._r_delete_webhook_message),
+            (
+                "GET",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+                self._r_get_webhook_message,
+            ),
+            (
+                "PATCH",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+                self._r_edit_webhook_message,
+            ),
+            (
+                "DELETE",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+                self._r_delete_webhook_message,
+            ),
         ]
         for method, template, handler in table:
             self._routes[(method, template)] = handler
@@ -1308,8 +1616,15 @@ class FakeDiscord:
         for cmd in r.payload or []:
             if not re.fullmatch(r"[-_\w]{1,32}", cmd["name"]) or cmd["name"] != cmd["name"].lower():
                 raise _invalid("name", "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
-            stored.append({**cmd, "id": str(self.ids.next()), "application_id": str(self.application_id),
-                           "version": str(self.ids.next()), **({"guild_id": str(scope)} if scope else {})})
+            stored.append(
+                {
+                    **cmd,
+                    "id": str(self.ids.next()),
+                    "application_id": str(self.application_id),
+                    "version": str(self.ids.next()),
+                    **({"guild_id": str(scope)} if scope else {}),
+                }
+            )
         self.commands[scope] = stored
         return 200, copy.deepcopy(stored)
 
@@ -1397,9 +1712,17 @@ class FakeDiscord:
 
     # ---------------------------------------------------------------- messages
 
-    def _store_message(self, ch: FakeChannel, author: FakeUser, body: Json, files: list[SentFile], *,
-                       ephemeral_to: int | None, interaction: InteractionRecord | None,
-                       extra_flags: int = 0) -> FakeMessage:
+    def _store_message(
+        self,
+        ch: FakeChannel,
+        author: FakeUser,
+        body: Json,
+        files: list[SentFile],
+        *,
+        ephemeral_to: int | None,
+        interaction: InteractionRecord | None,
+        extra_flags: int = 0,
+    ) -> FakeMessage:
         mid = self.ids.next()
         flags = int(body.get("flags") or 0) | extra_flags
         if ephemeral_to is not None:
@@ -1409,21 +1732,37 @@ class FakeDiscord:
         flags &= ~(1 << 12)  # SUPPRESS_NOTIFICATIONS is a send option, not shown on the message
         metadata = None
         if interaction is not None:
-            metadata = p.interaction_metadata_payload(interaction.id, interaction.type,
-                                                      self.users[interaction.user_id].payload())
+            metadata = p.interaction_metadata_payload(
+                interaction.id, interaction.type, self.users[interaction.user_id].payload()
+            )
         attachments = self._attachments(body, files, [])
-        data = p.message_payload(mid, ch.id, author.payload(), content=str(body.get("content") or ""),
-                                 guild_id=ch.guild_id, embeds=body.get("embeds") or [],
-                                 components=body.get("components") or [], attachments=attachments[0],
-                                 flags=flags, interaction_metadata=metadata,
-                                 message_type=20 if interaction is not None and interaction.type == 2 else 0)
-        msg = FakeMessage(mid, ch.id, data, attachments[1], ephemeral_to=ephemeral_to,
-                          interaction_id=interaction.id if interaction else None)
+        data = p.message_payload(
+            mid,
+            ch.id,
+            author.payload(),
+            content=str(body.get("content") or ""),
+            guild_id=ch.guild_id,
+            embeds=body.get("embeds") or [],
+            components=body.get("components") or [],
+            attachments=attachments[0],
+            flags=flags,
+            interaction_metadata=metadata,
+            message_type=20 if interaction is not None and interaction.type == 2 else 0,
+        )
+        msg = FakeMessage(
+            mid,
+            ch.id,
+            data,
+            attachments[1],
+            ephemeral_to=ephemeral_to,
+            interaction_id=interaction.id if interaction else None,
+        )
         self.messages[mid] = msg
         return msg
 
-    def _attachments(self, body: Json, files: list[SentFile], old: list[tuple[Json, SentFile]]
-                     ) -> tuple[list[Json], list[SentFile]]:
+    def _attachments(
+        self, body: Json, files: list[SentFile], old: list[tuple[Json, SentFile]]
+    ) -> tuple[list[Json], list[SentFile]]:
         """Keep the listed existing attachments, add the uploaded files (ids in `attachments` index them)."""
         out: list[Json] = []
         out_files: list[SentFile] = []
@@ -1445,8 +1784,14 @@ class FakeDiscord:
             if not 0 <= idx < len(files):
                 raise _invalid("attachments", "ATTACHMENT_NOT_FOUND", f"Unknown attachment {entry.get('id')}")
             f = files[idx]
-            out.append(p.attachment_payload(self.ids.next(), entry.get("filename") or f.filename, len(f.data),
-                                            description=entry.get("description")))
+            out.append(
+                p.attachment_payload(
+                    self.ids.next(),
+                    entry.get("filename") or f.filename,
+                    len(f.data),
+                    description=entry.get("description"),
+                )
+            )
             out_files.append(f)
         return out, out_files
 
@@ -1495,8 +1840,11 @@ class FakeDiscord:
             p.INTERACTION_MODAL_SUBMIT: {4, 5, 6, 7} if rec.message_id else {4, 5},
         }[rec.type]
         if ctype not in allowed:
-            raise _invalid("type", "INTERACTION_RESPONSE_TYPE_INVALID",
-                           f"Callback type {ctype} is not valid for interaction type {rec.type}")
+            raise _invalid(
+                "type",
+                "INTERACTION_RESPONSE_TYPE_INVALID",
+                f"Callback type {ctype} is not valid for interaction type {rec.type}",
+            )
         ch = self.channels[rec.channel_id]
         user = self.users[rec.user_id]
         message: FakeMessage | None = None
@@ -1507,8 +1855,15 @@ class FakeDiscord:
             rec.original_message_id = message.id
         elif ctype == p.CALLBACK_DEFERRED_MESSAGE:
             eph = rec.user_id if int(data.get("flags") or 0) & p.MESSAGE_FLAG_EPHEMERAL else None
-            message = self._store_message(ch, self.bot_user, {"content": ""}, [], ephemeral_to=eph, interaction=rec,
-                                          extra_flags=p.MESSAGE_FLAG_LOADING)
+            message = self._store_message(
+                ch,
+                self.bot_user,
+                {"content": ""},
+                [],
+                ephemeral_to=eph,
+                interaction=rec,
+                extra_flags=p.MESSAGE_FLAG_LOADING,
+            )
             rec.original_message_id = message.id
         elif ctype in (p.CALLBACK_DEFERRED_UPDATE, p.CALLBACK_UPDATE_MESSAGE):
             assert rec.message_id is not None
@@ -1527,20 +1882,30 @@ class FakeDiscord:
             rec.modal = data
             self.open_modals[user.id] = rec
         rec.ack_type = ctype
+        rec.acked_at = time.perf_counter()
         if "with_response" not in r.query:
             return 204, None
         msg_json = copy.deepcopy(message.data) if message is not None else None
-        return 200, p.callback_response(rec.id, ctype, message=msg_json,
-                                        loading=ctype == p.CALLBACK_DEFERRED_MESSAGE,
-                                        ephemeral=bool(message and message.ephemeral))
+        return 200, p.callback_response(
+            rec.id,
+            ctype,
+            message=msg_json,
+            loading=ctype == p.CALLBACK_DEFERRED_MESSAGE,
+            ephemeral=bool(message and message.ephemeral),
+        )
 
     def _validate_modal(self, data: Json) -> None:
         if not 1 <= len(data.get("title") or "") <= MAX_MODAL_TITLE:
-            raise _invalid("data.title", "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {MAX_MODAL_TITLE} in length.")
+            raise _invalid(
+                "data.title", "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {MAX_MODAL_TITLE} in length."
+            )
         comps = data.get("components") or []
         if not 1 <= len(comps) <= MAX_MODAL_COMPONENTS:
-            raise _invalid("data.components", "BASE_TYPE_BAD_LENGTH",
-                           f"Must be between 1 and {MAX_MODAL_COMPONENTS} in length.")
+            raise _invalid(
+                "data.components",
+                "BASE_TYPE_BAD_LENGTH",
+                f"Must be between 1 and {MAX_MODAL_COMPONENTS} in length.",
+            )
         seen: set[str] = set()
         _check_custom_id("data", data, set())
         for comp in _walk_components(comps):
@@ -1586,15 +1951,16 @@ class FakeDiscord:
             rec.followup_ids.append(orig.id)
             return 200, copy.deepcopy(orig.data)
         eph = rec.user_id if int(body.get("flags") or 0) & p.MESSAGE_FLAG_EPHEMERAL else None
-        msg = self._store_message(self.channels[rec.channel_id], self.bot_user, body, r.files,
-                                  ephemeral_to=eph, interaction=rec)
+        msg = self._store_message(
+            self.channels[rec.channel_id], self.bot_user, body, r.files, ephemeral_to=eph, interaction=rec
+        )
         rec.followup_ids.append(msg.id)
         return 200, copy.deepcopy(msg.data)
 
     def _webhook_message(self, r: _Request) -> FakeMessage:
         rec = self._webhook_interaction(r)
         mid = int(r.params["message_id"])
-        if mid not in rec.followup_ids and mid != rec.original_message_id or self.messages[mid].deleted:
+        if (mid not in rec.followup_ids and mid != rec.original_message_id) or self.messages[mid].deleted:
             raise _Fail(404, 10008, "Unknown Message")
         return self.messages[mid]
 
@@ -1636,7 +2002,7 @@ def _active() -> FakeDiscord:
 
 
 def _route_path(route: discord.http.Route) -> str:
-    return route.url[len(route.BASE):] if route.url.startswith(route.BASE) else route.url
+    return route.url[len(route.BASE) :] if route.url.startswith(route.BASE) else route.url
 
 
 def _answer(call: RestCall) -> Any:
@@ -1645,9 +2011,14 @@ def _answer(call: RestCall) -> Any:
     raise http_exception(call.status, call.response)
 
 
-async def _patched_http_request(self: discord.http.HTTPClient, route: discord.http.Route, *,
-                                files: Sequence[discord.File] | None = None, form: Any = None,
-                                **kwargs: Any) -> Any:
+async def _patched_http_request(
+    self: discord.http.HTTPClient,
+    route: discord.http.Route,
+    *,
+    files: Sequence[discord.File] | None = None,
+    form: Any = None,
+    **kwargs: Any,
+) -> Any:
     """Replacement for `HTTPClient.request`: REST calls of the bot go to the fake's router."""
     fake = _active()
     await asyncio.sleep(0)  # a real request yields to the loop; keeps concurrency realistic
@@ -1656,15 +2027,23 @@ async def _patched_http_request(self: discord.http.HTTPClient, route: discord.ht
     if form:
         payload, sent = _parse_multipart(form)
     query = {k: str(v) for k, v in (kwargs.get("params") or {}).items()}
-    call = fake.handle_rest(route.method, _route_path(route), route=route.path, payload=payload, files=sent,
-                            query=query)
+    call = fake.handle_rest(
+        route.method, _route_path(route), route=route.path, payload=payload, files=sent, query=query
+    )
     return _answer(call)
 
 
-async def _patched_webhook_request(self: discord.webhook.async_.AsyncWebhookAdapter, route: discord.http.Route,
-                                   session: Any, *, payload: Json | None = None, multipart: Any = None,
-                                   files: Sequence[discord.File] | None = None, params: Json | None = None,
-                                   **kwargs: Any) -> Any:
+async def _patched_webhook_request(
+    self: discord.webhook.async_.AsyncWebhookAdapter,
+    route: discord.http.Route,
+    session: Any,
+    *,
+    payload: Json | None = None,
+    multipart: Any = None,
+    files: Sequence[discord.File] | None = None,
+    params: Json | None = None,
+    **kwargs: Any,
+) -> Any:
     """Replacement for `AsyncWebhookAdapter.request`: interaction responses go to the fake's router."""
     fake = _active()
     await asyncio.sleep(0)
@@ -1672,8 +2051,9 @@ async def _patched_webhook_request(self: discord.webhook.async_.AsyncWebhookAdap
     if multipart:
         payload, sent = _parse_multipart(multipart)
     query = {k: str(v) for k, v in (params or {}).items()}
-    call = fake.handle_rest(route.method, _route_path(route), route=route.path, payload=payload, files=sent,
-                            query=query)
+    call = fake.handle_rest(
+        route.method, _route_path(route), route=route.path, payload=payload, files=sent, query=query
+    )
     return _answer(call)
 
 
@@ -1713,15 +2093,17 @@ class LoopbackServer:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.port = int(self._runner.addresses[0][1])
         import yarl
 
         self._save(discord.http.Route, "BASE", f"http://127.0.0.1:{self.port}/api/v10")
-        self._save(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(f"ws://127.0.0.1:{self.port}/gateway"))
+        self._save(
+            discord.gateway.DiscordWebSocket,
+            "DEFAULT_GATEWAY",
+            yarl.URL(f"ws://127.0.0.1:{self.port}/gateway"),
+        )
         self.fake.install()
-        self.fake._listeners.append(lambda call: self._activity.set())
+        self.fake.add_listener(lambda call: self._activity.set())
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -1753,17 +2135,25 @@ class LoopbackServer:
             raw = await request.read()
             payload = json.loads(raw) if raw else None
         try:
-            call = self.fake.handle_rest(request.method, path, payload=payload, files=files, query=dict(request.query))
+            call = self.fake.handle_rest(
+                request.method, path, payload=payload, files=files, query=dict(request.query)
+            )
         except FakeDiscordError as exc:
             self.fake.errors.append(str(exc))
-            return web.Response(status=404, body=json.dumps(p.error_body(0, str(exc))).encode(),
-                                headers={"Content-Type": "application/json"})
+            return web.Response(
+                status=404,
+                body=json.dumps(p.error_body(0, str(exc))).encode(),
+                headers={"Content-Type": "application/json"},
+            )
         if call.status == 204:
             return web.Response(status=204)
         # Exactly "application/json": discord.http.json_or_text compares the header verbatim, and
         # aiohttp's json_response would append "; charset=utf-8" (login then gets a str and crashes).
-        return web.Response(status=call.status, body=json.dumps(call.response).encode(),
-                            headers={"Content-Type": "application/json"})
+        return web.Response(
+            status=call.status,
+            body=json.dumps(call.response).encode(),
+            headers={"Content-Type": "application/json"},
+        )
 
     async def _gateway(self, request: Any) -> Any:
         from aiohttp import WSMsgType, web
@@ -1783,9 +2173,13 @@ class LoopbackServer:
                 elif frame["op"] == 2:
                     self.identify_payload = frame["d"]
                     self.identified.set()
-                    ready = p.ready_payload(self.fake.bot_user.payload(), self.fake.application_id,
-                                            [self.fake.guild_id], session_id="loopback",
-                                            resume_gateway_url=f"ws://127.0.0.1:{self.port}/gateway")
+                    ready = p.ready_payload(
+                        self.fake.bot_user.payload(),
+                        self.fake.application_id,
+                        [self.fake.guild_id],
+                        session_id="loopback",
+                        resume_gateway_url=f"ws://127.0.0.1:{self.port}/gateway",
+                    )
                     await self._send(ws, "READY", ready)
                     await self._send(ws, "GUILD_CREATE", self.fake.guild_payload())
                     self.ready_sent.set()
@@ -1802,9 +2196,17 @@ class LoopbackServer:
         for ws in list(self._sockets):
             await self._send(ws, event, data)
 
-    async def slash(self, bot: discord.Client, user: FakeUser, channel: FakeChannel, command: str,
-                    options: dict[str, Any] | None = None, *, quiet_s: float = 0.05,
-                    timeout: float = 5.0) -> InteractionRecord:
+    async def slash(
+        self,
+        bot: discord.Client,
+        user: FakeUser,
+        channel: FakeChannel,
+        command: str,
+        options: dict[str, Any] | None = None,
+        *,
+        quiet_s: float = 0.05,
+        timeout: float = 5.0,
+    ) -> InteractionRecord:
         """Send a slash command over the gateway; return once it is acknowledged and REST traffic is quiet."""
         rec, payload = self.fake._slash_payload(bot, user, channel, command, options)
         await self.dispatch("INTERACTION_CREATE", payload)

@@ -113,8 +113,9 @@ def user_payload(user_id: int, name: str, *, bot: bool = False) -> Json:
     }
 
 
-def member_payload(user: Json, *, joined_at: str, roles: list[int] | None = None,
-                   permissions: int | None = None) -> Json:
+def member_payload(
+    user: Json, *, joined_at: str, roles: list[int] | None = None, permissions: int | None = None
+) -> Json:
     """A guild member; `permissions` is only present in interaction payloads."""
     data: Json = {
         "user": user,
@@ -156,8 +157,9 @@ def permission_overwrite_payload(target_id: int, *, allow: int, deny: int, membe
     return {"id": str(target_id), "type": 1 if member else 0, "allow": str(allow), "deny": str(deny)}
 
 
-def text_channel_payload(channel_id: int, guild_id: int, name: str, position: int,
-                         overwrites: list[Json] | None = None) -> Json:
+def text_channel_payload(
+    channel_id: int, guild_id: int, name: str, position: int, overwrites: list[Json] | None = None
+) -> Json:
     """A guild text channel."""
     return {
         "id": str(channel_id),
@@ -177,12 +179,25 @@ def text_channel_payload(channel_id: int, guild_id: int, name: str, position: in
 
 def dm_channel_payload(channel_id: int, recipient: Json) -> Json:
     """A DM channel between the bot and one user."""
-    return {"id": str(channel_id), "type": CHANNEL_DM, "recipients": [recipient], "last_message_id": None,
-            "flags": 0}
+    return {
+        "id": str(channel_id),
+        "type": CHANNEL_DM,
+        "recipients": [recipient],
+        "last_message_id": None,
+        "flags": 0,
+    }
 
 
-def guild_payload(guild_id: int, name: str, *, owner_id: int, channels: list[Json], members: list[Json],
-                  roles: list[Json], joined_at: str) -> Json:
+def guild_payload(
+    guild_id: int,
+    name: str,
+    *,
+    owner_id: int,
+    channels: list[Json],
+    members: list[Json],
+    roles: list[Json],
+    joined_at: str,
+) -> Json:
     """A full GUILD_CREATE guild object."""
     return {
         "id": str(guild_id),
@@ -245,8 +260,9 @@ def application_payload(application_id: int, name: str, owner: Json) -> Json:
     }
 
 
-def ready_payload(bot_user: Json, application_id: int, guild_ids: list[int], *, session_id: str,
-                  resume_gateway_url: str) -> Json:
+def ready_payload(
+    bot_user: Json, application_id: int, guild_ids: list[int], *, session_id: str, resume_gateway_url: str
+) -> Json:
     """READY: guilds are listed unavailable; a GUILD_CREATE per guild follows."""
     return {
         "v": 10,
@@ -260,8 +276,14 @@ def ready_payload(bot_user: Json, application_id: int, guild_ids: list[int], *, 
     }
 
 
-def attachment_payload(attachment_id: int, filename: str, size: int, *, description: str | None = None,
-                       content_type: str | None = None) -> Json:
+def attachment_payload(
+    attachment_id: int,
+    filename: str,
+    size: int,
+    *,
+    description: str | None = None,
+    content_type: str | None = None,
+) -> Json:
     """An attachment object as stored on a message."""
     url = f"https://cdn.fake.invalid/attachments/{attachment_id}/{filename}"
     data: Json = {
@@ -277,11 +299,21 @@ def attachment_payload(attachment_id: int, filename: str, size: int, *, descript
     return data
 
 
-def message_payload(message_id: int, channel_id: int, author: Json, *, content: str = "",
-                    guild_id: int | None = None, embeds: list[Json] | None = None,
-                    components: list[Json] | None = None, attachments: list[Json] | None = None,
-                    flags: int = 0, interaction_metadata: Json | None = None,
-                    edited_timestamp: str | None = None, message_type: int = 0) -> Json:
+def message_payload(
+    message_id: int,
+    channel_id: int,
+    author: Json,
+    *,
+    content: str = "",
+    guild_id: int | None = None,
+    embeds: list[Json] | None = None,
+    components: list[Json] | None = None,
+    attachments: list[Json] | None = None,
+    flags: int = 0,
+    interaction_metadata: Json | None = None,
+    edited_timestamp: str | None = None,
+    message_type: int = 0,
+) -> Json:
     """A message object (also the `message` of a component interaction)."""
     data: Json = {
         "id": str(message_id),
@@ -318,11 +350,22 @@ def interaction_metadata_payload(interaction_id: int, interaction_type: int, use
     }
 
 
-def interaction_payload(*, interaction_id: int, application_id: int, token: str, interaction_type: int,
-                        data: Json | None, channel: Json, guild_id: int | None = None,
-                        member: Json | None = None, user: Json | None = None,
-                        message: Json | None = None, locale: str = "en-US",
-                        guild_locale: str | None = "en-US", app_permissions: int = BOT_PERMISSIONS) -> Json:
+def interaction_payload(
+    *,
+    interaction_id: int,
+    application_id: int,
+    token: str,
+    interaction_type: int,
+    data: Json | None,
+    channel: Json,
+    guild_id: int | None = None,
+    member: Json | None = None,
+    user: Json | None = None,
+    message: Json | None = None,
+    locale: str = "en-US",
+    guild_locale: str | None = "en-US",
+    app_permissions: int = BOT_PERMISSIONS,
+) -> Json:
     """INTERACTION_CREATE as discord.py 2.7 reads it.
 
     Guild context: `guild_id` + `member` (with `flags` and `permissions`). DM context: `user`,
@@ -340,7 +383,7 @@ def interaction_payload(*, interaction_id: int, application_id: int, token: str,
         "locale": locale,
         "app_permissions": str(app_permissions),
         "entitlements": [],
-        "authorizing_integration_owners": {"0": str(guild_id)} if guild_id else {"1": "0"},
+        "authorizing_integration_owners": {"0": str(guild_id) if guild_id else "0"},
         "context": 0 if guild_id else 1,
     }
     if data is not None:
@@ -358,8 +401,15 @@ def interaction_payload(*, interaction_id: int, application_id: int, token: str,
     return payload
 
 
-def command_data(command_id: int, name: str, options: list[Json], *, guild_id: int | None = None,
-                 resolved: Json | None = None, command_type: int = 1) -> Json:
+def command_data(
+    command_id: int,
+    name: str,
+    options: list[Json],
+    *,
+    guild_id: int | None = None,
+    resolved: Json | None = None,
+    command_type: int = 1,
+) -> Json:
     """`data` of an application command interaction."""
     data: Json = {"id": str(command_id), "name": name, "type": command_type, "options": options}
     if guild_id is not None:
@@ -369,8 +419,14 @@ def command_data(command_id: int, name: str, options: list[Json], *, guild_id: i
     return data
 
 
-def option_payload(name: str, option_type: int, value: Any = None, *, options: list[Json] | None = None,
-                   focused: bool = False) -> Json:
+def option_payload(
+    name: str,
+    option_type: int,
+    value: Any = None,
+    *,
+    options: list[Json] | None = None,
+    focused: bool = False,
+) -> Json:
     """One option; subcommands and groups carry nested `options` instead of a value."""
     data: Json = {"name": name, "type": option_type}
     if option_type in (OPTION_SUB_COMMAND, OPTION_SUB_COMMAND_GROUP):
@@ -395,8 +451,14 @@ def modal_submit_data(custom_id: str, components: list[Json]) -> Json:
     return {"custom_id": custom_id, "components": components}
 
 
-def callback_response(interaction_id: int, callback_type: int, *, message: Json | None = None,
-                      loading: bool = False, ephemeral: bool = False) -> Json:
+def callback_response(
+    interaction_id: int,
+    callback_type: int,
+    *,
+    message: Json | None = None,
+    loading: bool = False,
+    ephemeral: bool = False,
+) -> Json:
     """Body of POST /interactions/{id}/{token}/callback?with_response=1 (read since discord.py 2.5)."""
     interaction: Json = {
         "id": str(interaction_id),

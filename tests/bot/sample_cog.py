@@ -6,6 +6,7 @@ Discord behaviour the fake must reproduce (see the command descriptions).
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from collections.abc import Callable
@@ -16,18 +17,24 @@ from discord import app_commands
 from discord.ext import commands
 
 
-class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"vote:(?P<game>\d+):(?P<choice>torch|camp)"):
+class VoteButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"vote:(?P<game>\d+):(?P<choice>torch|camp)"
+):
     """A stateless button: the game id and the choice live in the custom_id (survives restarts)."""
 
     def __init__(self, game: int, choice: str) -> None:
-        super().__init__(discord.ui.Button(label=choice.title(), custom_id=f"vote:{game}:{choice}",
-                                           style=discord.ButtonStyle.primary))
+        super().__init__(
+            discord.ui.Button(
+                label=choice.title(), custom_id=f"vote:{game}:{choice}", style=discord.ButtonStyle.primary
+            )
+        )
         self.game = game
         self.choice = choice
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button[Any],
-                             match: re.Match[str], /) -> VoteButton:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> VoteButton:
         """Rebuild the button from its custom_id."""
         return cls(int(match["game"]), match["choice"])
 
@@ -35,7 +42,9 @@ class VoteButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"vote
         """Record the vote and confirm privately."""
         bot: SampleBot = interaction.client  # type: ignore[assignment]
         bot.votes.append((interaction.user.id, self.game, self.choice))
-        await interaction.response.send_message(f"You chose {self.choice} in game {self.game}.", ephemeral=True)
+        await interaction.response.send_message(
+            f"You chose {self.choice} in game {self.game}.", ephemeral=True
+        )
 
 
 class JoinView(discord.ui.View):
@@ -62,8 +71,10 @@ class PickView(discord.ui.View):
     def __init__(self) -> None:
         super().__init__(timeout=60)
 
-    @discord.ui.select(custom_id="sample:pick", options=[discord.SelectOption(label=x, value=x)
-                                                         for x in ("red", "green", "blue")])
+    @discord.ui.select(
+        custom_id="sample:pick",
+        options=[discord.SelectOption(label=x, value=x) for x in ("red", "green", "blue")],
+    )
     async def pick(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
         """Echo the pick."""
         await interaction.response.send_message(f"picked {select.values[0]}", ephemeral=True)
@@ -72,7 +83,9 @@ class PickView(discord.ui.View):
 class NameModal(discord.ui.Modal, title="Your name"):
     """A one-field modal."""
 
-    name: discord.ui.TextInput[Any] = discord.ui.TextInput(label="Name", custom_id="sample:name", max_length=20)
+    name: discord.ui.TextInput[Any] = discord.ui.TextInput(
+        label="Name", custom_id="sample:name", max_length=20
+    )
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         """Greet the submitted name."""
@@ -89,7 +102,9 @@ class SampleCog(commands.GroupCog, group_name="sample"):
         super().__init__()
 
     @app_commands.command(description="Plain reply")
-    async def hello(self, interaction: discord.Interaction, name: str, times: app_commands.Range[int, 1, 3] = 1) -> None:
+    async def hello(
+        self, interaction: discord.Interaction, name: str, times: app_commands.Range[int, 1, 3] = 1
+    ) -> None:
         """Reply in the channel."""
         await interaction.response.send_message(" ".join([f"Hello {name}!"] * times))
 
@@ -98,7 +113,9 @@ class SampleCog(commands.GroupCog, group_name="sample"):
         """Defer (thinking), then complete with a followup, then a second followup with a file."""
         await interaction.response.defer()
         await interaction.followup.send("done thinking")
-        await interaction.followup.send("and a picture", file=discord.File(io.BytesIO(b"\x89PNGfake"), "board.png"))
+        await interaction.followup.send(
+            "and a picture", file=discord.File(io.BytesIO(b"\x89PNGfake"), "board.png")
+        )
 
     @app_commands.command(description="Private reply")
     async def secret(self, interaction: discord.Interaction) -> None:
@@ -108,14 +125,14 @@ class SampleCog(commands.GroupCog, group_name="sample"):
     @app_commands.command(description="Send a DM with vote buttons")
     async def dm(self, interaction: discord.Interaction, game: int) -> None:
         """DM the caller Torch/Camp DynamicItem buttons; fall back to an ephemeral prompt on closed DMs."""
-        view = discord.ui.View(timeout=None)
-        view.add_item(VoteButton(game, "torch"))
-        view.add_item(VoteButton(game, "camp"))
+        view = VoteView(game)
         try:
             await interaction.user.send("Torch or camp?", view=view)
         except discord.Forbidden as exc:
             self.bot.observed_codes.append(exc.code)
-            await interaction.response.send_message("Your DMs are closed; choose here.", view=view, ephemeral=True)
+            await interaction.response.send_message(
+                "Your DMs are closed; choose here.", view=view, ephemeral=True
+            )
             return
         await interaction.response.send_message("Check your DMs.", ephemeral=True)
 
@@ -171,14 +188,32 @@ class SampleCog(commands.GroupCog, group_name="sample"):
         await interaction.response.send_message(colour)
 
     @colour.autocomplete("colour")
-    async def colour_complete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def colour_complete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         """Colours starting with what was typed."""
-        return [app_commands.Choice(name=c, value=c) for c in ("red", "green", "blue") if c.startswith(current)]
+        return [
+            app_commands.Choice(name=c, value=c) for c in ("red", "green", "blue") if c.startswith(current)
+        ]
+
+    @app_commands.command(description="Raises (discord.py logs and swallows it)")
+    async def boom(self, interaction: discord.Interaction) -> None:
+        """Fail with an unhandled exception."""
+        raise RuntimeError("kaboom")
 
     @admin.command(name="reset", description="Subcommand of a nested group")
     async def admin_reset(self, interaction: discord.Interaction, hard: bool = False) -> None:
         """Reply with the flag."""
         await interaction.response.send_message(f"reset hard={hard}", ephemeral=True)
+
+
+class VoteView(discord.ui.View):
+    """Torch/Camp DynamicItem buttons for one game."""
+
+    def __init__(self, game: int) -> None:
+        super().__init__(timeout=None)
+        self.add_item(VoteButton(game, "torch"))
+        self.add_item(VoteButton(game, "camp"))
 
 
 def _too_many_rows() -> discord.ui.View:
@@ -189,21 +224,44 @@ def _too_many_rows() -> discord.ui.View:
 
     def six_rows() -> list[dict[str, Any]]:
         rows = original()
-        return [*rows, {"type": 1, "components": [{"type": 2, "style": 1, "label": "6", "custom_id": "row6"}]}]
+        return [
+            *rows,
+            {"type": 1, "components": [{"type": 2, "style": 1, "label": "6", "custom_id": "row6"}]},
+        ]
 
     view.to_components = six_rows  # type: ignore[method-assign]
     return view
 
 
 class SampleBot(commands.Bot):
-    """A minimal bot composed like bot.py will be: setup_hook registers cog, dynamic items, persistent view."""
+    """A minimal bot shaped like bot.py: setup_hook registers the cog, dynamic items, persistent view."""
 
-    def __init__(self) -> None:
-        super().__init__(command_prefix="!", intents=discord.Intents.default(), chunk_guilds_at_startup=False)
+    def __init__(self, **options: Any) -> None:
+        super().__init__(
+            command_prefix="!", intents=discord.Intents.default(), chunk_guilds_at_startup=False, **options
+        )
         self.votes: list[tuple[int, int, str]] = []
         self.observed_codes: list[int] = []
         self.on_work: Callable[[], None] = lambda: None
         self.join_view = JoinView()
+        self.available_guilds: list[int] = []
+        self.background: set[asyncio.Task[None]] = set()
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """Record guilds that became available at start-up."""
+        self.available_guilds.append(guild.id)
+
+    async def announce_soon(self, channel_id: int) -> None:
+        """Start a background task that posts in a channel (like a game timer firing)."""
+
+        async def later() -> None:
+            await asyncio.sleep(0)
+            channel = self.get_channel(channel_id)
+            assert isinstance(channel, discord.TextChannel)
+            await channel.send("tick", view=VoteView(9))
+
+        self.background.add(task := asyncio.create_task(later()))
+        task.add_done_callback(self.background.discard)
 
     async def setup_hook(self) -> None:
         """Register everything that must exist before the first gateway event."""
