@@ -40,6 +40,9 @@ import discord
 import discord.gateway
 import discord.http
 import discord.webhook.async_
+
+# tests/bot is on sys.path (pytest rootdir-style imports); the one import to change when this module
+# moves into a runtime package for the demo.
 import payloads as p
 
 Json = dict[str, Any]
@@ -1666,6 +1669,9 @@ class FakeDiscord:
         if ch.is_dm:
             assert ch.recipient_id is not None
             if not self.users[ch.recipient_id].dms_open:
+                raise _Fail(403, 50007, "Cannot send messages to this user")
+            if not self.users[ch.recipient_id].in_guild:
+                # Discord only lets a bot DM users it shares a server with.
                 raise _Fail(403, 50007, "Cannot send messages to this user")
         elif not ch.bot_can_send:
             raise _Fail(403, 50013, "Missing Permissions")

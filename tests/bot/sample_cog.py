@@ -196,6 +196,20 @@ class SampleCog(commands.GroupCog, group_name="sample"):
             app_commands.Choice(name=c, value=c) for c in ("red", "green", "blue") if c.startswith(current)
         ]
 
+    @commands.command(name="ping")
+    async def ping(self, ctx: commands.Context[SampleBot]) -> None:
+        """A prefix command (MESSAGE_CREATE path)."""
+        await ctx.send("pong")
+
+    @app_commands.command(description="DM a user")
+    async def poke(self, interaction: discord.Interaction, who: discord.User) -> None:
+        """DM another user; report Discord's refusal privately."""
+        try:
+            await who.send(f"{interaction.user.display_name} poked you")
+        except discord.Forbidden as exc:
+            self.bot.observed_codes.append(exc.code)
+        await interaction.response.send_message("poked", ephemeral=True)
+
     @app_commands.command(description="Raises (discord.py logs and swallows it)")
     async def boom(self, interaction: discord.Interaction) -> None:
         """Fail with an unhandled exception."""

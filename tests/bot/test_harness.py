@@ -310,6 +310,21 @@ async def test_200_concurrent_slash_commands_all_complete(fake, bot, table):
     assert elapsed < 5.0
 
 
+async def test_prefix_command_through_message_create(fake, bot, table, ann):
+    said = await fake.say(ann, table, "!ping")
+    assert [m.content for m in fake.channel_messages(table)] == ["!ping", "pong"]
+    assert said.data["author"]["id"] == str(ann.id)
+
+
+async def test_user_option_resolves_and_dm_to_a_stranger_is_refused(fake, bot, table, ann):
+    bo = fake.user("Bo")
+    await fake.slash(ann, table, "sample poke", {"who": bo})
+    assert [m.content for m in fake.dm_messages(bo)] == ["Ann poked you"]
+    stranger = fake.user("Stranger", in_guild=False)
+    await fake.slash(ann, table, "sample poke", {"who": stranger})
+    assert bot.observed_codes == [50007] and fake.dm_messages(stranger) == []
+
+
 async def test_ready_sequence(fake, bot, table):
     assert bot.is_ready() and bot.available_guilds == [fake.guild_id]
     guild = bot.get_guild(fake.guild_id)
