@@ -27,12 +27,13 @@ import asyncio
 import contextlib
 import contextvars
 import copy
+import inspect
 import json
 import logging
 import re
 import time
 import traceback
-from collections.abc import Awaitable, Callable, Coroutine, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -533,11 +534,9 @@ def validate_components(components: Sequence[Json], *, v2: bool) -> None:
             "components", "BASE_TYPE_BAD_LENGTH", f"Must be {MAX_V2_COMPONENTS} or fewer in total."
         )
     for i, comp in enumerate(everything):
+        # Interactive components live in action rows (checked with their row) or as section accessories.
         if comp.get("type") == 1:
             _check_action_row(f"components.{i}", comp, seen)
-        elif comp.get("type") in (2, 3, 5, 6, 7, 8) and comp.get("_checked") is None:
-            pass  # buttons/selects are checked through their row or as accessories below
-    for i, comp in enumerate(components):
         acc = comp.get("accessory")
         if isinstance(acc, dict) and acc.get("type") == 2:
             _check_interactive(f"components.{i}.accessory", acc, seen)
@@ -730,6 +729,7 @@ class FakeDiscord:
         self._route_list: list[tuple[str, str, re.Pattern[str], Handler]] = []
         self._register_routes()
         self._listeners: list[Callable[[RestCall], None]] = []
+        self._message_listeners: list[Callable[[str, FakeMessage], None]] = []
         self.owner = self.user("Guild Owner", permissions=p.ALL_PERMISSIONS)
         self.users[self.bot_user.id] = self.bot_user
 
@@ -1029,12 +1029,11 @@ class FakeDiscord:
 
         contextvars.copy_context().run(run)
 
-    async def _in_context(
-        self, bucket: list[asyncio.Task[Any]], fn: Callable[..., Awaitable[Any]], *args: Any
-    ) -> Any:
+    async def _in_context(self, bucket: list[asyncio.Task[Any]], fn: Callable[..., Any], *args: Any) -> Any:
         async def run() -> Any:
             _COLLECTOR.set(bucket)
-            return await fn(*args)
+            result = fn(*args)
+            return await result if inspect.isawaitable(result) else result
 
         # A task of its own: its context (with the collector) is a copy, so nothing leaks out.
         return await asyncio.get_running_loop().create_task(run(), context=contextvars.copy_context())
@@ -1062,8 +1061,8 @@ class FakeDiscord:
                 text = "".join(traceback.format_exception(exc))
                 self._record_error(f"unhandled exception in task {t.get_name()}:\n{text}", None)
 
-    async def run(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> Any:
-        """Await `fn(*args)` and every task it starts (transitively), then check for logged errors.
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Call `fn(*args)` (awaiting it if async) and every task it starts, then check for logged errors.
 
         For work that does not arrive as a gateway event, e.g. advancing the game's fake clock so
         timers fire: `await fake.run(clock.advance, 120)`.
@@ -1075,8 +1074,18 @@ class FakeDiscord:
         return result
 
     def add_listener(self, listener: Callable[[RestCall], None]) -> None:
-        """Call `listener(call)` after every REST request is answered (the demo prints from here)."""
+        """Call `listener(call)` after every REST request is answered."""
         self._listeners.append(listener)
+
+    def add_message_listener(self, listener: Callable[[str, FakeMessage], None]) -> None:
+        """Call `listener(kind, message)` on each "create", "edit", "delete" (the demo prints from here)."""
+        self._message_listeners.append(listener)
+
+    def _message_event(self, kind: str, msg: FakeMessage) -> None:
+        if kind == "delete":
+            msg.deleted = True
+        for listener in self._message_listeners:
+            listener(kind, msg)
 
     async def dispatch(self, event: str, data: Json, *, bot: discord.Client | None = None) -> None:
         """Inject any gateway event and wait until everything it caused has finished."""
@@ -1713,7 +1722,7 @@ class FakeDiscord:
         msg = self._message(r, ch)
         if int(msg.data["author"]["id"]) != self.bot_user.id and not ch.is_dm:
             pass  # bots with Manage Messages may delete others' messages; the fake allows it
-        msg.deleted = True
+        self._message_event("delete", msg)
         return 204, None
 
     # ---------------------------------------------------------------- messages
@@ -1764,6 +1773,7 @@ class FakeDiscord:
             interaction_id=interaction.id if interaction else None,
         )
         self.messages[mid] = msg
+        self._message_event("create", msg)
         return msg
 
     def _attachments(
@@ -1820,6 +1830,7 @@ class FakeDiscord:
         new["edited_timestamp"] = p.snowflake_time_iso(self.ids.next())
         msg.history.append(msg.data)
         msg.data = new
+        self._message_event("edit", msg)
 
     # ---------------------------------------------------------------- route handlers: interactions
 
@@ -1942,7 +1953,7 @@ class FakeDiscord:
         return 200, copy.deepcopy(msg.data)
 
     def _r_delete_original(self, r: _Request) -> Reply:
-        self._original(self._webhook_interaction(r)).deleted = True
+        self._message_event("delete", self._original(self._webhook_interaction(r)))
         return 204, None
 
     def _r_followup(self, r: _Request) -> Reply:
@@ -1979,7 +1990,7 @@ class FakeDiscord:
         return 200, copy.deepcopy(msg.data)
 
     def _r_delete_webhook_message(self, r: _Request) -> Reply:
-        self._webhook_message(r).deleted = True
+        self._message_event("delete", self._webhook_message(r))
         return 204, None
 
 

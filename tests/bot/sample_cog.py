@@ -210,6 +210,34 @@ class SampleCog(commands.GroupCog, group_name="sample"):
             self.bot.observed_codes.append(exc.code)
         await interaction.response.send_message("poked", ephemeral=True)
 
+    @app_commands.command(description="Every webhook route: edit original, edit and delete followups")
+    async def webhooks(self, interaction: discord.Interaction) -> None:
+        """Defer privately, complete, edit the original, send/edit/delete an ephemeral followup."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await interaction.followup.send("a")
+        await interaction.edit_original_response(content="b")
+        original = await interaction.original_response()
+        self.bot.notes.append(original.content)
+        extra = await interaction.followup.send("c", ephemeral=True, wait=True)
+        await extra.edit(content="d")
+        gone = await interaction.followup.send("e", wait=True)
+        await gone.delete()
+
+    @app_commands.command(description="Followup after the 15-minute token lifetime")
+    async def expire(self, interaction: discord.Interaction) -> None:
+        """Defer, 'work' past the token lifetime, then try a followup."""
+        await interaction.response.defer()
+        self.bot.on_work()
+        try:
+            await interaction.followup.send("much later")
+        except discord.HTTPException as exc:
+            self.bot.observed_codes.append(exc.code)
+
+    @app_commands.command(description="A components-v2 layout with a nested button")
+    async def layout(self, interaction: discord.Interaction) -> None:
+        """Send a LayoutView (flag 32768) whose button sits inside a container."""
+        await interaction.response.send_message(view=LayoutPanel())
+
     @app_commands.command(description="Raises (discord.py logs and swallows it)")
     async def boom(self, interaction: discord.Interaction) -> None:
         """Fail with an unhandled exception."""
@@ -219,6 +247,22 @@ class SampleCog(commands.GroupCog, group_name="sample"):
     async def admin_reset(self, interaction: discord.Interaction, hard: bool = False) -> None:
         """Reply with the flag."""
         await interaction.response.send_message(f"reset hard={hard}", ephemeral=True)
+
+
+class LayoutPanel(discord.ui.LayoutView):
+    """Components v2: text and an action row inside a container."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=60)
+        go: discord.ui.Button[LayoutPanel] = discord.ui.Button(label="Go", custom_id="sample:go")
+        go.callback = self.go  # type: ignore[method-assign]
+        self.add_item(discord.ui.Container(discord.ui.TextDisplay("Panel"), discord.ui.ActionRow(go)))
+
+    async def go(self, interaction: discord.Interaction) -> None:
+        """Acknowledge by replacing the panel text."""
+        await interaction.response.edit_message(
+            view=discord.ui.LayoutView().add_item(discord.ui.TextDisplay("Gone"))
+        )
 
 
 class VoteView(discord.ui.View):
@@ -256,6 +300,7 @@ class SampleBot(commands.Bot):
         )
         self.votes: list[tuple[int, int, str]] = []
         self.observed_codes: list[int] = []
+        self.notes: list[str] = []
         self.on_work: Callable[[], None] = lambda: None
         self.join_view = JoinView()
         self.available_guilds: list[int] = []

@@ -80,6 +80,36 @@ async def test_defer_then_followups_complete_the_thinking_message(fake, bot, tab
     assert fake.calls("POST", "/webhooks/{webhook_id}/{webhook_token}")[1].file_names == ["board.png"]
 
 
+async def test_webhook_routes_edit_and_delete(fake, bot, table, ann):
+    events = []
+    fake.add_message_listener(lambda kind, m: events.append((kind, m.content)))
+    rec = await fake.slash(ann, table, "sample webhooks")
+    assert bot.notes == ["b"]  # GET @original saw the edit
+    assert fake.channel_messages(table) == []  # the deferral was ephemeral, so was its completion
+    assert [m.content for m in fake.ephemeral_replies(ann)] == ["b", "d"]
+    assert rec.original.history[-1]["content"] == "a" and rec.original.all_texts() == ["", "a", "b"]
+    gone = fake.messages[rec.followup_ids[-1]]
+    assert gone.deleted and gone.content == "e" and gone in fake.public_messages()
+    assert events == [("create", ""), ("edit", "a"), ("edit", "b"), ("create", "c"), ("edit", "d"),
+                      ("create", "e"), ("delete", "e")]
+
+
+async def test_followup_after_token_lifetime_is_50027(fake, bot, table, ann):
+    bot.on_work = lambda: fake.advance(15 * 60 + 1)
+    rec = await fake.slash(ann, table, "sample expire")
+    assert bot.observed_codes == [50027] and rec.error_codes == [50027]
+    assert rec.original.loading  # the user is left with "thinking..."
+
+
+async def test_components_v2_layout_and_nested_button(fake, bot, table, ann):
+    await fake.slash(ann, table, "sample layout")
+    [panel] = fake.channel_messages(table)
+    assert panel.flags & p.MESSAGE_FLAG_COMPONENTS_V2 and panel.custom_ids == ["sample:go"]
+    assert "Panel" in panel.text
+    await fake.click(ann, panel, "sample:go")
+    assert panel.text == "Gone" and panel.custom_ids == []
+
+
 async def test_dm_with_dynamic_item_buttons_and_click(fake, bot, table, ann):
     await fake.slash(ann, table, "sample dm", {"game": 7})
     [dm] = fake.dm_messages(ann)
