@@ -1483,6 +1483,10 @@ class FakeDiscord:
             if m.ephemeral_to is None and not self.channels[m.channel_id].is_dm
         ]
 
+    def public_texts(self) -> list[str]:
+        """The visible text of every version of every public guild message (what must never leak)."""
+        return [text for m in self.public_messages() for text in m.all_texts()]
+
     def last_interaction_response(self, user: FakeUser | int | None = None) -> InteractionRecord:
         """The most recent interaction (of this user, if given), with what the bot answered."""
         uid = user if isinstance(user, int) or user is None else user.id

@@ -64,6 +64,14 @@ class JoinView(discord.ui.View):
         names.append(interaction.user.display_name)
         await interaction.response.edit_message(content="\n".join(["Lobby:", *names]), view=self)
 
+    @discord.ui.button(label="Leave", custom_id="sample:leave", style=discord.ButtonStyle.secondary)
+    async def leave(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        """Remove the clicker: acknowledge first (type 6), then edit the message through @original."""
+        await interaction.response.defer()
+        assert interaction.message is not None
+        names = [n for n in interaction.message.content.split("\n")[1:] if n != interaction.user.display_name]
+        await interaction.edit_original_response(content="\n".join(["Lobby:", *names]))
+
 
 class PickView(discord.ui.View):
     """A select menu (non-persistent view keyed by the response message id)."""

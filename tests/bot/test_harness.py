@@ -169,6 +169,9 @@ async def test_persistent_view_after_restart(fake, bot, table, ann):
     await fake.click(fake.user("Bo"), lobby, "sample:join")
     assert lobby.content == "Lobby:\nAnn\nBo"
     assert lobby.all_texts()[0].startswith("Lobby:")  # every version is kept for leak scans
+    rec = await fake.click(ann, lobby, "sample:leave")
+    assert rec.ack_type == p.CALLBACK_DEFERRED_UPDATE and rec.original is lobby
+    assert lobby.content == "Lobby:\nBo" and fake.calls("PATCH")[-1].route.endswith("@original")
     await fake.stop(bot2)
 
 
