@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import copy
 import inspect
 import json
 import logging
@@ -574,6 +573,11 @@ def validate_message_body(body: Json, *, has_files: bool, creating: bool) -> Non
 # Request parsing helpers shared by both seams
 
 
+def _wire(value: Any) -> Any:
+    """A JSON round trip: what crossing the network does to a payload (fast deep copy, JSON only)."""
+    return None if value is None else json.loads(json.dumps(value))
+
+
 def _read_file_value(value: Any) -> bytes:
     if isinstance(value, bytes | bytearray):
         return bytes(value)
@@ -730,6 +734,7 @@ class FakeDiscord:
         self._register_routes()
         self._listeners: list[Callable[[RestCall], None]] = []
         self._message_listeners: list[Callable[[str, FakeMessage], None]] = []
+        self._schemas: dict[tuple[int, int], tuple[Any, Json]] = {}
         self.owner = self.user("Guild Owner", permissions=p.ALL_PERMISSIONS)
         self.users[self.bot_user.id] = self.bot_user
 
@@ -922,7 +927,7 @@ class FakeDiscord:
             guild_id=guild_id,
             member=self._member_payload(user, with_permissions=True) if guild_id else None,
             user=user.payload() if guild_id is None else None,
-            message=copy.deepcopy(message.data) if message is not None else None,
+            message=_wire(message.data) if message is not None else None,
             locale=user.locale,
             app_permissions=self._app_permissions(channel),
         )
@@ -1141,7 +1146,12 @@ class FakeDiscord:
             raise FakeDiscordError(
                 f"/{names[0]} is not registered in the bot's tree (Discord would not offer it)"
             )
-        schema: Json = root.to_dict(tree)
+        key = (id(tree), id(root))
+        cached = self._schemas.get(key)
+        if cached is None or cached[0] is not root:
+            cached = (root, root.to_dict(tree))  # keeps `root` alive so its id cannot be reused
+            self._schemas[key] = cached
+        schema: Json = dict(cached[1])
         if scope_guild:
             schema["guild_id"] = str(self.guild_id)
         return schema, names
@@ -1443,7 +1453,7 @@ class FakeDiscord:
         msg = self._store_message(
             channel, user, {"content": content}, [], ephemeral_to=None, interaction=None
         )
-        data = copy.deepcopy(msg.data)
+        data = _wire(msg.data)
         if not channel.is_dm:
             member = self._member_payload(user)
             member.pop("user")
@@ -1527,7 +1537,10 @@ class FakeDiscord:
             if match and h is not None:
                 route, handler, params = template, h, match.groupdict()
                 break
-        call = RestCall(method, route or path, path, copy.deepcopy(payload), files or [], dict(query or {}))
+        # Serialize once at the boundary, as the real client does: catches non-JSON payloads, and the
+        # fake never shares objects with the bot.
+        payload = _wire(payload)
+        call = RestCall(method, route or path, path, payload, files or [], dict(query or {}))
         self.rest_calls.append(call)
         if handler is None:
             call.status = 404
@@ -1642,11 +1655,11 @@ class FakeDiscord:
                 }
             )
         self.commands[scope] = stored
-        return 200, copy.deepcopy(stored)
+        return 200, stored
 
     def _r_get_commands(self, r: _Request) -> Reply:
         scope = int(r.params["guild_id"]) if "guild_id" in r.params else None
-        return 200, copy.deepcopy(self.commands.get(scope, []))
+        return 200, self.commands.get(scope, [])
 
     def _r_create_dm(self, r: _Request) -> Reply:
         uid = int(r.payload["recipient_id"])
@@ -1691,7 +1704,7 @@ class FakeDiscord:
         body = r.payload or {}
         validate_message_body(body, has_files=bool(r.files), creating=True)
         msg = self._store_message(ch, self.bot_user, body, r.files, ephemeral_to=None, interaction=None)
-        return 200, copy.deepcopy(msg.data)
+        return 200, msg.data
 
     def _message(self, r: _Request, ch: FakeChannel) -> FakeMessage:
         msg = self.messages.get(int(r.params["message_id"]))
@@ -1701,7 +1714,7 @@ class FakeDiscord:
 
     def _r_get_message(self, r: _Request) -> Reply:
         ch = self._channel(r)
-        return 200, copy.deepcopy(self._message(r, ch).data)
+        return 200, self._message(r, ch).data
 
     def _r_history(self, r: _Request) -> Reply:
         ch = self._channel(r)
@@ -1711,7 +1724,7 @@ class FakeDiscord:
         if "after" in r.query:
             msgs = [m for m in msgs if m.id > int(r.query["after"])]
         limit = int(r.query.get("limit", 50))
-        return 200, [copy.deepcopy(m.data) for m in msgs[:limit]]
+        return 200, [m.data for m in msgs[:limit]]
 
     def _r_edit_message(self, r: _Request) -> Reply:
         ch = self._channel(r)
@@ -1719,7 +1732,7 @@ class FakeDiscord:
         if int(msg.data["author"]["id"]) != self.bot_user.id:
             raise _Fail(403, 50005, "Cannot edit a message authored by another user")
         self._edit_message(msg, r.payload or {}, r.files)
-        return 200, copy.deepcopy(msg.data)
+        return 200, msg.data
 
     def _r_delete_message(self, r: _Request) -> Reply:
         ch = self._channel(r)
@@ -1816,7 +1829,7 @@ class FakeDiscord:
         return out, out_files
 
     def _edit_message(self, msg: FakeMessage, body: Json, files: list[SentFile]) -> None:
-        new = copy.deepcopy(msg.data)
+        new = dict(msg.data)  # nested values are replaced, never mutated, so history stays intact
         for key in ("content", "embeds", "components"):
             if key in body:
                 new[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
@@ -1906,7 +1919,7 @@ class FakeDiscord:
         rec.acked_at = time.perf_counter()
         if "with_response" not in r.query:
             return 204, None
-        msg_json = copy.deepcopy(message.data) if message is not None else None
+        msg_json = message.data if message is not None else None
         return 200, p.callback_response(
             rec.id,
             ctype,
@@ -1949,12 +1962,12 @@ class FakeDiscord:
         return self.messages[rec.original_message_id]
 
     def _r_get_original(self, r: _Request) -> Reply:
-        return 200, copy.deepcopy(self._original(self._webhook_interaction(r)).data)
+        return 200, self._original(self._webhook_interaction(r)).data
 
     def _r_edit_original(self, r: _Request) -> Reply:
         msg = self._original(self._webhook_interaction(r))
         self._edit_message(msg, r.payload or {}, r.files)
-        return 200, copy.deepcopy(msg.data)
+        return 200, msg.data
 
     def _r_delete_original(self, r: _Request) -> Reply:
         self._message_event("delete", self._original(self._webhook_interaction(r)))
@@ -1970,13 +1983,13 @@ class FakeDiscord:
             # which keeps the defer's ephemerality.
             self._edit_message(orig, {**body, "flags": orig.flags}, r.files)
             rec.followup_ids.append(orig.id)
-            return 200, copy.deepcopy(orig.data)
+            return 200, orig.data
         eph = rec.user_id if int(body.get("flags") or 0) & p.MESSAGE_FLAG_EPHEMERAL else None
         msg = self._store_message(
             self.channels[rec.channel_id], self.bot_user, body, r.files, ephemeral_to=eph, interaction=rec
         )
         rec.followup_ids.append(msg.id)
-        return 200, copy.deepcopy(msg.data)
+        return 200, msg.data
 
     def _webhook_message(self, r: _Request) -> FakeMessage:
         rec = self._webhook_interaction(r)
@@ -1986,12 +1999,12 @@ class FakeDiscord:
         return self.messages[mid]
 
     def _r_get_webhook_message(self, r: _Request) -> Reply:
-        return 200, copy.deepcopy(self._webhook_message(r).data)
+        return 200, self._webhook_message(r).data
 
     def _r_edit_webhook_message(self, r: _Request) -> Reply:
         msg = self._webhook_message(r)
         self._edit_message(msg, r.payload or {}, r.files)
-        return 200, copy.deepcopy(msg.data)
+        return 200, msg.data
 
     def _r_delete_webhook_message(self, r: _Request) -> Reply:
         self._message_event("delete", self._webhook_message(r))
@@ -2028,7 +2041,7 @@ def _route_path(route: discord.http.Route) -> str:
 
 def _answer(call: RestCall) -> Any:
     if 200 <= call.status < 300:
-        return None if call.status == 204 else copy.deepcopy(call.response)
+        return None if call.status == 204 else _wire(call.response)
     raise http_exception(call.status, call.response)
 
 
