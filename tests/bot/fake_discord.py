@@ -971,18 +971,40 @@ class FakeDiscord:
         await self._in_context(bucket, bot.login, token)
         bot.ws = _FakeGatewaySocket(self)  # type: ignore[assignment]
         self.bots.append(bot)
-        ready = p.ready_payload(
-            self.bot_user.payload(),
-            self.application_id,
-            [self.guild_id],
-            session_id=f"session-{len(self.bots)}",
-            resume_gateway_url="wss://fake.invalid",
-        )
-        self._parse_in(bucket, bot, "READY", ready)
-        self._parse_in(bucket, bot, "GUILD_CREATE", self.guild_payload())
+        if isinstance(bot, discord.AutoShardedClient):
+            # What AutoShardedClient.launch_shards does, minus the websockets: one READY per shard
+            # (carrying the gateway's internal `__shard_id__`), GUILD_CREATE on the guild's shard.
+            count = bot.shard_count or 1
+            bot.shard_count = count
+            shard_ids = list(bot.shard_ids) if bot.shard_ids is not None else list(range(count))
+            state.shard_count = count
+            state.shard_ids = shard_ids  # type: ignore[attr-defined]
+            guild_shard = (self.guild_id >> 22) % count
+            for shard in shard_ids:
+                guilds = [self.guild_id] if shard == guild_shard else []
+                ready = self._ready(guilds, shard=[shard, count])
+                self._parse_in(bucket, bot, "READY", {**ready, "__shard_id__": shard})
+            if guild_shard in shard_ids:
+                guild_create = {**self.guild_payload(), "__shard_id__": guild_shard}
+                self._parse_in(bucket, bot, "GUILD_CREATE", guild_create)
+        else:
+            self._parse_in(bucket, bot, "READY", self._ready([self.guild_id]))
+            self._parse_in(bucket, bot, "GUILD_CREATE", self.guild_payload())
         await asyncio.wait_for(bot.wait_until_ready(), timeout=self.settle_timeout)
         await self._drain(bucket)
         self.check_errors()
+
+    def _ready(self, guild_ids: list[int], shard: list[int] | None = None) -> Json:
+        ready = p.ready_payload(
+            self.bot_user.payload(),
+            self.application_id,
+            guild_ids,
+            session_id=f"session-{len(self.bots)}",
+            resume_gateway_url="wss://fake.invalid",
+        )
+        if shard is not None:
+            ready["shard"] = shard
+        return ready
 
     async def stop(self, bot: discord.Client) -> None:
         """Close the bot (as on shutdown); the fake keeps every message, so a new bot can `start`."""

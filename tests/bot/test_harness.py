@@ -13,8 +13,9 @@ import time
 import discord
 import payloads as p
 import pytest
+from discord.ext import commands
 from fake_discord import FakeDiscord, FakeDiscordError, LoopbackServer
-from sample_cog import SampleBot
+from sample_cog import SampleBot, SampleCog
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
 
@@ -369,6 +370,29 @@ async def test_run_waits_for_background_tasks(fake, bot, table):
     await fake.run(bot.announce_soon, table.id)
     [tick] = fake.channel_messages(table)
     assert tick.render() == "tick\n[Torch] [Camp]"
+
+
+async def test_auto_sharded_bot(fake, table, ann):
+    class ShardedBot(commands.AutoShardedBot):
+        def __init__(self) -> None:
+            super().__init__(command_prefix="!", intents=discord.Intents.default(), shard_count=3)
+            self.shards_ready: list[int] = []
+
+        async def on_shard_ready(self, shard_id: int) -> None:
+            self.shards_ready.append(shard_id)
+
+        async def setup_hook(self) -> None:
+            await self.add_cog(SampleCog(self))
+
+    bot = ShardedBot()
+    await fake.start(bot)
+    assert sorted(bot.shards_ready) == [0, 1, 2] and bot.is_ready()
+    guild = bot.get_guild(fake.guild_id)
+    assert guild is not None and guild.shard_id == (fake.guild_id >> 22) % 3
+    await fake.slash(ann, table, "sample hello", {"name": "shards"})
+    await fake.slash(ann, fake.dm_channel(ann), "sample hello", {"name": "dm"})
+    assert [m.content for m in fake.channel_messages(table)] == ["Hello shards!"]
+    await fake.stop(bot)
 
 
 async def test_ids_are_deterministic():
