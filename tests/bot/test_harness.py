@@ -8,6 +8,7 @@ and that buttons keep working across a bot restart.
 from __future__ import annotations
 
 import asyncio
+import io
 import time
 
 import discord
@@ -257,6 +258,20 @@ async def test_embed_and_content_limits(fake, bot, table, kwargs, ok):
         with pytest.raises(discord.HTTPException) as err:
             await channel.send(**kwargs)
         assert err.value.code in (50035, 50006) and err.value.status == 400
+
+
+async def test_attachments_survive_and_change_on_edit(fake, bot, table):
+    channel = bot.get_channel(table.id)
+    sent = await channel.send("board", file=discord.File(io.BytesIO(b"A"), "a.png"))
+    stored = fake.messages[sent.id]
+    assert [(f.filename, f.data) for f in stored.files] == [("a.png", b"A")]
+    sent = await sent.edit(content="board v2")  # no attachments key: the image stays
+    assert [f.data for f in stored.files] == [b"A"] and stored.content == "board v2"
+    sent = await sent.edit(attachments=[discord.File(io.BytesIO(b"B"), "b.png")])  # replaced
+    assert [(f.filename, f.data) for f in stored.files] == [("b.png", b"B")]
+    sent = await sent.edit(attachments=[sent.attachments[0], discord.File(io.BytesIO(b"C"), "c.png")])
+    assert [f.data for f in stored.files] == [b"B", b"C"]
+    assert [a.filename for a in sent.attachments] == ["b.png", "c.png"]
 
 
 def _view(*ids: str, row: int | None = None) -> discord.ui.View:
