@@ -1,0 +1,167 @@
+"""Incan Gold AI seats: Easy, Medium, Hard, and the baselines of published simulators.
+
+Every agent is a pure function of one seat's observation (``GAME.observe``: its view plus the
+tents a careful player reconstructs from public splits), its legal actions and its own RNG. No
+agent ever sees the deck order (it does not exist before a draw) or another seat's pending
+choice.
+
+- **Easy** leaves after a random 4-8 cards (uniform, drawn as a hazard rate so no memory is
+  needed: at card k it leaves with probability 1 / (9 - k)).
+- **Medium** counts cards exactly: bust probability and expected share of the next card, a
+  carried-gems threshold, and leaves alone when the path or its artifacts are rich.
+- **Hard** is a determinised Monte-Carlo player (:mod:`engine.incan_gold.hard`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core import Agent
+from engine.incan_gold import editions as ed
+from engine.incan_gold.rules import CAMP, TORCH
+
+__all__ = [
+    "AGENTS",
+    "BASELINES",
+    "always_torch",
+    "bust_probability",
+    "easy",
+    "expected_share",
+    "leave_after_7",
+    "leave_at_2_hazards",
+    "leave_at_10",
+    "medium",
+    "random_half",
+]
+
+
+def _choose(leave: bool, legal: list[Any]) -> str:
+    want = CAMP if leave else TORCH
+    return want if want in legal else str(legal[0])
+
+
+def _cards(view: dict[str, Any]) -> int:
+    return len(view["path"])
+
+
+def _hazards(view: dict[str, Any]) -> int:
+    return sum(1 for c in view["path"] if c["card"].startswith("H-"))
+
+
+# --------------------------------------------------------------------------- baselines
+
+
+def random_half(view: dict[str, Any], legal: list[Any], rng: random.Random) -> str:
+    """Baseline: camp or torch with equal odds."""
+    return _choose(rng.random() < 0.5, legal)
+
+
+def always_torch(view: dict[str, Any], legal: list[Any], rng: random.Random) -> str:
+    """Baseline: never leave (only a collapse or the end of the deck stops it)."""
+    return _choose(False, legal)
+
+
+def leave_after_7(view: dict[str, Any], legal: list[Any], rng: random.Random) -> str:
+    """Baseline: leave once 7 cards lie on the path."""
+    return _choose(_cards(view) >= 7, legal)
+
+
+def leave_at_10(view: dict[str, Any], legal: list[Any], rng: random.Random) -> str:
+    """Baseline: leave once carrying 10 gems or more."""
+    return _choose(view["you"]["carried"] >= 10, legal)
+
+
+def leave_at_2_hazards(view: dict[str, Any], legal: list[Any], rng: random.Random) -> str:
+    """Baseline: leave once two hazards lie on the path."""
+    return _choose(_hazards(view) >= 2, legal)
+
+
+# --------------------------------------------------------------------------- card counting
+
+
+def bust_probability(view: dict[str, Any]) -> float:
+    """Return the probability that the next card collapses the temple."""
+    left = view["cards_left"]
+    if not left:
+        return 0.0
+    deck = view["deck"]
+    deadly = sum(int(deck.get(f"H-{h}", 0)) for h in set(view["hazards_seen"]))
+    return deadly / int(left)
+
+
+def expected_share(view: dict[str, Any], explorers: int) -> float:
+    """Return the expected gems one explorer gets from the next card when ``explorers`` share it."""
+    left = view["cards_left"]
+    if not left or explorers <= 0:
+        return 0.0
+    deck = view["deck"]
+    gems = sum(int(n) * (int(c[1:]) // explorers) for c, n in deck.items() if c[0] == "T")
+    return gems / int(left)
+
+
+def artifact_points_on_path(view: dict[str, Any]) -> int:
+    """Return what the artifacts on the path would be worth to a lone leaver now."""
+    scoring = view["artifact_scoring"]
+    claimed = view["claimed"]
+    total = 0
+    for relic in view["artifacts_on_path"]:
+        total += ed.artifact_value(scoring or "claim-order", int(relic[1:]), view["round"], claimed)
+        claimed += 1
+    return total
+
+
+# Medium's parameters: tuned with bench/incan_gold_tournament.py (see README figures).
+_MEDIUM_CARRY_LIMIT = 12
+_MEDIUM_RICH_PATH = 6
+_MEDIUM_OTHERS_LEAVE = 0.25
+
+
+def medium(view: dict[str, Any], legal: list[Any], rng: random.Random) -> str:
+    """Exact card counting: leave when the next card's expected loss beats its expected gain."""
+    you = view["you"]
+    carried = you["carried"]
+    inside = len(view["inside"])
+    bust = bust_probability(view)
+    gain = expected_share(view, inside)
+    # What leaving now brings home beyond the carried gems: a share of the path, the artifacts
+    # if alone (others are assumed to leave with a fixed, modest probability each).
+    others = inside - 1
+    alone = (1 - _MEDIUM_OTHERS_LEAVE) ** others
+    expected_leavers = 1 + others * _MEDIUM_OTHERS_LEAVE
+    bonus = view["path_gems"] / expected_leavers + alone * artifact_points_on_path(view)
+    stay_value = (1 - bust) * (carried + gain) + (1 - bust) * bonus * 0.8
+    leave_value = carried + bonus
+    if bust > 0 and carried >= _MEDIUM_CARRY_LIMIT:
+        return _choose(True, legal)
+    if bonus >= _MEDIUM_RICH_PATH and alone > 0.4:
+        return _choose(True, legal)
+    return _choose(leave_value > stay_value, legal)
+
+
+def easy(view: dict[str, Any], legal: list[Any], rng: random.Random) -> str:
+    """Leave after a random 4-8 cards: at card k (4 <= k <= 8) leave with probability 1/(9-k)."""
+    k = _cards(view)
+    if k < 4:
+        return _choose(False, legal)
+    return _choose(k >= 8 or rng.random() < 1.0 / (9 - k), legal)
+
+
+def hard(view: dict[str, Any], legal: list[Any], rng: random.Random) -> str:
+    """Determinised Monte-Carlo: the choice with the higher estimated probability of winning."""
+    from engine.incan_gold.hard import decide  # numpy is imported only when Hard plays
+
+    return _choose(decide(view, rng), legal)
+
+
+AGENTS: dict[str, Agent] = {"easy": easy, "medium": medium, "hard": hard}
+"""The AI levels offered in the lobby."""
+
+BASELINES: dict[str, Agent] = {
+    "random-50": random_half,
+    "always-torch": always_torch,
+    "leave-after-7": leave_after_7,
+    "leave-at-10": leave_at_10,
+    "leave-at-2-hazards": leave_at_2_hazards,
+}
+"""Policies of published simulators, for benchmarks."""
