@@ -19,6 +19,18 @@ collector list is filled by a loop task factory with every task the event causes
 the injecting coroutine awaits exactly those tasks (View timeout sleepers, `delete_after`
 sleepers and `ext.tasks` loops excluded). That makes `asyncio.gather` over hundreds of clicks
 correct and fast. See /work/shared/design/discord_testing.md for what was verified.
+
+Usage (the `fake` fixture in tests/bot/conftest.py does the `with` part):
+
+    with FakeDiscord() as fake:
+        table, ann = fake.text_channel("table"), fake.user("Ann")
+        bot = MyBot(...)                      # build it with chunk_guilds_at_startup=False
+        await fake.start(bot)                 # login + setup_hook + READY/GUILD_CREATE
+        rec = await fake.slash(ann, table, "incan new", {"preset": "classic"})
+        [lobby] = fake.channel_messages(table)
+        await fake.click(ann, lobby, lobby.custom_ids[0])
+        assert fake.dm_messages(ann) and not fake.ephemeral_replies(ann)
+        await fake.restart(bot, MyBot(...))   # messages and DMs persist in the fake
 """
 
 from __future__ import annotations
