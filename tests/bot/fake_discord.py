@@ -685,9 +685,14 @@ class _ErrorRecorder(logging.Handler):
     def __init__(self, fake: FakeDiscord) -> None:
         super().__init__(logging.ERROR)
         self._fake = fake
+        self._seen: list[logging.LogRecord] = []
 
     def emit(self, record: logging.LogRecord) -> None:
         """Keep the record; expected ones are matched against `expect_error` patterns."""
+        if record in self._seen:  # reached through two watched loggers (a child propagates)
+            return
+        self._seen.append(record)
+        del self._seen[:-64]
         self._fake._record_error(self.format(record) if record.exc_info else record.getMessage(), record)
 
 
@@ -710,6 +715,7 @@ class FakeDiscord:
         patch_http: bool = True,
         real_time: bool = True,
         settle_timeout: float = 10.0,
+        error_loggers: tuple[str, ...] = ("discord",),
     ) -> None:
         self.ids = p.Snowflakes()
         self.patch_http = patch_http
@@ -738,6 +744,8 @@ class FakeDiscord:
         self.ignored_coroutines: list[str] = list(DEFAULT_IGNORED_COROUTINES)
         self._expected: list[tuple[re.Pattern[str], list[str]]] = []
         self._recorder = _ErrorRecorder(self)
+        # Loggers whose ERROR records fail the test; add the bot's own (e.g. "temple_table").
+        self.error_loggers = error_loggers
         self._saved: list[tuple[Any, str, Any]] = []
         self._loop: asyncio.AbstractEventLoop | None = None
         self._prev_factory: Any = None
@@ -768,12 +776,14 @@ class FakeDiscord:
             _ACTIVE = self
             self._patch(discord.http.HTTPClient, "request", _patched_http_request)
             self._patch(discord.webhook.async_.AsyncWebhookAdapter, "request", _patched_webhook_request)
-        logging.getLogger("discord").addHandler(self._recorder)
+        for name in self.error_loggers:
+            logging.getLogger(name).addHandler(self._recorder)
 
     def uninstall(self) -> None:
         """Restore everything `install` changed."""
         global _ACTIVE
-        logging.getLogger("discord").removeHandler(self._recorder)
+        for name in self.error_loggers:
+            logging.getLogger(name).removeHandler(self._recorder)
         for owner, name, old in reversed(self._saved):
             setattr(owner, name, old)
         self._saved.clear()

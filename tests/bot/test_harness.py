@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import time
 
 import discord
@@ -222,6 +223,15 @@ async def test_logged_errors_fail_unless_expected(fake, bot, table, ann):
     with fake.expect_error("kaboom") as hits:
         await fake.slash(ann, table, "sample boom", expect_ack=False)
     assert len(hits) == 1
+
+
+async def test_other_loggers_can_be_watched():
+    with FakeDiscord(error_loggers=("discord", "")) as fake:  # "" is the root logger
+        logging.getLogger("temple.session").error("table 3 lost its lock")
+        logging.getLogger("discord.client").error("once, not twice")
+        with pytest.raises(AssertionError, match="lost its lock") as err:
+            fake.check_errors()
+        assert str(err.value).count("once, not twice") == 1
 
 
 async def test_message_limits_are_enforced(fake, bot, table, ann):
