@@ -295,29 +295,54 @@ class _Eval:
         return [s for s, p in enumerate(self.frame) if p != EMPTY and p >> 2 in colours and p & 3 >= min_rank]
 
 
+_REPLY_TOP = 4
+"""Hard charges this many best candidate moves with the opponents' expected reply."""
+_REPLY_WEIGHT = 0.5
+_REPLY_ALL = False
+"""Whether every other seat replies (4 players), or only the next one."""
+_REPLY_PLACE = False
+"""Whether the reply includes the opponent's placement of a new piece before its roll."""
+
+
+def _seat_reply(ev: _Eval, st: State, seat: int) -> float:
+    """Return the expected best next-turn gain of ``seat`` in ``ev``'s position (its utility)."""
+    colours = seat_colours(seat, st.players)
+    slots = ev.movable(colours, 1)
+    place = _REPLY_PLACE and any(sum(ev.reserve[c]) for c in colours)
+    if not slots and not place:
+        return 0.0
+    saved = (ev.wcol, ev.wseat, ev.me, ev.mine, ev.hard)
+    opp = 1.0 / (st.players - 1)
+    ev.wcol = [1.0 if ev.seat_of[c] == seat else -opp for c in range(ev.ncol)]
+    ev.wseat = [1.0 if s == seat else -opp for s in range(st.players)]
+    ev.me, ev.mine, ev.hard = seat, colours, False
+    base = [max((ev.move_value(s, ev.frame[s], d) for s in slots), default=float("-inf")) for d in range(7)]
+    total = sum(base[1:]) / 6.0
+    if place:
+        # it places first: the best free start space for a new worker of one of its colours
+        for colour in colours:
+            if not sum(ev.reserve[colour]):
+                continue
+            piece = 4 * colour + 1
+            for slot in range(4 * SIZE):
+                if ev.frame[slot] != EMPTY:
+                    continue
+                ev.frame[slot] = piece
+                val = sum(max(base[d], ev.move_value(slot, piece, d)) for d in range(1, 7)) / 6.0
+                ev.frame[slot] = EMPTY
+                total = max(total, val)
+    ev.wcol, ev.wseat, ev.me, ev.mine, ev.hard = saved
+    return total
+
+
 def _opponent_reply(ev: _Eval, st: State) -> float:
-    """Return the expected best next-turn gain of the seat to move in ``st`` (as my loss)."""
+    """Return the opponents' expected best gain on their next turn(s), as my utility loss."""
     if st.phase == "over" or st.seat == ev.me:
         return 0.0
-    nxt = st.seat
-    colours = seat_colours(nxt, st.players)
-    slots = ev.movable(colours, 1)
-    if not slots:
-        return 0.0
-    saved = (ev.wcol, ev.wseat, ev.me, ev.mine)
-    opp = 1.0 / (st.players - 1)
-    ev.wcol = [1.0 if ev.seat_of[c] == nxt else -opp for c in range(ev.ncol)]
-    ev.wseat = [1.0 if s == nxt else -opp for s in range(st.players)]
-    ev.me, ev.mine = nxt, colours
-    hard = ev.hard
-    ev.hard = False
-    total = 0.0
-    for die in range(1, 7):
-        total += max(ev.move_value(s, ev.frame[s], die) for s in slots)
-    ev.hard = hard
-    ev.wcol, ev.wseat, ev.me, ev.mine = saved
-    # the reply's gain to that seat costs me about its weight among my opponents
-    return total / 6.0 * (1.0 if st.players == 2 else opp)
+    seats = [s for s in range(st.players) if s != ev.me] if _REPLY_ALL else [st.seat]
+    total = sum(_seat_reply(ev, st, s) for s in seats)
+    # a reply's gain to that seat costs me about its weight among my opponents
+    return total * (1.0 if st.players == 2 else 1.0 / (st.players - 1))
 
 
 def _moves_by_die(ev: _Eval, slots: list[int]) -> dict[int, list[float]]:
@@ -405,11 +430,11 @@ def _choose_move(ev: _Eval, st: State, legal: list[Any], hard: bool) -> Any:
     if hard:
         # charge the best few with the next seat's best expected reply
         rescored = []
-        for val, neg_i, a in scored[:4]:
+        for val, neg_i, a in scored[:_REPLY_TOP]:
             slot = SPACE_INDEX[a["space"]]
             nxt_state = _after_move(st, slot, ev.frame[slot])
             reply = _opponent_reply(_Eval(nxt_state, ev.me, True), nxt_state)
-            rescored.append((val - 0.5 * reply, neg_i, a))
+            rescored.append((val - _REPLY_WEIGHT * reply, neg_i, a))
         best = max(rescored, key=lambda t: (t[0], t[1]))[2]
     if {"do": "reroll"} in legal:
         colours = movable_colours_of(st)

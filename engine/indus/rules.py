@@ -195,6 +195,7 @@ def _begin_turn(state: State, seat: int, events: list[Event]) -> State:
         events.append({"type": "skipped", "seat": seat})
         seat = (seat + 1) % state.players
     has_reserve = any(sum(state.reserve[c]) for c in seat_colours(seat, state.players))
+    events.append({"type": "turn", "seat": seat, "turn": state.turn + 1, "place": has_reserve})
     return replace(
         state,
         phase="place" if has_reserve else "roll",

@@ -206,7 +206,7 @@ def test_second_piece_secures_and_captures_others_in_the_stack():
     assert state.owners[sq(3, 2)] == 0
     assert state.stacks[sq(3, 2)] == (pc(0, "W"), pc(0, "A"))  # own pieces keep their order
     assert sorted(state.prisoners[0]) == sorted([pc(1, "P"), pc(2, "A")])
-    assert [e["type"] for e in events] == ["move", "secured", "captured"]
+    assert [e["type"] for e in events] == ["move", "secured", "captured", "turn"]
     assert GAME.result(state)["prisoner_points"][0] == 5
 
 
