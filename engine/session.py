@@ -1,0 +1,739 @@
+"""The async session layer: one table per channel, for every game, with no Discord in it.
+
+A table goes lobby -> playing -> finished (or cancelled / abandoned). The session owns the
+per-table lock, the action log's version, decision timers, AI seats and recovery after a
+restart; the game rules stay in the engine module, storage behind :class:`Repository`, and
+everything users see goes out through :class:`Listener` (the cogs render it).
+
+Ordering guarantee: every accepted action (with the chance draws and AI moves it triggers) is
+appended to the repository *before* any listener call, so nothing that was shown can be lost.
+
+Decision windows: buttons carry the table's ``window``, the version at which the current set of
+owed decisions opened. Simultaneous secret choices (Incan Gold) share one window until the
+reveal; in a sequential game every action opens a new one. A click naming another window is
+stale and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine.clock import Clock, Handle
+from engine.core import CHANCE, Agent, Event, Game, IllegalAction, agent_rng, resolve_chance, splitmix64
+
+__all__ = [
+    "GameSpec",
+    "Listener",
+    "Repository",
+    "ResultSpec",
+    "SeatSpec",
+    "SessionError",
+    "Sessions",
+    "Settings",
+    "StoredTable",
+    "Table",
+    "Update",
+]
+
+log = logging.getLogger(__name__)
+
+DECISION = "decision"  # the repository's deadline kind for the current decision window
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class SessionError(Exception):
+    """Raised when a request cannot be served; ``code`` picks the user-facing message."""
+
+    def __init__(self, code: str, **details: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.details = details
+
+
+class RepoBusy(Exception):
+    """Raised by a repository when the channel already has an active table."""
+
+
+class RepoStale(Exception):
+    """Raised by a repository when an append names a version the table has moved past."""
+
+
+class RepoConflict(Exception):
+    """Raised by a repository when a user already sits at the table."""
+
+
+class RepoCorrupt(Exception):
+    """Raised by a repository when a stored row cannot be decoded."""
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """A seat: a Discord user (by id) or an AI level, with the name shown at the table."""
+
+    display_name: str
+    user_id: int | None = None
+    ai_level: str | None = None
+
+    @property
+    def is_ai(self) -> bool:
+        """Return True for an AI seat."""
+        return self.ai_level is not None
+
+
+@dataclass(frozen=True, slots=True)
+class ResultSpec:
+    """One seat's final line: score, placement (1 = winner) and whether it won."""
+
+    seat: int
+    score: int
+    placement: int
+    is_winner: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """What the repository holds about a table: setup, seats and the whole action log."""
+
+    id: int
+    game: str
+    options: dict[str, Any]
+    table_options: dict[str, Any]
+    seed: int | None
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: str
+    seats: tuple[SeatSpec, ...]
+    actions: tuple[tuple[int, Any], ...]
+
+
+class Repository(Protocol):
+    """Storage as the session needs it (``cogs.storage`` binds it to ``db.Store``)."""
+
+    async def create(self, game: str, guild_id: int, channel_id: int, host_id: int,
+                     options: dict[str, Any], table_options: dict[str, Any],
+                     seats: Sequence[SeatSpec]) -> int:
+        """Return the id of a new lobby; raise RepoBusy when the channel has an active table."""
+        ...
+
+    async def add_seat(self, table_id: int, seat: SeatSpec) -> None:
+        """Add a lobby seat at the end; raise RepoConflict when the user already sits there."""
+        ...
+
+    async def remove_seat(self, table_id: int, seat: int) -> None:
+        """Remove a lobby seat (later seats move up)."""
+        ...
+
+    async def start(self, table_id: int, seats: Sequence[SeatSpec], seed: int) -> None:
+        """Record the final seating and the seed; the table is playing."""
+        ...
+
+    async def append(self, table_id: int, expected: int, actions: Sequence[tuple[int, Any]]) -> None:
+        """Append actions at version ``expected`` atomically; raise RepoStale if it moved."""
+        ...
+
+    async def finish(self, table_id: int, results: Sequence[ResultSpec]) -> None:
+        """Mark the table finished with its results, in one transaction."""
+        ...
+
+    async def cancel(self, table_id: int, status: str) -> None:
+        """End the table as ``cancelled`` or ``abandoned``."""
+        ...
+
+    async def load(self, table_id: int) -> StoredTable:
+        """Return the stored table; raise RepoCorrupt for a malformed row."""
+        ...
+
+    async def unfinished(self) -> list[int]:
+        """Return the ids of every table in the lobby or playing."""
+        ...
+
+    async def set_deadline(self, table_id: int, kind: str, due: float, window: int) -> None:
+        """Persist a timer (epoch seconds) valid for decision window ``window``."""
+        ...
+
+    async def deadline(self, table_id: int, kind: str) -> tuple[float, int | None] | None:
+        """Return a persisted timer as (due, window), if armed."""
+        ...
+
+
+# --------------------------------------------------------------------------- game registry
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game as the session hosts it: its engine, AI levels and what plays for an absent human."""
+
+    game: Game
+    agents: Mapping[str, Agent]
+    timeout_agent: Agent
+    timeout_label: str  # what the timeout does, for the renderer ("returned to camp", ...)
+    min_players: int
+    max_players: int
+
+    @property
+    def name(self) -> str:
+        """Return the engine's game name."""
+        return self.game.name
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Table defaults from the environment; a lobby may override the decision timeout."""
+
+    decision_timeout_s: float = 120.0
+    reminder_before_s: float = 30.0
+    ai_delay_s: float = 1.0
+
+
+# --------------------------------------------------------------------------- tables
+
+
+@dataclass
+class Table:
+    """A live table in memory: the stored setup plus the replayed state."""
+
+    id: int
+    spec: GameSpec
+    guild_id: int
+    channel_id: int
+    host_id: int
+    options: dict[str, Any]
+    table_options: dict[str, Any]
+    status: str
+    seats: list[SeatSpec]
+    seed: int | None = None
+    state: Any = None
+    version: int = 0
+    window: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timers: list[Handle] = field(default_factory=list)
+    deadline: float | None = None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """Return the seat of a user at this table, if seated."""
+        for number, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return number
+        return None
+
+    def owing(self) -> list[int]:
+        """Return the seats that owe an action now (never shown to players: it reveals choices)."""
+        if self.state is None or self.status != "playing":
+            return []
+        return [s for s in self.spec.game.to_move(self.state) if s != CHANCE]
+
+    def humans_owing(self) -> list[int]:
+        """Return the human seats that owe an action now."""
+        return [s for s in self.owing() if not self.seats[s].is_ai]
+
+    def timeout_s(self, settings: Settings) -> float:
+        """Return this table's decision timeout in seconds."""
+        return float(self.table_options.get("decision_timeout_s", settings.decision_timeout_s))
+
+
+@dataclass
+class Update:
+    """What one accepted step changed, for the renderer."""
+
+    table: Table
+    events: list[Event]
+    actors: list[int]  # seats whose actions were applied (CHANCE included), in order
+    new_window: bool
+    timed_out: list[int] = field(default_factory=list)
+
+
+class Listener(Protocol):
+    """The renderer (a cog): called after every committed change, under the table's lock."""
+
+    async def lobby_changed(self, table: Table) -> None:
+        """Redraw the lobby."""
+        ...
+
+    async def started(self, table: Table) -> None:
+        """The game began (seats are final)."""
+        ...
+
+    async def played(self, update: Update) -> None:
+        """Actions were applied; prompt the seats that now owe a decision if the window is new."""
+        ...
+
+    async def reminded(self, table: Table, seats: list[int]) -> None:
+        """Remind human seats whose decision timer is about to run out."""
+        ...
+
+    async def finished(self, table: Table, result: dict[str, Any]) -> None:
+        """The game is over."""
+        ...
+
+    async def ended(self, table: Table, reason: str) -> None:
+        """The table was cancelled or abandoned (``reason``: "cancelled", "corrupt", ...)."""
+        ...
+
+
+# --------------------------------------------------------------------------- the session
+
+
+class Sessions:
+    """Every table of the bot, keyed by id and by channel; all operations are async and locked."""
+
+    def __init__(self, repo: Repository, specs: Mapping[str, GameSpec], listener: Listener,
+                 clock: Clock, settings: Settings | None = None) -> None:
+        self.repo = repo
+        self.specs = dict(specs)
+        self.listener = listener
+        self.clock = clock
+        self.settings = settings or Settings()
+        self.tables: dict[int, Table] = {}
+        self.by_channel: dict[int, int] = {}
+
+    # ------------------------------------------------------------------ lookup
+
+    def table_in(self, channel_id: int) -> Table:
+        """Return the channel's active table or raise SessionError("no_table")."""
+        table_id = self.by_channel.get(channel_id)
+        if table_id is None:
+            raise SessionError("no_table")
+        return self.tables[table_id]
+
+    def table(self, table_id: int) -> Table:
+        """Return a live table by id or raise SessionError("gone")."""
+        table = self.tables.get(table_id)
+        if table is None:
+            raise SessionError("gone")
+        return table
+
+    # ------------------------------------------------------------------ lobby
+
+    async def create(self, game: str, guild_id: int, channel_id: int, host: SeatSpec,
+                     options: dict[str, Any] | None = None,
+                     table_options: dict[str, Any] | None = None) -> Table:
+        """Open a lobby in a channel with the host seated; refuse a second table there."""
+        spec = self.specs[game]
+        opts = dict(options or {})
+        spec.game.setup(spec.min_players, 0, opts)  # invalid options raise ValueError now, not at start
+        if channel_id in self.by_channel:
+            raise SessionError("channel_busy")
+        assert host.user_id is not None
+        try:
+            table_id = await self.repo.create(game, guild_id, channel_id, host.user_id, opts,
+                                              dict(table_options or {}), [host])
+        except RepoBusy as exc:
+            raise SessionError("channel_busy") from exc
+        table = Table(table_id, spec, guild_id, channel_id, host.user_id, opts, dict(table_options or {}),
+                      "lobby", [host])
+        self._register(table)
+        async with table.lock:
+            await self.listener.lobby_changed(table)
+        return table
+
+    async def join(self, table_id: int, person: SeatSpec) -> Table:
+        """Seat a user in a lobby."""
+        table = self.table(table_id)
+        async with table.lock:
+            self._need(table, "lobby")
+            assert person.user_id is not None
+            if table.seat_of(person.user_id) is not None:
+                raise SessionError("already_seated")
+            if len(table.seats) >= table.spec.max_players:
+                raise SessionError("table_full", max=table.spec.max_players)
+            try:
+                await self.repo.add_seat(table.id, person)
+            except RepoConflict as exc:
+                raise SessionError("already_seated") from exc
+            table.seats.append(person)
+            await self.listener.lobby_changed(table)
+        return table
+
+    async def leave(self, table_id: int, user_id: int) -> Table:
+        """Take a user out of a lobby; the table closes when no human is left."""
+        table = self.table(table_id)
+        async with table.lock:
+            self._need(table, "lobby")
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise SessionError("not_seated")
+            if not any(s.user_id is not None for i, s in enumerate(table.seats) if i != seat):
+                await self._end(table, "cancelled", "empty")
+                return table
+            await self.repo.remove_seat(table.id, seat)
+            del table.seats[seat]
+            if table.host_id == user_id:
+                # The host passes to the next human in join order.
+                table.host_id = next(s.user_id for s in table.seats if s.user_id is not None)
+            await self.listener.lobby_changed(table)
+        return table
+
+    async def add_ai(self, table_id: int, user_id: int, level: str) -> Table:
+        """Seat an AI of ``level`` (any seated human may add one)."""
+        table = self.table(table_id)
+        async with table.lock:
+            self._need(table, "lobby")
+            if table.seat_of(user_id) is None:
+                raise SessionError("not_seated")
+            if level not in table.spec.agents:
+                raise SessionError("unknown_level", levels=sorted(table.spec.agents))
+            if len(table.seats) >= table.spec.max_players:
+                raise SessionError("table_full", max=table.spec.max_players)
+            same = sum(1 for s in table.seats if s.ai_level == level)
+            seat = SeatSpec(f"{level.capitalize()} bot {same + 1}", ai_level=level)
+            await self.repo.add_seat(table.id, seat)
+            table.seats.append(seat)
+            await self.listener.lobby_changed(table)
+        return table
+
+    async def remove_ai(self, table_id: int, user_id: int) -> Table:
+        """Remove the last AI seat of a lobby."""
+        table = self.table(table_id)
+        async with table.lock:
+            self._need(table, "lobby")
+            if table.seat_of(user_id) is None:
+                raise SessionError("not_seated")
+            ais = [i for i, s in enumerate(table.seats) if s.is_ai]
+            if not ais:
+                raise SessionError("no_ai")
+            await self.repo.remove_seat(table.id, ais[-1])
+            del table.seats[ais[-1]]
+            await self.listener.lobby_changed(table)
+        return table
+
+    async def start(self, table_id: int, user_id: int, seed: int | None = None) -> Table:
+        """Start the game (host only): shuffle the seating, draw the seed, play until a human owes."""
+        table = self.table(table_id)
+        async with table.lock:
+            self._need(table, "lobby")
+            if user_id != table.host_id:
+                raise SessionError("not_host")
+            if len(table.seats) < table.spec.min_players:
+                raise SessionError("too_few", min=table.spec.min_players)
+            seed = secrets.randbits(62) if seed is None else seed
+            seats = list(table.seats)
+            random.Random(splitmix64(seed)).shuffle(seats)  # seat 0 starts: seating is random
+            await self.repo.start(table.id, seats, seed)
+            table.seats, table.seed, table.status = seats, seed, "playing"
+            table.state = table.spec.game.setup(len(seats), seed, table.options)
+            table.version = table.window = 0
+            await self.listener.started(table)
+            await self._advance(table, [], new_window=True)
+        return table
+
+    async def cancel(self, table_id: int, user_id: int, can_manage: bool) -> Table:
+        """Cancel a lobby or a game: the host, or a member who may manage the server."""
+        table = self.table(table_id)
+        async with table.lock:
+            if table.status not in ("lobby", "playing"):
+                raise SessionError("gone")
+            if user_id != table.host_id and not can_manage:
+                raise SessionError("not_host")
+            await self._end(table, "cancelled", "cancelled")
+        return table
+
+    async def rematch(self, table_id: int, user_id: int) -> Table:
+        """Open a new lobby in the same channel with the same seats and options (seated players only)."""
+        stored = await self.repo.load(table_id)
+        seats = list(stored.seats)
+        me = next((s for s in seats if s.user_id == user_id), None)
+        if me is None:
+            raise SessionError("not_seated")
+        table = await self.create(stored.game, stored.guild_id, stored.channel_id, me, stored.options,
+                                  stored.table_options)
+        for seat in seats:
+            if seat is me:
+                continue
+            if seat.is_ai:
+                await self.add_ai(table.id, user_id, str(seat.ai_level))
+            else:
+                await self.join(table.id, seat)
+        return table
+
+    # ------------------------------------------------------------------ play
+
+    async def act(self, table_id: int, user_id: int, window: int, action: Any) -> Update:
+        """Apply a human's action if it is theirs to take in this window; commit, then render."""
+        table = self.table(table_id)
+        async with table.lock:
+            self._need(table, "playing")
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise SessionError("not_seated")
+            if window != table.window:
+                raise SessionError("stale")
+            legal = table.spec.game.legal_actions(table.state, seat)
+            if not legal:
+                raise SessionError("not_your_turn")
+            if action not in legal:
+                raise SessionError("illegal")
+            return await self._advance(table, [(seat, action)])
+
+    def private_view(self, table: Table, user_id: int) -> tuple[int, dict[str, Any]]:
+        """Return (seat, that seat's view) for a seated user, else raise SessionError."""
+        seat = table.seat_of(user_id)
+        if seat is None or table.state is None:
+            raise SessionError("not_seated")
+        return seat, table.spec.game.view(table.state, seat)
+
+    # ------------------------------------------------------------------ internals
+
+    def _register(self, table: Table) -> None:
+        self.tables[table.id] = table
+        self.by_channel[table.channel_id] = table.id
+
+    def _forget(self, table: Table) -> None:
+        for handle in table.timers:
+            handle.cancel()
+        table.timers.clear()
+        self.tables.pop(table.id, None)
+        if self.by_channel.get(table.channel_id) == table.id:
+            del self.by_channel[table.channel_id]
+
+    @staticmethod
+    def _need(table: Table, status: str) -> None:
+        if table.status != status:
+            raise SessionError("not_" + status if status != "lobby" else "already_started")
+
+    async def _end(self, table: Table, status: str, reason: str) -> None:
+        await self.repo.cancel(table.id, status)
+        table.status = status
+        self._forget(table)
+        await self.listener.ended(table, reason)
+
+    def _step(self, table: Table, state: Any, seat: int, action: Any) -> tuple[Any, list[Event], bool]:
+        """Apply one action to ``state``; return the new state, events and whether a window opened."""
+        game = table.spec.game
+        before = set(game.to_move(state))
+        state, events = game.apply(state, seat, action)
+        after = game.to_move(state)
+        opened = seat == CHANCE or seat in after or not set(after) <= before
+        return state, events, opened
+
+    def _automatic(self, table: Table, state: Any, ai_now: bool, position: int) -> tuple[Any, int] | None:
+        """Return the next automatic (action, seat): a chance draw, or an AI move when ``ai_now``."""
+        game = table.spec.game
+        movers = game.to_move(state)
+        if not movers:
+            return None
+        if movers == [CHANCE]:
+            return resolve_chance(game, state), CHANCE
+        if ai_now:
+            for seat in movers:
+                if table.seats[seat].is_ai:
+                    return self._ai_action(table, state, seat, self._agent(table, seat), position), seat
+        return None
+
+    @staticmethod
+    def _agent(table: Table, seat: int) -> Agent:
+        return table.spec.agents[str(table.seats[seat].ai_level)]
+
+    @staticmethod
+    def _ai_action(table: Table, state: Any, seat: int, agent: Agent, position: int) -> Any:
+        """Return the agent's action; its randomness depends on the seed and the log position."""
+        game = table.spec.game
+        assert table.seed is not None
+        rng = agent_rng(table.seed ^ splitmix64(position), seat)
+        return agent(game.observe(state, seat), game.legal_actions(state, seat), rng)
+
+    async def _advance(self, table: Table, first: list[tuple[int, Any]], *, new_window: bool = False,
+                       timed_out: list[int] | None = None) -> Update:
+        """Apply ``first``, then chance draws (and AI moves when they need no delay); commit; render."""
+        state = table.state
+        batch: list[tuple[int, Any]] = []
+        events: list[Event] = []
+        opened_at: int | None = table.version if new_window else None
+        pending = list(first)
+        ai_now = self.settings.ai_delay_s <= 0
+        while True:
+            if pending:
+                seat, action = pending.pop(0)
+            else:
+                nxt = self._automatic(table, state, ai_now, table.version + len(batch))
+                if nxt is None:
+                    break
+                action, seat = nxt
+            try:
+                state, more, opened = self._step(table, state, seat, action)
+            except IllegalAction as exc:
+                raise SessionError("illegal", detail=str(exc)) from exc
+            batch.append((seat, action))
+            events += more
+            if opened:
+                opened_at = table.version + len(batch)
+        if batch:
+            try:
+                await self.repo.append(table.id, table.version, batch)
+            except RepoStale as exc:
+                raise SessionError("stale") from exc
+        table.state = state
+        table.version += len(batch)
+        if opened_at is not None:
+            table.window = opened_at
+        update = Update(table, events, [s for s, _ in batch], opened_at is not None, timed_out or [])
+        if not batch and not new_window:
+            return update  # nothing happened: nothing to render
+        if table.spec.game.is_over(state):
+            await self._finish(table, update)
+            return update
+        if update.new_window:
+            await self._arm(table)
+        await self.listener.played(update)
+        self._schedule_ai(table)
+        return update
+
+    async def _finish(self, table: Table, update: Update) -> None:
+        result = table.spec.game.result(table.state)
+        scores = [int(s) for s in result["scores"]]
+        winners = set(result["winners"])
+        keys = [(s in winners, scores[s]) for s in range(len(scores))]
+        results = [ResultSpec(s, scores[s], 1 + sum(1 for k in keys if k > keys[s]), s in winners)
+                   for s in range(len(scores))]
+        await self.repo.finish(table.id, results)
+        table.status = "finished"
+        self._forget(table)
+        await self.listener.played(update)
+        await self.listener.finished(table, result)
+
+    # ------------------------------------------------------------------ timers and AI seats
+
+    async def _arm(self, table: Table, due: float | None = None) -> None:
+        """Arm the decision timer of the current window (persisted), with its reminder."""
+        for handle in table.timers:
+            handle.cancel()
+        table.timers.clear()
+        table.deadline = None
+        if not table.humans_owing():
+            return
+        now = self.clock.now()
+        if due is None:
+            due = now + table.timeout_s(self.settings)
+            await self.repo.set_deadline(table.id, DECISION, due, table.window)
+        table.deadline = due
+        window = table.window
+        remind_at = due - self.settings.reminder_before_s
+        if remind_at > now:
+            table.timers.append(self.clock.call_at(remind_at, lambda: self._remind(table.id, window)))
+        table.timers.append(self.clock.call_at(due, lambda: self._expire(table.id, window)))
+
+    async def _remind(self, table_id: int, window: int) -> None:
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if table.window == window and table.status == "playing" and table.humans_owing():
+                await self.listener.reminded(table, table.humans_owing())
+
+    async def _expire(self, table_id: int, window: int) -> None:
+        """The decision timer ran out: the game's timeout agent plays for every absent human."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if table.window != window or table.status != "playing":
+                return
+            absent = table.humans_owing()
+            if not absent:
+                return
+            state = table.state
+            actions: list[tuple[int, Any]] = []
+            for seat in absent:
+                # For a sequential game the timeout agent plays the absent seat's whole turn.
+                while seat in table.spec.game.to_move(state):
+                    position = table.version + len(actions)
+                    action = self._ai_action(table, state, seat, table.spec.timeout_agent, position)
+                    state, _, _ = self._step(table, state, seat, action)
+                    actions.append((seat, action))
+            try:
+                await self._advance(table, actions, timed_out=absent)
+            except SessionError:
+                log.exception("table %s: timeout could not be applied", table.id)
+
+    def _schedule_ai(self, table: Table) -> None:
+        """AI seats that owe an action act after the configured delay (so play stays readable)."""
+        if self.settings.ai_delay_s <= 0 or table.status != "playing":
+            return
+        if not any(table.seats[s].is_ai for s in table.owing()):
+            return
+        version = table.version
+        table.timers.append(self.clock.call_at(self.clock.now() + self.settings.ai_delay_s,
+                                               lambda: self._ai_turn(table.id, version)))
+
+    async def _ai_turn(self, table_id: int, version: int) -> None:
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if table.version != version or table.status != "playing":
+                return
+            # One AI action per tick: the next one waits its own delay.
+            seat = next((s for s in table.owing() if table.seats[s].is_ai), None)
+            if seat is not None:
+                action = self._ai_action(table, table.state, seat, self._agent(table, seat), table.version)
+                await self._advance(table, [(seat, action)])
+
+    # ------------------------------------------------------------------ recovery
+
+    async def recover(self) -> list[int]:
+        """Rebuild every unfinished table from its log and re-arm its timers; return their ids.
+
+        A table whose stored rows cannot be read or replayed is abandoned (and reported), never
+        guessed at. A timer that came due while the bot was down fires at once.
+        """
+        recovered = []
+        for table_id in await self.repo.unfinished():
+            try:
+                stored = await self.repo.load(table_id)
+                table = self._rebuild(stored)
+            except (RepoCorrupt, IllegalAction, ValueError, KeyError, TypeError) as exc:
+                log.error("table %s cannot be recovered (%s): abandoned", table_id, exc)
+                await self.repo.cancel(table_id, "abandoned")
+                continue
+            self._register(table)
+            recovered.append(table_id)
+            if table.status != "playing":
+                continue
+            async with table.lock:
+                if table.spec.game.is_over(table.state):
+                    # The bot stopped between the last action and writing the result.
+                    await self._finish(table, Update(table, [], [], False))
+                    continue
+                saved = await self.repo.deadline(table.id, DECISION)
+                due = saved[0] if saved is not None and saved[1] == table.window else None
+                await self._arm(table, due)  # without a saved deadline, a fresh one is persisted
+                if self.settings.ai_delay_s <= 0:
+                    await self._advance(table, [])
+                else:
+                    self._schedule_ai(table)
+        return recovered
+
+    def _rebuild(self, stored: StoredTable) -> Table:
+        spec = self.specs[stored.game]
+        table = Table(stored.id, spec, stored.guild_id, stored.channel_id, stored.host_id, stored.options,
+                      stored.table_options, stored.status, list(stored.seats), stored.seed)
+        if stored.status != "playing":
+            return table
+        if stored.seed is None:
+            raise ValueError("a playing table without a seed")
+        state = spec.game.setup(len(stored.seats), stored.seed, stored.options)
+        window = 0
+        for number, (seat, action) in enumerate(stored.actions):
+            state, _, opened = self._step(table, state, seat, action)
+            if opened:
+                window = number + 1
+        table.state, table.version, table.window = state, len(stored.actions), window
+        return table
+
+    async def close(self) -> None:
+        """Cancel every timer (the tables stay in the repository)."""
+        for table in self.tables.values():
+            for handle in table.timers:
+                handle.cancel()
+            table.timers.clear()

@@ -1,0 +1,227 @@
+"""The session layer on the real store (in memory): lobby, play, secrecy, timers, restart."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from cogs.storage import StoreRepository
+from db import Store
+from engine.clock import ManualClock
+from engine.core import replay
+from engine.incan_gold import GAME
+from engine.session import SeatSpec, SessionError, Sessions, Settings, Table, Update
+from engine.specs import SPECS
+
+ANN, BO, CY = SeatSpec("Ann", 1), SeatSpec("Bo", 2), SeatSpec("Cy", 3)
+CHANNEL, GUILD = 500, 900
+
+
+class Recorder:
+    """A listener that keeps what it was told."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, Any]] = []
+        self.updates: list[Update] = []
+        self.results: list[dict[str, Any]] = []
+
+    async def lobby_changed(self, table: Table) -> None:
+        self.calls.append(("lobby", [s.display_name for s in table.seats]))
+
+    async def started(self, table: Table) -> None:
+        self.calls.append(("started", table.id))
+
+    async def played(self, update: Update) -> None:
+        self.updates.append(update)
+
+    async def reminded(self, table: Table, seats: list[int]) -> None:
+        self.calls.append(("reminded", seats))
+
+    async def finished(self, table: Table, result: dict[str, Any]) -> None:
+        self.results.append(result)
+
+    async def ended(self, table: Table, reason: str) -> None:
+        self.calls.append(("ended", reason))
+
+
+@pytest.fixture
+async def store() -> AsyncIterator[Store]:
+    s = await Store.open(":memory:")
+    yield s
+    await s.close()
+
+
+def make(store: Store, clock: ManualClock | None = None, ai_delay: float = 0.0) -> tuple[Sessions, Recorder]:
+    rec = Recorder()
+    sessions = Sessions(StoreRepository(store), SPECS, rec, clock or ManualClock(),
+                        Settings(decision_timeout_s=120, reminder_before_s=30, ai_delay_s=ai_delay))
+    return sessions, rec
+
+
+async def table_of_three(sessions: Sessions, bots: int = 2, seed: int = 7) -> Table:
+    table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN)
+    await sessions.join(table.id, BO)
+    await sessions.join(table.id, CY)
+    for _ in range(bots):
+        await sessions.add_ai(table.id, ANN.user_id or 0, "medium")
+    await sessions.start(table.id, ANN.user_id or 0, seed=seed)
+    return table
+
+
+async def play_out(sessions: Sessions, table: Table) -> None:
+    """Humans take the torch until they carry 8 gems, then camp."""
+    while table.status == "playing":
+        for seat in table.humans_owing():
+            carried = table.state.carried[seat]
+            user = table.seats[seat].user_id
+            await sessions.act(table.id, user, table.window, "camp" if carried >= 8 else "torch")
+
+
+async def test_full_game_three_humans_two_ai_persists_and_replays(store):
+    sessions, rec = make(store)
+    table = await table_of_three(sessions)
+    assert table.state.players == 5 and sum(s.is_ai for s in table.seats) == 2
+    await play_out(sessions, table)
+    assert table.status == "finished" and len(rec.results) == 1
+    stored = await StoreRepository(store).load(table.id)
+    final = replay(GAME, 5, stored.seed, stored.actions)
+    assert GAME.result(final) == rec.results[0]
+    results = await store.results(table.id)
+    assert [r.score for r in results] == rec.results[0]["scores"]
+    assert {r.seat for r in results if r.is_winner} == set(rec.results[0]["winners"])
+    assert all(r.placement == 1 for r in results if r.is_winner)
+    assert CHANNEL not in sessions.by_channel  # the channel is free for the next table
+
+
+async def test_stale_double_and_stranger_clicks_change_nothing(store):
+    sessions, _ = make(store)
+    table = await table_of_three(sessions, bots=0)
+    window, version = table.window, table.version
+    seat = table.humans_owing()[0]
+    user = table.seats[seat].user_id
+    with pytest.raises(SessionError, match="stale"):
+        await sessions.act(table.id, user, window - 1, "torch")
+    with pytest.raises(SessionError, match="not_seated"):
+        await sessions.act(table.id, 4242, window, "torch")
+    with pytest.raises(SessionError, match="illegal"):
+        await sessions.act(table.id, user, window, "dance")
+    assert table.version == version
+    await sessions.act(table.id, user, window, "torch")
+    with pytest.raises(SessionError, match="not_your_turn"):
+        await sessions.act(table.id, user, window, "torch")  # a double click
+    assert table.version == version + 1
+    assert len(await store.actions(table.id)) == version + 1
+
+
+async def test_one_table_per_channel_and_lobby_rules(store):
+    sessions, rec = make(store)
+    table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN)
+    with pytest.raises(SessionError, match="channel_busy"):
+        await sessions.create("incan_gold", GUILD, CHANNEL, BO)
+    with pytest.raises(SessionError, match="already_seated"):
+        await sessions.join(table.id, ANN)
+    with pytest.raises(SessionError, match="too_few"):
+        await sessions.start(table.id, ANN.user_id or 0)
+    await sessions.join(table.id, BO)
+    with pytest.raises(SessionError, match="not_host"):
+        await sessions.start(table.id, BO.user_id or 0)
+    with pytest.raises(SessionError, match="unknown_level"):
+        await sessions.add_ai(table.id, BO.user_id or 0, "godlike")
+    await sessions.leave(table.id, ANN.user_id or 0)
+    assert table.host_id == BO.user_id  # the host passed on
+    with pytest.raises(SessionError, match="not_host"):
+        await sessions.cancel(table.id, CY.user_id or 0, can_manage=False)
+    await sessions.cancel(table.id, CY.user_id or 0, can_manage=True)  # a server manager may
+    assert ("ended", "cancelled") in rec.calls
+    assert (await store.get_game(table.id)).status == "cancelled"
+
+
+async def test_invalid_options_are_refused_before_a_lobby_opens(store):
+    sessions, _ = make(store)
+    with pytest.raises(ValueError, match="artifact_scoring"):
+        await sessions.create("incan_gold", GUILD, CHANNEL, ANN,
+                              {"preset": "diamant", "artifact_scoring": "printed"})
+    assert CHANNEL not in sessions.by_channel
+
+
+async def test_reminder_then_timeout_returns_to_camp(store):
+    clock = ManualClock()
+    sessions, rec = make(store, clock)
+    table = await table_of_three(sessions, bots=0)
+    owing = table.humans_owing()
+    await sessions.act(table.id, table.seats[owing[0]].user_id, table.window, "torch")
+    await clock.advance(89)
+    assert not any(c[0] == "reminded" for c in rec.calls)
+    await clock.advance(1)
+    assert ("reminded", owing[1:]) in rec.calls
+    await clock.advance(30)
+    reveal = [e for u in rec.updates for e in u.events if e["type"] == "reveal"][-1]
+    assert [reveal["choices"][s] for s in owing] == ["torch", "camp", "camp"]
+    assert rec.updates[-1].timed_out == owing[1:]
+
+
+async def test_restart_mid_decision_recovers_and_finishes_like_a_straight_replay(store):
+    clock = ManualClock()
+    sessions, _ = make(store, clock)
+    table = await table_of_three(sessions)
+    for seat in table.humans_owing()[:2]:
+        await sessions.act(table.id, table.seats[seat].user_id, table.window, "torch")
+    window, version, dump = table.window, table.version, GAME.dumps(table.state)
+    await sessions.close()
+
+    again, _ = make(store, clock)
+    assert await again.recover() == [table.id]
+    revived = again.table(table.id)
+    assert (revived.window, revived.version, GAME.dumps(revived.state)) == (window, version, dump)
+    await play_out(again, revived)
+    stored = await StoreRepository(store).load(table.id)
+    assert GAME.result(replay(GAME, 5, stored.seed, stored.actions)) == GAME.result(revived.state)
+
+
+async def test_a_timer_that_expired_while_down_fires_at_once(store):
+    clock = ManualClock()
+    sessions, _ = make(store, clock)
+    table = await table_of_three(sessions, bots=0)
+    version = table.version
+    await sessions.close()
+    clock.time += 600  # the bot was down for ten minutes
+    again, rec = make(store, clock)
+    await again.recover()
+    await clock.advance(0)
+    assert again.table(table.id).version > version
+    assert rec.updates and rec.updates[0].timed_out
+
+
+async def test_corrupt_rows_abandon_the_table_on_recovery(store):
+    sessions, _ = make(store)
+    table = await table_of_three(sessions, bots=0)
+    await store.append_action(table.id, table.version, 0, "dance")  # not a legal action
+    again, _ = make(store)
+    assert await again.recover() == []
+    assert (await store.get_game(table.id)).status == "abandoned"
+
+
+async def test_ai_seats_wait_their_delay(store):
+    clock = ManualClock()
+    sessions, _ = make(store, clock, ai_delay=1.0)
+    table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN)
+    for _ in range(2):
+        await sessions.add_ai(table.id, ANN.user_id or 0, "easy")
+    await sessions.start(table.id, ANN.user_id or 0, seed=3)
+    owing_ai = [s for s in table.owing() if table.seats[s].is_ai]
+    assert len(owing_ai) == 2
+    await clock.advance(1.0)
+    assert len([s for s in table.owing() if table.seats[s].is_ai]) == 1
+    await clock.advance(1.0)
+    assert [s for s in table.owing() if table.seats[s].is_ai] == []
+
+
+async def test_rematch_reopens_the_lobby_with_the_same_seats(store):
+    sessions, _ = make(store)
+    table = await table_of_three(sessions, bots=1)
+    await play_out(sessions, table)
+    again = await sessions.rematch(table.id, BO.user_id or 0)
+    assert again.status == "lobby" and again.host_id == BO.user_id
+    assert sorted(s.display_name for s in again.seats) == sorted(s.display_name for s in table.seats)
