@@ -190,6 +190,25 @@ def _reach(state: State, seat: int, marg: list[float]) -> float:
     return best
 
 
+def _potential(state: State, seat: int, marg: list[float], decay: float) -> float:
+    """Return the needed tiles within walking distance: for each motif, its value in this rack
+    discounted by ``decay`` per step from the nearer worker to its nearest visible copy."""
+    workers = (state.workers[2 * seat], state.workers[2 * seat + 1])
+    wr = [(w // 7, w % 7) for w in workers]
+    nearest: dict[int, int] = {}
+    for sp, stack in enumerate(state.board):
+        if not stack or sp in state.workers:
+            continue
+        i = _I[stack[-1]]
+        if marg[i] <= 0.05:
+            continue
+        r, c = divmod(sp, 7)
+        d = min(abs(r - a) + abs(c - b) for a, b in wr)
+        if d < nearest.get(i, 99):
+            nearest[i] = d
+    return sum(marg[i] * decay ** (d - 1) for i, d in nearest.items())
+
+
 @dataclass(frozen=True)
 class Style:
     """An AI's search settings and how much it weighs the opponent."""
@@ -201,10 +220,11 @@ class Style:
     reach: float  # weight of the best tile a step away
     replies: int  # Hard: turns checked against a simulated reply (0: none)
     samples: int  # Hard: determinisations per checked turn
+    far: float = 0.0  # Hard: per-step discount of needed tiles further away (0: one step only)
 
 
 MEDIUM = Style(width=3, depth=4, birds=3, denial=0.5, reach=0.3, replies=0, samples=0)
-HARD = Style(width=5, depth=5, birds=5, denial=0.8, reach=0.45, replies=4, samples=2)
+HARD = Style(width=5, depth=5, birds=5, denial=0.8, reach=0.45, replies=4, samples=3, far=0.5)
 
 
 def evaluate(state: State, seat: int, style: Style = MEDIUM) -> float:
@@ -218,7 +238,10 @@ def evaluate(state: State, seat: int, style: Style = MEDIUM) -> float:
     value = mine + rack_value(rack, pyr, state.ships[seat], state.grains[seat])
     if style.reach:
         marg = marginals(rack, pyr, state.ships[seat], state.grains[seat])
-        value += style.reach * _reach(state, seat, marg)
+        if style.far:
+            value += style.reach * _potential(state, seat, marg, style.far)
+        else:
+            value += style.reach * _reach(state, seat, marg)
     # the opponent's rack is unknown: count its size, valued like an average useful tile
     other = theirs + 2.2 * min(sum(state.racks[opp]), RACK_LIMIT)
     return value - style.denial * other
@@ -464,16 +487,17 @@ def _check_replies(
             firsts.append(p)
         if len(firsts) == style.replies:
             break
+    # common random numbers: every plan meets the same samples of the hidden tiles
+    worlds = [_resample(state, seat, rng) for _ in range(style.samples)]
     ranked: list[Plan] = []
     for plan in firsts:
         total = 0.0
-        for _ in range(style.samples):
-            world = _resample(state, seat, rng)
+        for world in worlds:
             after = _replay_plan(world, seat, plan[1])
-            if after.phase != "over":
+            for _ in range(3):  # the return of my stack, the opponent's turn, the return of its stack
+                if after.phase == "over" or (after.turn == seat and after.phase == "before"):
+                    break
                 after = _simulate_turn(after, _REPLY)
-                if after.phase != "over" and after.turn == 1 - seat:
-                    after = _simulate_turn(after, _REPLY)
             total += evaluate(after, seat, style)
         ranked.append((total / style.samples, plan[1], plan[2]))
     ranked.sort(key=lambda p: -p[0])
