@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
-from fake_discord import FakeChannel, FakeDiscord, FakeUser
 from sample_cog import SampleBot
+
+from cogs.fake.harness import FakeChannel, FakeDiscord, FakeUser
 
 
 @pytest.fixture

@@ -13,11 +13,12 @@ import logging
 import time
 
 import discord
-import payloads as p
 import pytest
 from discord.ext import commands
-from fake_discord import FakeDiscord, FakeDiscordError, LoopbackServer
 from sample_cog import SampleBot, SampleCog
+
+from cogs.fake import payloads as p
+from cogs.fake.harness import FakeDiscord, FakeDiscordError, LoopbackServer
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
 
