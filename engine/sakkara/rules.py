@@ -524,7 +524,8 @@ def do(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         block = work.board[src][-k:]
         work.board[src] = work.board[src][:-k]
         work.board[dst] = work.board[dst] + block
-        ev.update(worker=w, dir=d, count=k, **{"from": src}, to=dst, tiles=list(block))
+        # only the block's top is public: the tiles under it stay covered on the new stack
+        ev.update(worker=w, dir=d, count=k, **{"from": src}, to=dst, top=block[-1])
         return work.freeze(), events
     if kind == "cast":
         name = str(action["spell"])

@@ -195,7 +195,8 @@ def test_ox_pushes_top_tiles_in_order_never_uphill():
     s = ox_state()
     counts = sorted(a["count"] for a in GAME.legal_actions(s, 0) if a["do"] == "ox" and a["dir"] == "E")
     assert counts == [1, 2, 3]  # 1 + k <= 4: pushing 4 would leave the block above its source
-    s2, _ = act(s, 0, {"do": "ox", "worker": 0, "dir": "E", "count": 2})
+    s2, ev = act(s, 0, {"do": "ox", "worker": 0, "dir": "E", "count": 2})
+    assert ev[0]["top"] == "braid" and "cross" not in str(ev)  # the covered part stays hidden
     assert s2.board[sp(3, 4)] == ("moon", "circle") and s2.board[sp(3, 5)] == ("eye", "cross", "braid")
     assert s2.pending == ("ox",) and s2.workers[0] == C
 
