@@ -65,7 +65,7 @@ _ORDERS: dict[str, list[str]] = {
 
 def action_key(action: Any) -> str:
     """Return the sort key of an action (its canonical JSON); legal lists are sorted by it."""
-    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+    return json.dumps(action, sort_keys=True)
 
 
 def opponent(seat: int) -> int:
