@@ -17,6 +17,7 @@ The store never imports ``discord`` or ``engine``: it stores ints and opaque JSO
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
@@ -84,6 +85,7 @@ class Store:
         self._db: aiosqlite.Connection = db
         self._clock: Clock = clock
         self._lock: asyncio.Lock = asyncio.Lock()
+        self._pending: list[_Append] = []
         self.journal_mode: str = journal_mode
         self.schema_version: int = schema_version
 
@@ -422,33 +424,91 @@ class Store:
             raise ValueError("append_actions needs at least one action")
         check_int64(expected_seq, "expected_seq")
         now = self._now_ms()
-        rows: list[tuple[int, int, int, str, int]] = []
+        rows: list[_Row] = []
         for offset, (seat, payload) in enumerate(actions):
             if isinstance(seat, bool) or not isinstance(seat, int) or seat < CHANCE_SEAT:
                 raise ValueError(f"seat must be an int >= {CHANCE_SEAT}, not {seat!r}")
             rows.append((game_id, expected_seq + offset, seat, encode_json(payload, "payload"), now))
-        async with self._lock:
-            db = self._db
-            try:
-                # The schema's triggers check status, seq == version and the seat, and bump the
-                # version. One multi-row INSERT is one statement, hence atomic even in autocommit
-                # mode: the common case costs a single round trip and a single commit.
-                if len(rows) <= _ROWS_PER_INSERT:
-                    await db.execute(_insert_actions_sql(len(rows)), [v for row in rows for v in row])
-                else:
-                    await db.execute("BEGIN IMMEDIATE")
+        request = _Append(game_id, expected_seq, rows)
+        # Group commit: queue the request, then whoever holds the lock next writes every queued
+        # append in one transaction (one fsync for many tables under load). A request written by
+        # another coroutine's flush is already settled when its own turn at the lock comes.
+        self._pending.append(request)
+        try:
+            async with self._lock:
+                if not request.settled:
+                    batch, self._pending = self._pending, []
+                    flush = asyncio.ensure_future(self._flush_appends(batch))
                     try:
-                        for start in range(0, len(rows), _ROWS_PER_INSERT):
-                            chunk = rows[start : start + _ROWS_PER_INSERT]
-                            params = [v for row in chunk for v in row]
-                            await db.execute(_insert_actions_sql(len(chunk)), params)
-                        await db.execute("COMMIT")
-                    except BaseException:
-                        await rollback_quietly(db)
+                        await asyncio.shield(flush)
+                    except asyncio.CancelledError:
+                        # Other callers' appends ride on this flush: finish it before the lock goes.
+                        while not flush.done():
+                            with contextlib.suppress(asyncio.CancelledError):
+                                await asyncio.shield(flush)
                         raise
-            except sqlite3.IntegrityError as exc:
-                raise await self._append_refused(db, game_id, expected_seq, rows, exc) from exc
+        except BaseException:
+            # Cancelled while waiting: a request still queued must not be written later, unseen.
+            if request in self._pending:
+                self._pending.remove(request)
+            raise
+        if request.error is not None:
+            raise request.error
         return expected_seq + len(rows)
+
+    async def _flush_appends(self, batch: list[_Append]) -> None:
+        """Write queued appends (inside the lock): all together if they all fit and pass, else one
+        by one so each gets its own outcome; settle every request."""
+        db = self._db
+        rows = [row for request in batch for row in request.rows]
+        if len(batch) > 1 and len(rows) <= _ROWS_PER_INSERT:
+            try:
+                await db.execute("BEGIN IMMEDIATE")
+                await db.execute(_insert_actions_sql(len(rows)), [v for row in rows for v in row])
+                await db.execute("COMMIT")
+            except sqlite3.IntegrityError:
+                # One of them is stale or refused (a double click in the same batch): retry each alone.
+                await rollback_quietly(db)
+            except Exception as exc:
+                await rollback_quietly(db)
+                for request in batch:
+                    request.settle(exc)
+                return
+            else:
+                for request in batch:
+                    request.settle(None)
+                return
+        for request in batch:
+            try:
+                await self._append_one(request)
+            except Exception as exc:
+                request.settle(exc)
+            else:
+                request.settle(None)
+
+    async def _append_one(self, request: _Append) -> None:
+        """Write one append request atomically (inside the lock); raise its typed error."""
+        db = self._db
+        rows = request.rows
+        try:
+            # The schema's triggers check status, seq == version and the seat, and bump the
+            # version. One multi-row INSERT is one statement, hence atomic even in autocommit
+            # mode: the common case costs a single round trip and a single commit.
+            if len(rows) <= _ROWS_PER_INSERT:
+                await db.execute(_insert_actions_sql(len(rows)), [v for row in rows for v in row])
+            else:
+                await db.execute("BEGIN IMMEDIATE")
+                try:
+                    for start in range(0, len(rows), _ROWS_PER_INSERT):
+                        chunk = rows[start : start + _ROWS_PER_INSERT]
+                        params = [v for row in chunk for v in row]
+                        await db.execute(_insert_actions_sql(len(chunk)), params)
+                    await db.execute("COMMIT")
+                except BaseException:
+                    await rollback_quietly(db)
+                    raise
+        except sqlite3.IntegrityError as exc:
+            raise await self._append_refused(db, request.game_id, request.expected_seq, rows, exc) from exc
 
     async def _append_refused(
         self,
@@ -642,6 +702,27 @@ class Store:
                 params,
             )
         return [DeadlineRow.decode(row) for row in rows]
+
+
+_Row = tuple[int, int, int, str, int]
+
+
+class _Append:
+    """One queued append_actions call: its rows, and once written, its outcome."""
+
+    __slots__ = ("error", "expected_seq", "game_id", "rows", "settled")
+
+    def __init__(self, game_id: int, expected_seq: int, rows: list[_Row]) -> None:
+        self.game_id = game_id
+        self.expected_seq = expected_seq
+        self.rows = rows
+        self.settled = False
+        self.error: Exception | None = None
+
+    def settle(self, error: Exception | None) -> None:
+        """Record the outcome: written (None) or refused with ``error``."""
+        self.settled = True
+        self.error = error
 
 
 def _insert_actions_sql(count: int) -> str:

@@ -501,3 +501,60 @@ def test_db_never_imports_discord_or_engine():
                 names = [node.module or ""]
             for name in names:
                 assert name.split(".")[0] not in ("discord", "engine"), f"{path.name} imports {name}"
+
+
+# ---------------------------------------------------------------- group commit
+
+
+async def test_concurrent_appends_share_commits_and_keep_their_outcomes(
+    store: Store, playing: PlayingGame, monkeypatch: pytest.MonkeyPatch
+):
+    tables = [await playing(channel_id=1000 + n) for n in range(20)]
+    extra = await playing(channel_id=999)
+    flushed: list[int] = []
+    original = store._flush_appends
+
+    async def spy(batch):  # white-box: record how many appends each flush wrote together
+        flushed.append(len(batch))
+        await original(batch)
+
+    monkeypatch.setattr(store, "_flush_appends", spy)
+    calls = [store.append_action(game_id, 0, 0, "torch") for game_id in tables]
+    calls.append(store.append_action(tables[3], 0, 1, "camp"))  # a double click on table 3...
+    calls.append(store.append_action(extra, 0, 9, "camp"))  # ...and a seat that does not exist
+    outcomes = await asyncio.gather(*calls, return_exceptions=True)
+    assert outcomes[:20] == [1] * 20
+    assert isinstance(outcomes[20], StaleVersion) and isinstance(outcomes[21], NoSuchSeat)
+    assert max(flushed) > 1  # several appends went into one transaction
+    for game_id in tables:
+        log = await store.load_game(game_id)
+        assert (log.game.version, log.moves()) == (1, [(0, "torch")])
+    assert (await store.get_game(extra)).version == 0
+
+
+async def test_an_append_cancelled_while_queued_is_not_written(store: Store, playing: PlayingGame):
+    game_id = await playing()
+    async with store._lock:  # white-box: keep the store busy so the append stays queued
+        task = asyncio.create_task(store.append_action(game_id, 0, 0, "torch"))
+        await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    assert await store.append_action(game_id, 0, 1, "camp") == 1
+    assert (await store.load_game(game_id)).moves() == [(1, "camp")]
+
+
+async def test_cancelling_the_flushing_caller_still_settles_the_others(store: Store, playing: PlayingGame):
+    first, second = await playing(channel_id=1), await playing(channel_id=2)
+    async with store._lock:  # queue both, so the first one's turn writes both
+        flusher = asyncio.create_task(store.append_action(first, 0, 0, "torch"))
+        rider = asyncio.create_task(store.append_action(second, 0, 0, "torch"))
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0)  # the flusher takes the lock and starts writing
+    flusher.cancel()
+    assert await rider == 1
+    with pytest.raises(asyncio.CancelledError):
+        await flusher
+    # The flush was finished, not torn: the cancelled caller's append is durable too.
+    assert (await store.get_game(first)).version == 1
+    assert (await store.get_game(second)).version == 1
