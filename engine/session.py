@@ -322,17 +322,17 @@ class Sessions:
         """Open a lobby in a channel with the host seated; refuse a second table there."""
         spec = self.specs[game]
         opts = dict(options or {})
+        table_opts = {"decision_timeout_s": self.settings.decision_timeout_s, **(table_options or {})}
         spec.game.setup(spec.min_players, 0, opts)  # invalid options raise ValueError now, not at start
         if channel_id in self.by_channel:
             raise SessionError("channel_busy")
         assert host.user_id is not None
         try:
-            table_id = await self.repo.create(game, guild_id, channel_id, host.user_id, opts,
-                                              dict(table_options or {}), [host])
+            table_id = await self.repo.create(game, guild_id, channel_id, host.user_id, opts, table_opts,
+                                              [host])
         except RepoBusy as exc:
             raise SessionError("channel_busy") from exc
-        table = Table(table_id, spec, guild_id, channel_id, host.user_id, opts, dict(table_options or {}),
-                      "lobby", [host])
+        table = Table(table_id, spec, guild_id, channel_id, host.user_id, opts, table_opts, "lobby", [host])
         self._register(table)
         async with table.lock:
             await self.listener.lobby_changed(table)

@@ -1,0 +1,197 @@
+"""Temple Table, a Discord board-game bot: the composition root, and only that.
+
+Reads the configuration from the environment (``.env`` via python-dotenv), opens the store and
+migrates it, builds the bot with its session layer and hub, loads the cogs from one list,
+registers the persistent buttons, recovers unfinished tables and syncs the slash commands.
+
+    python bot.py            run the bot (needs DISCORD_TOKEN)
+    python bot.py --demo     play an Incan Gold table offline against a fake Discord
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from dotenv import load_dotenv
+
+from cogs.i18n import t
+from cogs.storage import StoreRepository
+from cogs.tables import DYNAMIC_ITEMS, TableBot, TableHub
+from db.store import Store
+from engine.clock import Clock, SystemClock
+from engine.session import Sessions, Settings
+from engine.specs import SPECS
+
+EXTENSIONS: tuple[str, ...] = ("cogs.incan_gold",)
+"""Every cog the bot loads, in order."""
+
+log = logging.getLogger("temple_table")
+
+
+@dataclass(frozen=True)
+class Config:
+    """The bot's configuration; every value comes from the environment (see .env.example)."""
+
+    token: str | None
+    database_path: str = "data/temple_table.sqlite3"
+    log_level: str = "INFO"
+    dev_guild_id: int | None = None
+    sync_commands: bool = True
+    decision_timeout_s: float = 120.0
+    reminder_before_s: float = 30.0
+    ai_delay_s: float = 1.5
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
+        """Return the configuration from ``env``; a malformed value raises ValueError naming it."""
+        env = os.environ if env is None else env
+
+        def number(name: str, default: float, low: float, high: float) -> float:
+            raw = env.get(name, "").strip()
+            if not raw:
+                return default
+            try:
+                value = float(raw)
+            except ValueError:
+                raise ValueError(f"{name} must be a number, got {raw!r}") from None
+            if not low <= value <= high:
+                raise ValueError(f"{name} must be between {low:g} and {high:g}, got {raw}")
+            return value
+
+        guild = env.get("DEV_GUILD_ID", "").strip()
+        if guild and not guild.isdigit():
+            raise ValueError(f"DEV_GUILD_ID must be a server id (digits), got {guild!r}")
+        level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+            raise ValueError(f"LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, got {level!r}")
+        return cls(
+            token=env.get("DISCORD_TOKEN", "").strip() or None,
+            database_path=env.get("DATABASE_PATH", "").strip() or cls.database_path,
+            log_level=level,
+            dev_guild_id=int(guild) if guild else None,
+            sync_commands=env.get("SYNC_COMMANDS", "true").strip().lower() not in ("0", "false", "no"),
+            decision_timeout_s=number("DECISION_TIMEOUT_S", cls.decision_timeout_s, 10, 3600),
+            reminder_before_s=number("REMINDER_BEFORE_S", cls.reminder_before_s, 0, 600),
+            ai_delay_s=number("AI_DELAY_S", cls.ai_delay_s, 0, 30),
+        )
+
+
+class Tree(app_commands.CommandTree[TableBot]):
+    """The command tree: refuses commands where the bot cannot post, answers errors privately."""
+
+    async def interaction_check(self, interaction: discord.Interaction[TableBot]) -> bool:
+        """Refuse privately when the bot lacks the permissions a table needs in this channel."""
+        perms = interaction.app_permissions
+        if interaction.guild is not None and not (perms.send_messages and perms.embed_links):
+            await interaction.response.send_message(t("error.no_permission"), ephemeral=True)
+            return False
+        return True
+
+    async def on_error(self, interaction: discord.Interaction[TableBot],
+                       error: app_commands.AppCommandError) -> None:
+        """Log an unexpected error and tell the user privately that nothing changed."""
+        log.error("command %s failed", interaction.command and interaction.command.qualified_name,
+                  exc_info=error)
+        text = t("error.internal")
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+
+class Bot(TableBot):
+    """The bot with its setup hook: cogs, persistent buttons, recovery, command sync."""
+
+    def __init__(self, store: Store, config: Config, clock: Clock | None = None) -> None:
+        # Slash commands and buttons need no privileged intent; members are not cached.
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+                         tree_cls=Tree, help_command=None, chunk_guilds_at_startup=False)
+        self.config = config
+        self.store = store
+        self.hub = TableHub(self, store)
+        settings = Settings(config.decision_timeout_s, config.reminder_before_s, config.ai_delay_s)
+        self.sessions = Sessions(StoreRepository(store), SPECS, self.hub, clock or SystemClock(), settings)
+
+    async def setup_hook(self) -> None:
+        """Load cogs, register buttons, recover tables, sync commands (before the gateway connects)."""
+        for extension in EXTENSIONS:
+            try:
+                await self.load_extension(extension)
+            except commands.ExtensionError:
+                log.exception("cog %s failed to load", extension)
+                raise
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        recovered = await self.sessions.recover()
+        log.info("recovered %d unfinished table(s)", len(recovered))
+        if self.config.sync_commands:
+            if self.config.dev_guild_id:
+                guild = discord.Object(self.config.dev_guild_id)
+                self.tree.copy_global_to(guild=guild)
+                await self.tree.sync(guild=guild)
+            else:
+                await self.tree.sync()
+
+    async def close(self) -> None:
+        """Stop timers, then disconnect (the store is closed by the caller)."""
+        await self.sessions.close()
+        await super().close()
+
+
+async def open_store(path: str) -> Store:
+    """Open (and migrate) the database, creating its folder."""
+    if path != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    return await Store.open(path)
+
+
+async def run(config: Config) -> int:
+    """Run the bot until it is stopped."""
+    store = await open_store(config.database_path)
+    try:
+        async with Bot(store, config) as bot:
+            await bot.start(config.token or "")
+    except discord.LoginFailure:
+        print("DISCORD_TOKEN was refused by Discord: check the token in your .env file.", file=sys.stderr)
+        return 2
+    finally:
+        await store.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line, then run the bot or the offline demo."""
+    parser = argparse.ArgumentParser(description="Temple Table: board games on Discord.")
+    parser.add_argument("--demo", action="store_true", help="play an Incan Gold table offline (no token)")
+    parser.add_argument("--interactive", action="store_true", help="with --demo: you choose Torch or Camp")
+    parser.add_argument("--seed", type=int, default=None, help="with --demo: the game seed")
+    args = parser.parse_args(argv)
+    load_dotenv()
+    if args.demo:
+        from cogs.demo import run_demo
+
+        return asyncio.run(run_demo(interactive=args.interactive, seed=args.seed))
+    try:
+        config = Config.from_env()
+    except ValueError as exc:
+        print(f"Configuration error: {exc} (see .env.example)", file=sys.stderr)
+        return 2
+    if not config.token:
+        print("DISCORD_TOKEN is not set: copy .env.example to .env and put your bot's token in it.",
+              file=sys.stderr)
+        return 2
+    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return asyncio.run(run(config))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,378 @@
+"""Incan Gold on Discord: the ``/incan`` commands and the drawing of a table.
+
+Public: one message per expedition, edited as cards come (path with remainders, artifacts,
+hazards, who is inside, "k of n have chosen") with a log of what happened; an end summary with
+a Rematch button. Private: each explorer still inside gets a DM prompt (Torch / Camp) edited
+card by card; with closed DMs the "Choose" button on the public message opens the same prompt
+ephemerally. Everything is drawn from the engine's views; no rule lives here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.i18n import t
+from cogs.tables import (
+    ActButton,
+    PeekButton,
+    RematchButton,
+    TableBot,
+    TableHub,
+    as_seat,
+    lobby_op,
+    refuse,
+    seat_label,
+    seat_names,
+)
+from engine.core import CHANCE, Event
+from engine.incan_gold import GAME
+from engine.session import SessionError, Table, Update
+
+LOG_LINES = 8  # lines of "what happened" kept on the expedition message
+
+
+def _card(card: str, gems: int) -> str:
+    if card[0] == "T":
+        return f"💎{card[1:]}" + (f" ({gems} left)" if gems else "")
+    if card[0] == "H":
+        return f"⚠️{card[2:]}"
+    return f"🏺{card}"
+
+
+class IncanRenderer:
+    """Draws Incan Gold tables (the hub calls it as the session's listener)."""
+
+    name = "incan_gold"
+    command = "incan"
+
+    def __init__(self) -> None:
+        self.lines: dict[int, list[str]] = {}  # this expedition's log, per table
+        self.round_of: dict[int, int] = {}
+
+    def title(self) -> str:
+        """Return the game's name."""
+        return t("incan.name")
+
+    def options_text(self, table: Table) -> str:
+        """Return the options as lobby text."""
+        o = table.options
+        parts = [f"preset: {o.get('preset', 'incan-gold')}"]
+        if "artifact_scoring" in o:
+            parts.append(f"artifacts: {o['artifact_scoring']}")
+        if o.get("open_tents"):
+            parts.append("open tents")
+        if o.get("one_change_per_game"):
+            parts.append("one change per game")
+        parts.append(f"decision time: {int(table.table_options.get('decision_timeout_s', 120))} s")
+        return "\n".join(parts)
+
+    # ------------------------------------------------------------------ public message
+
+    def _log(self, table: Table, events: list[Event], timed_out: list[int]) -> None:
+        lines = self.lines.setdefault(table.id, [])
+        if timed_out:
+            lines.append(t("play.timed_out", names=seat_names(table, timed_out), label=t("incan.timeout_label")))
+        for event in events:
+            kind = event["type"]
+            if kind == "round_start":
+                lines.clear()
+            elif kind == "card" and "value" in event:
+                lines.append(t("incan.card_treasure", **event))
+            elif kind == "card" and "hazard" in event and not event["collapse"]:
+                lines.append(t("incan.card_hazard", hazard=event["hazard"]))
+            elif kind == "card" and event.get("artifact"):
+                lines.append(t("incan.card_artifact", artifact=event["card"]))
+            elif kind == "collapse":
+                losers = [s for s, _ in event["lost"]]
+                key = "incan.collapse" if losers else "incan.collapse_empty"
+                lines.append(t(key, hazard=event["hazard"], names=seat_names(table, losers)))
+            elif kind == "reveal":
+                lines.append(self._reveal_line(table, event, events))
+            elif kind == "round_end" and event["reason"] == "deck-out":
+                lines.append(t("incan.deck_out"))
+        del lines[:-LOG_LINES]
+
+    def _reveal_line(self, table: Table, reveal: Event, events: list[Event]) -> str:
+        camp = next((e for e in events if e["type"] == "camp"), None)
+        stay = [s for s, c in enumerate(reveal["choices"]) if c == "torch"]
+        if camp is None:
+            return t("incan.all_torch")
+        arts = ", ".join(a["artifact"] for a in camp["artifacts"])
+        extra = t("incan.camp_artifacts", artifacts=arts) if arts else ""
+        if len(camp["seats"]) == 1:
+            text = t("incan.camp_one", names=seat_names(table, camp["seats"]), share=camp["share"], artifacts=extra)
+        else:
+            left = t("incan.camp_left", left=camp["left_on_path"]) if camp["left_on_path"] else ""
+            text = t("incan.camp_many", names=seat_names(table, camp["seats"]),
+                     total=camp["share"] * len(camp["seats"]), share=camp["share"], left=left)
+        if stay:
+            text += " " + t("incan.still_inside", names=seat_names(table, stay))
+        return text
+
+    def round_embed(self, table: Table) -> discord.Embed:
+        """Return the public expedition embed, drawn from the public view only."""
+        view = GAME.view(table.state, None)
+        embed = discord.Embed(title=t("incan.round_title", round=view["round"], rounds=view["rounds"]),
+                              colour=discord.Colour.dark_gold())
+        path = " · ".join(_card(c["card"], c["gems"]) for c in view["path"]) or t("incan.path_empty")
+        lines = [path, t("incan.path_gems", gems=view["path_gems"])]
+        if view["artifacts_on_path"]:
+            lines.append(t("incan.artifacts_on_path", artifacts=", ".join(view["artifacts_on_path"])))
+        embed.description = "\n".join(lines)
+        inside = [seat_label(table.seats[s]) for s in view["inside"]] or [t("incan.nobody")]
+        embed.add_field(name=t("incan.inside"), value=", ".join(inside), inline=False)
+        embed.add_field(name=t("incan.hazards_seen"), value=", ".join(view["hazards_seen"]) or t("incan.none"))
+        embed.add_field(name=t("incan.removed"), value=", ".join(view["removed_hazards"]) or t("incan.none"))
+        embed.add_field(name=t("incan.cards_left"), value=str(view["cards_left"]))
+        if view["deciding"]:
+            embed.set_footer(text=t("incan.chosen", chosen=view["chosen"], deciding=view["deciding"]))
+        log_lines = self.lines.get(table.id, [])
+        if log_lines:
+            embed.add_field(name=t("incan.log"), value="\n".join(log_lines)[-1024:], inline=False)
+        return embed
+
+    def _public_fields(self, hub: TableHub, table: Table) -> dict[str, Any]:
+        view = discord.ui.View(timeout=None)
+        view.add_item(PeekButton(table.id, t("play.choose")))
+        owing_no_dm = [table.seats[s].user_id for s in table.humans_owing() if table.seats[s].user_id in hub.no_dm]
+        content = " ".join(f"<@{u}>" for u in owing_no_dm) or None
+        return {"content": content, "embed": self.round_embed(table), "view": view}
+
+    async def refresh(self, hub: TableHub, table: Table) -> None:
+        """Redraw the expedition message (the count of decisions made)."""
+        await hub.post(table, f"round{table.state.round}", **self._public_fields(hub, table))
+
+    # ------------------------------------------------------------------ Listener parts
+
+    async def played(self, hub: TableHub, update: Update) -> None:
+        """Log the events, redraw the expedition message, and prompt on a new decision window."""
+        table = update.table
+        if table.id not in self.lines and update.actors and update.actors[0] != CHANCE:
+            await self._rebuild_log(hub, table, update)
+        self._log(table, update.events, update.timed_out)
+        if not update.new_window and not any(e["type"] == "reveal" for e in update.events):
+            hub.schedule_refresh(table)  # a choice was made: only "k of n" changed
+            return
+        new_round = self.round_of.get(table.id) != table.state.round
+        self.round_of[table.id] = table.state.round
+        await hub.post(table, f"round{table.state.round}", **self._public_fields(hub, table))
+        if table.status != "playing":
+            return
+        for seat in table.humans_owing():
+            embed, view = self.prompt(hub, table, seat)
+            await hub.dm(table, seat, new=new_round, embed=embed, view=view)
+
+    async def _rebuild_log(self, hub: TableHub, table: Table, update: Update) -> None:
+        """After a restart, rebuild this expedition's log by replaying the stored actions."""
+        state = GAME.setup(len(table.seats), table.seed or 0, table.options)
+        rows = await hub.store.actions(table.id)
+        self.lines[table.id] = []
+        for row in rows[: table.version - len(update.actors)]:
+            state, events = GAME.apply(state, row.seat, row.payload)
+            self._log(table, events, [])
+
+    async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
+        """Remind privately (a public reminder naming them would tell who has not chosen yet)."""
+        left = int(max(0.0, (table.deadline or 0) - hub.bot.sessions.clock.now()))
+        for seat in seats:
+            user_id = table.seats[seat].user_id
+            text = t("play.timeout_reminder", names=table.seats[seat].display_name, seconds=left)
+            if user_id is not None and user_id not in hub.no_dm:
+                user = hub.bot.get_user(user_id) or await hub.bot.fetch_user(user_id)
+                try:
+                    await user.send(text)
+                except discord.Forbidden:
+                    hub.no_dm.add(user_id)
+
+    async def finished(self, hub: TableHub, table: Table, result: dict[str, Any]) -> None:
+        """Post the final scores with a Rematch button."""
+        view_ = GAME.view(table.state, None)
+        order = sorted(range(len(table.seats)), key=lambda s: (s not in result["winners"], -result["scores"][s]))
+        lines = []
+        for place, seat in enumerate(order, start=1):
+            arts = view_["artifacts"][seat]
+            lines.append(t("incan.summary_line", place=place, name=seat_label(table.seats[seat]),
+                           score=result["scores"][seat], gems=result["banked"][seat],
+                           artifacts=t("incan.summary_artifacts", artifacts=", ".join(arts)) if arts else ""))
+        key = "play.winner" if len(result["winners"]) == 1 else "play.winners"
+        lines.append("\n" + t(key, names=seat_names(table, result["winners"])))
+        embed = discord.Embed(title=t("incan.summary_title"), description="\n".join(lines),
+                              colour=discord.Colour.green())
+        view = discord.ui.View(timeout=None)
+        view.add_item(RematchButton(table.id, t("play.rematch")))
+        await hub.post(table, "summary", embed=embed, view=view)
+        self.lines.pop(table.id, None)
+        self.round_of.pop(table.id, None)
+
+    def prompt(self, hub: TableHub, table: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:
+        """Return a seat's private state and its Torch / Camp buttons."""
+        view = GAME.view(table.state, seat)
+        you = view["you"]
+        embed = discord.Embed(title=t("incan.you_title", channel=f"<#{table.channel_id}>", round=view["round"],
+                                      card=len(view["path"])), colour=discord.Colour.blurple())
+        arts = ", ".join(a["artifact"] for a in you["artifacts"])
+        lines = [t("incan.you_state", carried=you["carried"], banked=you["banked"],
+                   artifacts=t("incan.you_artifacts", artifacts=arts) if arts else "")]
+        lines.append(" · ".join(_card(c["card"], c["gems"]) for c in view["path"]) or t("incan.path_empty"))
+        lines.append(t("incan.path_gems", gems=view["path_gems"]))
+        legal = GAME.legal_actions(table.state, seat)
+        if not you["inside"]:
+            lines.append(t("incan.you_out"))
+        elif you["pending"]:
+            lines.append(t("incan.you_chose", choice=t(f"incan.{you['pending']}")))
+            if legal:
+                lines.append(t("incan.you_can_change"))
+        elif legal:
+            lines.append(t("incan.you_ask"))
+        embed.description = "\n".join(lines)
+        if not legal:
+            return embed, None
+        buttons = discord.ui.View(timeout=None)
+        for action in reversed(legal):  # torch first, then camp
+            style = discord.ButtonStyle.success if action == "torch" else discord.ButtonStyle.danger
+            buttons.add_item(ActButton(table.id, table.window, action, t(f"incan.{action}"), style))
+        return embed, buttons
+
+
+# --------------------------------------------------------------------------- the commands
+
+RULES = [
+    ("Incan Gold — the idea",
+     "Explore a temple for five expeditions. Cards are turned one at a time; after each card every "
+     "explorer still inside secretly chooses **Torch** (go deeper) or **Camp** (go home). All "
+     "choices are revealed at once."),
+    ("Treasure and the path",
+     "A treasure card is split evenly among the explorers inside; the remainder stays on the path. "
+     "Explorers who return to camp together split the path's gems; the rest stays there. Gems are "
+     "safe only once they are in your tent."),
+    ("Hazards",
+     "The first hazard of a kind is a warning. A second of the same kind collapses the temple: "
+     "everyone still inside loses what they carried this expedition, and that hazard card leaves "
+     "the game."),
+    ("Artifacts and scoring",
+     "An artifact goes to an explorer who returns to camp **alone**. The highest total of gems and "
+     "artifact points wins; a tie goes to the most artifacts. Presets: `incan-gold`, "
+     "`incan-gold-modern`, `diamant` (no artifacts) and `forsvunna-diamanten` (rising temples)."),
+]
+
+
+class IncanGold(commands.GroupCog, group_name="incan", group_description="Play Incan Gold / Diamant"):
+    """Incan Gold tables: open one with /incan new, then use the buttons."""
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        self.renderer = IncanRenderer()
+        bot.hub.register(self.renderer)
+
+    async def _table(self, interaction: discord.Interaction) -> Table:
+        if interaction.guild is None or interaction.channel is None:
+            raise SessionError("guild_only")
+        table = self.bot.sessions.table_in(interaction.channel.id)
+        if table.spec.name != self.renderer.name:
+            raise SessionError("wrong_game", game=table.spec.name)
+        return table
+
+    async def _lobby(self, interaction: discord.Interaction, op: str) -> None:
+        try:
+            table = await self._table(interaction)
+        except SessionError as exc:
+            await refuse(interaction, exc, "incan")
+            return
+        await lobby_op(self.bot.hub, interaction, table.id, op)
+
+    @app_commands.command(name="new", description="Open an Incan Gold table in this channel")
+    @app_commands.describe(preset="Edition of the game", artifact_scoring="How artifacts score",
+                           timeout="Seconds to decide before returning to camp (30-600)",
+                           open_tents="Show everyone's banked gems", one_change="Allow one change of mind per game")
+    @app_commands.guild_only()
+    async def new(self, interaction: discord.Interaction,
+                  preset: Literal["incan-gold", "incan-gold-modern", "diamant", "forsvunna-diamanten"] = "incan-gold",
+                  artifact_scoring: Literal["claim-order", "entry-order", "printed", "pickup-round"] | None = None,
+                  timeout: app_commands.Range[int, 30, 600] | None = None,
+                  open_tents: bool = False, one_change: bool = False) -> None:
+        """Open a table; the lobby message has Join / Leave / Add bot / Start buttons."""
+        assert interaction.channel is not None and interaction.guild is not None
+        options: dict[str, Any] = {"preset": preset}
+        if artifact_scoring:
+            options["artifact_scoring"] = artifact_scoring
+        if open_tents:
+            options["open_tents"] = True
+        if one_change:
+            options["one_change_per_game"] = True
+        table_options = {"decision_timeout_s": timeout} if timeout else {}
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await self.bot.sessions.create("incan_gold", interaction.guild.id, interaction.channel.id,
+                                           as_seat(interaction.user), options, table_options)
+        except SessionError as exc:
+            await refuse(interaction, exc, "incan")
+            return
+        except ValueError as exc:
+            await refuse(interaction, SessionError("bad_option", detail=str(exc)))
+            return
+        await interaction.followup.send(t("lobby.joined"), ephemeral=True)
+
+    @app_commands.command(name="join", description="Sit down at this channel's table")
+    async def join(self, interaction: discord.Interaction) -> None:
+        """Join the lobby."""
+        await self._lobby(interaction, "join")
+
+    @app_commands.command(name="leave", description="Leave this channel's table before it starts")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        """Leave the lobby."""
+        await self._lobby(interaction, "leave")
+
+    @app_commands.command(name="addbot", description="Add a bot player")
+    async def addbot(self, interaction: discord.Interaction,
+                     level: Literal["easy", "medium", "hard"] = "medium") -> None:
+        """Seat an AI player."""
+        await self._lobby(interaction, f"ai-{level}")
+
+    @app_commands.command(name="start", description="Start the game (host)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        """Start the game."""
+        await self._lobby(interaction, "start")
+
+    @app_commands.command(name="cancel", description="Cancel this channel's table (host or server manager)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        """Cancel the table."""
+        await self._lobby(interaction, "cancel")
+
+    @app_commands.command(name="status", description="Show the table, and your own tent privately")
+    async def status(self, interaction: discord.Interaction) -> None:
+        """Show the public state and, if seated, the private prompt."""
+        try:
+            table = await self._table(interaction)
+        except SessionError as exc:
+            await refuse(interaction, exc, "incan")
+            return
+        if table.status == "lobby":
+            await interaction.response.send_message(embed=self.bot.hub.lobby_embed(table), ephemeral=True)
+            return
+        embeds = [self.renderer.round_embed(table)]
+        view: discord.ui.View | None = None
+        seat = table.seat_of(interaction.user.id)
+        if seat is not None:
+            mine, view = self.renderer.prompt(self.bot.hub, table, seat)
+            embeds.append(mine)
+        if view is None:
+            await interaction.response.send_message(embeds=embeds, ephemeral=True)
+        else:
+            await interaction.response.send_message(embeds=embeds, view=view, ephemeral=True)
+
+    @app_commands.command(name="rules", description="How to play Incan Gold")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        """Show the rules in a few embeds."""
+        embeds = [discord.Embed(title=title, description=text, colour=discord.Colour.dark_gold())
+                  for title, text in RULES]
+        await interaction.response.send_message(embeds=embeds, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the cog (discord.py extension entry point)."""
+    assert isinstance(bot, TableBot)
+    await bot.add_cog(IncanGold(bot))
