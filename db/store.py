@@ -8,8 +8,14 @@ returns; the bot replies only after that.
 
 Concurrency: aiosqlite runs statements one at a time on its own thread, but a transaction spans
 several awaits, so every method holds one ``asyncio.Lock`` for its whole duration; other coroutines
-never see a half-written transaction. If a caller is cancelled during a write the outcome is
-unknown (the statement may already be queued): reload the game before trusting memory.
+never see a half-written transaction. Appends use group commit: appends queued while the store is
+busy are written together in one transaction (one fsync), each caller still getting its own
+result or typed error. An append cancelled while still queued is dropped; if a caller is cancelled
+after its write was handed to SQLite the outcome is unknown: reload the game before trusting memory.
+
+Invariants (seq == version, append-only log, frozen seats after the start, legal status changes,
+one active game per channel) are enforced by the schema itself (see ``migrations/0001_initial.sql``);
+the store turns the schema's refusals into the typed errors of :mod:`db.errors`.
 
 The store never imports ``discord`` or ``engine``: it stores ints and opaque JSON values.
 """

@@ -558,3 +558,31 @@ async def test_cancelling_the_flushing_caller_still_settles_the_others(store: St
     # The flush was finished, not torn: the cancelled caller's append is durable too.
     assert (await store.get_game(first)).version == 1
     assert (await store.get_game(second)).version == 1
+
+
+# ---------------------------------------------------------------- indexes the leaderboards will rely on
+
+
+@pytest.mark.parametrize(
+    ("query", "index"),
+    [
+        # a server's standings for one game over a period (issue 7): must name status = 'finished'
+        (
+            "SELECT r.user_id, count(*) FROM games g JOIN results r ON r.game_id = g.id"
+            " WHERE g.status = 'finished' AND g.guild_id = 1 AND g.game = 'indus' AND g.finished_at >= 0"
+            " GROUP BY r.user_id",
+            "games_finished_by_guild",
+        ),
+        ("SELECT game_id FROM results WHERE user_id = 101 ORDER BY game_id DESC LIMIT 10", "results_by_user"),
+        ("SELECT count(*) FROM results WHERE ai_level = 'hard'", "results_by_ai"),
+        ("SELECT id FROM games WHERE status IN ('lobby', 'playing')", "games_"),
+        ("SELECT id FROM games WHERE channel_id = 5 AND status IN ('lobby', 'playing')", "games_"),
+    ],
+)
+async def test_reads_use_an_index(db_path: Path, query: str, index: str):
+    await (await Store.open(db_path)).close()
+    with sqlite3.connect(db_path) as conn:
+        plan = [row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {query}")]
+    assert any(index in step for step in plan), plan
+    # No full scan of a table: every step searches an index (or scans a covering one).
+    assert all("SEARCH" in step or "USING COVERING INDEX" in step or "TEMP B-TREE" in step for step in plan), plan
