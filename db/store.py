@@ -185,10 +185,12 @@ class Store:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
+                # Inside the try: a COMMIT that fails (disk full, busy) must not leave the
+                # transaction open for the next caller.
+                await self._db.execute("COMMIT")
             except BaseException:
                 await rollback_quietly(self._db)
                 raise
-            await self._db.execute("COMMIT")
 
     async def _fetch(self, db: aiosqlite.Connection, sql: str, params: Sequence[object] = ()) -> list[Any]:
         """Return every row of ``sql`` as a list of tuples (one round trip to the SQLite thread)."""
