@@ -97,6 +97,9 @@ def load_migrations() -> list[Migration]:
         for entry in folder.iterdir()
         if entry.name.endswith(".sql")
     ]
+    if not found:
+        # An install without the package data would otherwise "migrate" to an empty schema.
+        raise MigrationError(f"no migration files found in {folder}; is db/migrations/*.sql installed?")
     return check_sequence(found)
 
 

@@ -103,6 +103,18 @@ def test_malformed_migration_files_are_refused():
         check_sequence([three, one])
 
 
+def test_missing_package_data_is_an_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    import db.migrate
+
+    class _Files:
+        def joinpath(self, name: str) -> Path:
+            return tmp_path  # an installed package without its .sql files
+
+    monkeypatch.setattr(db.migrate.resources, "files", lambda package: _Files())
+    with pytest.raises(MigrationError, match="no migration files"):
+        load_migrations()
+
+
 def test_split_statements_keeps_triggers_whole():
     sql = (
         "-- comment; with a semicolon\nCREATE TABLE t (x);\n"

@@ -79,6 +79,14 @@ async def test_one_active_game_per_channel(store: Store, playing: PlayingGame):
     await _new(store, channel_id=7)
 
 
+async def test_create_game_with_seats_is_all_or_nothing(store: Store):
+    game = await store.create_game("sakkara", guild_id=1, channel_id=3, host_id=101, seats=[ANN, HARD])
+    assert [s.display_name for s in await store.seats(game.id)] == ["Ann", "Bot (hard)"]
+    with pytest.raises(AlreadySeated):
+        await store.create_game("sakkara", guild_id=1, channel_id=4, host_id=101, seats=[ANN, ANN])
+    assert await store.active_game(4) is None
+
+
 async def test_get_game_of_unknown_id(store: Store):
     with pytest.raises(GameNotFound):
         await store.get_game(99)
