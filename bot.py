@@ -86,6 +86,24 @@ class Config:
         )
 
 
+# Libraries whose DEBUG lines carry payloads (SQL parameters, request bodies, gateway events):
+# a secret choice or a private prompt would reach the log before the reveal, so they stay quieter.
+QUIET_LOGGERS: dict[str, int] = {
+    "aiosqlite": logging.WARNING,
+    "discord.http": logging.INFO,
+    "discord.webhook": logging.INFO,
+    "discord.gateway": logging.INFO,
+    "discord.client": logging.INFO,
+}
+
+
+def configure_logging(level: str) -> None:
+    """Log to stderr at ``level``, never below INFO for loggers that would print secrets."""
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for name, floor in QUIET_LOGGERS.items():
+        logging.getLogger(name).setLevel(max(floor, logging.getLevelName(level)))
+
+
 class Tree(app_commands.CommandTree[TableBot]):
     """The command tree: refuses commands where the bot cannot post, answers errors privately."""
 
@@ -189,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         print("DISCORD_TOKEN is not set: copy .env.example to .env and put your bot's token in it.",
               file=sys.stderr)
         return 2
-    logging.basicConfig(level=config.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(config.log_level)
     return asyncio.run(run(config))
 
 

@@ -1,0 +1,248 @@
+"""Incan Gold through the real discord.py client against the in-process fake Discord.
+
+Covers issue 5: a full game of 3 humans + 2 AI seats, secrecy of the choices, the closed-DM
+fallback, refusals (stranger, double, stale, wrong channel, second game), restart mid-decision
+and timers on a fake clock.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from incan_kit import act_id, buttons, last_dm, lobby_id, start_bot
+
+from bot import QUIET_LOGGERS, Bot, configure_logging
+from cogs.fake.harness import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from db.store import Store
+from engine.clock import ManualClock
+from engine.core import replay
+from engine.incan_gold import GAME
+from engine.session import Table
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    s = await Store.open(str(tmp_path / "bot.sqlite3"))
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def players(fake: FakeDiscord) -> list[FakeUser]:
+    return [fake.user("Ann"), fake.user("Bo"), fake.user("Cy")]
+
+
+def lobby_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
+    return next(m for m in fake.channel_messages(channel) if buttons(m, "lobby:"))
+
+
+async def open_table(fake: FakeDiscord, bot: Bot, channel: FakeChannel, players: list[FakeUser],
+                     bots: tuple[str, ...] = ("medium", "easy"), start: bool = True) -> Table:
+    host, *others = players
+    await fake.slash(host, channel, "incan new", {})
+    lobby = lobby_message(fake, channel)
+    for user in others:
+        await fake.click(user, lobby, lobby_id(lobby, "join"))
+    for level in bots:
+        await fake.click(host, lobby, lobby_id(lobby, f"ai-{level}"))
+    if start:
+        await fake.click(host, lobby, lobby_id(lobby, "start"))
+    return bot.sessions.table_in(channel.id)
+
+
+def choice_for(table: Table, seat: int) -> str:
+    return "camp" if table.state.carried[seat] >= 8 else "torch"
+
+
+async def decide(fake: FakeDiscord, table: Table, user: FakeUser, action: str) -> None:
+    """Choose through the DM prompt, or through Choose + the ephemeral prompt when DMs are closed."""
+    dm = last_dm(fake, user)
+    if dm is not None:
+        await fake.click(user, dm, act_id(dm, action))
+        return
+    public = [m for m in fake.channel_messages(table.channel_id) if buttons(m, "peek:")][-1]
+    await fake.click(user, public, buttons(public, "peek:")[0])
+    prompt = fake.ephemeral_replies(user)[-1]
+    await fake.click(user, prompt, act_id(prompt, action))
+
+
+async def play_to_the_end(fake: FakeDiscord, table: Table, users: list[FakeUser]) -> None:
+    by_id = {u.id: u for u in users}
+    while table.status == "playing":
+        for seat in table.humans_owing():
+            await decide(fake, table, by_id[table.seats[seat].user_id], choice_for(table, seat))
+
+
+async def test_full_game_three_humans_two_bots(fake, table, store, clock, players):
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, players)
+    assert sum(s.is_ai for s in game.seats) == 2 and game.status == "playing"
+    await play_to_the_end(fake, game, players)
+    summary = [m for m in fake.channel_messages(table) if buttons(m, "rematch:")]
+    assert len(summary) == 1
+    text = summary[0].render()
+    for seat in game.seats:
+        assert seat.display_name in text
+    assert "Winner" in text or "Shared win" in text
+    # The stored log replays to the same result the bot announced.
+    log = await store.load_game(game.id)
+    final = replay(GAME, 5, log.game.seed, [(a.seat, a.payload) for a in log.actions])
+    results = await store.results(game.id)
+    assert [r.score for r in results] == GAME.result(final)["scores"]
+    # Rematch opens a new lobby with the same people.
+    await fake.click(players[1], summary[0], buttons(summary[0], "rematch:")[0])
+    again = bot.sessions.table_in(table.id)
+    assert again.status == "lobby" and len(again.seats) == 5
+    await fake.stop(bot)
+
+
+async def test_a_choice_never_shows_in_public_before_the_reveal(caplog):
+    """Two runs with the same seed differ only in Ann's first choice: until the next player
+    chooses, every public message version must be identical, and no log line names a choice."""
+    configure_logging("DEBUG")  # the most talkative configuration a server owner can choose
+    caplog.set_level(logging.DEBUG)
+    texts = {}
+    for first in ("torch", "camp"):
+        with FakeDiscord() as fake:
+            users = [fake.user(name) for name in ("Ann", "Bo", "Cy")]
+            channel = fake.text_channel("table")
+            s = await Store.open(":memory:")
+            clock = ManualClock()
+            bot = await start_bot(fake, s, clock)
+            await fake.slash(users[0], channel, "incan new", {})
+            lobby = lobby_message(fake, channel)
+            for user in users[1:]:
+                await fake.click(user, lobby, lobby_id(lobby, "join"))
+            game = bot.sessions.table_in(channel.id)
+            await bot.sessions.start(game.id, users[0].id, seed=42)  # same seats and cards in both runs
+            await decide(fake, game, users[0], first)
+            await fake.run(clock.advance, 5)  # the coalesced "k of n have chosen" refresh
+            texts[first] = fake.public_texts()
+            assert game.version == 2  # the first card and Ann's choice: no reveal yet
+            await fake.stop(bot)
+            await s.close()
+    assert texts["torch"] == texts["camp"]
+    assert any("1 of 3 have chosen" in t for t in texts["torch"])
+    for record in caplog.records:
+        message = record.getMessage().lower()
+        assert "torch" not in message and "camp" not in message, message
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).setLevel(logging.NOTSET)
+
+
+async def test_closed_dms_fall_back_to_ephemeral_prompts(fake, table, store, clock, players):
+    cy = players[2]
+    fake.close_dms(cy)
+    bot = await start_bot(fake, store, clock)
+    await fake.slash(players[0], table, "incan new", {})
+    lobby = lobby_message(fake, table)
+    await fake.click(players[1], lobby, lobby_id(lobby, "join"))
+    rec = await fake.click(cy, lobby, lobby_id(lobby, "join"))
+    assert rec.ephemeral and "could not send you a direct message" in rec.replies[-1].render()
+    await fake.click(players[0], lobby, lobby_id(lobby, "start"))
+    game = bot.sessions.table_in(table.id)
+    public = [m for m in fake.channel_messages(table) if buttons(m, "peek:")][-1]
+    assert f"<@{cy.id}>" in (public.content or "")  # told to use the Choose button
+    await play_to_the_end(fake, game, players)
+    assert game.status == "finished"
+    assert fake.dm_messages(cy) == []
+    # decide() clicked Choose and then a move on an ephemeral prompt for every decision of Cy's
+    assert sum("Incan Gold in" in m.render() for m in fake.ephemeral_replies(cy)) >= 5
+    await fake.stop(bot)
+
+
+async def test_refusals_are_private_and_change_nothing(fake, table, store, clock, players):
+    bot = await start_bot(fake, store, clock)
+    ann, bo, _ = players
+    game = await open_table(fake, bot, table, players, bots=())
+    version = game.version
+    stranger = fake.user("Stranger")
+    other = fake.text_channel("elsewhere")
+
+    rec = await fake.slash(ann, table, "incan new", {})  # a second game in the same channel
+    assert rec.ephemeral and "already has a table" in rec.replies[-1].render()
+    rec = await fake.slash(stranger, other, "incan join", {})  # wrong channel: no table there
+    assert rec.ephemeral and "no table" in rec.replies[-1].render()
+    public = [m for m in fake.channel_messages(table) if buttons(m, "peek:")][-1]
+    rec = await fake.click(stranger, public, buttons(public, "peek:")[0])  # a stranger's click
+    assert rec.ephemeral and "not seated" in rec.replies[-1].render()
+    rec = await fake.slash(stranger, table, "incan cancel", {})  # not the host, cannot manage
+    assert rec.ephemeral and "Only the host" in rec.replies[-1].render()
+
+    # Two private prompts for Ann: the first click counts, the second is a double click.
+    for _ in range(2):
+        await fake.click(ann, public, buttons(public, "peek:")[0])
+    first, second = fake.ephemeral_replies(ann)[-2:]
+    await fake.click(ann, first, act_id(first, "torch"))
+    rec = await fake.click(ann, second, act_id(second, "torch"))
+    assert rec.replies[-1].ephemeral and "nothing for you to decide" in rec.replies[-1].render()
+    assert game.version == version + 1
+
+    # Bo's private prompt goes stale once the reveal moves the game on.
+    await fake.click(bo, public, buttons(public, "peek:")[0])
+    stale = fake.ephemeral_replies(bo)[-1]
+    for user in players[1:]:
+        await decide(fake, game, user, "torch")
+    moved = game.version
+    rec = await fake.click(bo, stale, act_id(stale, "camp"))
+    assert rec.replies[-1].ephemeral and "That choice is over" in rec.replies[-1].render()
+    assert game.version == moved
+    assert len(await store.actions(game.id)) == moved
+    await fake.stop(bot)
+
+
+async def test_restart_mid_decision_then_old_dm_buttons_still_work(fake, table, store, clock, players):
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, players)
+    await decide(fake, game, players[0], "torch")
+    bo_dm = last_dm(fake, players[1])
+    assert bo_dm is not None
+    window = game.window
+    await fake.stop(bot)
+
+    bot2 = await start_bot(fake, store, clock)
+    revived = bot2.sessions.table_in(table.id)
+    assert revived.window == window and revived is not game
+    await fake.click(players[1], bo_dm, act_id(bo_dm, "torch"))  # the DM from before the restart
+    await play_to_the_end(fake, revived, players)
+    log = await store.load_game(revived.id)
+    final = replay(GAME, 5, log.game.seed, [(a.seat, a.payload) for a in log.actions])
+    assert GAME.dumps(final) == GAME.dumps(revived.state)
+    assert [r.score for r in await store.results(revived.id)] == GAME.result(final)["scores"]
+    await fake.stop(bot2)
+
+
+async def test_timers_remind_privately_then_return_to_camp(fake, table, store, clock, players):
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, players, bots=())
+    await decide(fake, game, players[0], "torch")
+    late = [players[1], players[2]]
+    public_before = len(fake.public_texts())
+    await fake.run(clock.advance, 90)
+    for user in late:
+        assert any("seconds left" in m.render() for m in fake.dm_messages(user))
+    assert not any("seconds left" in t for t in fake.public_texts()[public_before:])
+    await fake.run(clock.advance, 30)
+    reveal = next(e for e in (await _events(store, game)) if e["type"] == "reveal")
+    seats = [game.seat_of(u.id) for u in players]
+    assert [reveal["choices"][s] for s in seats] == ["torch", "camp", "camp"]
+    assert any("did not decide in time" in t for t in fake.public_texts())
+    await fake.stop(bot)
+
+
+async def _events(store: Store, game: Table) -> list[dict]:
+    log = await store.load_game(game.id)
+    state = GAME.setup(len(log.seats), log.game.seed, log.game.options)
+    events = []
+    for row in log.actions:
+        state, more = GAME.apply(state, row.seat, row.payload)
+        events += more
+    return events
