@@ -22,7 +22,7 @@ from pathlib import Path
 import discord
 from discord import app_commands
 from discord.ext import commands
-from dotenv import load_dotenv
+from dotenv import find_dotenv, load_dotenv
 
 from cogs.i18n import t
 from cogs.storage import StoreRepository
@@ -193,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--interactive", action="store_true", help="with --demo: you choose Torch or Camp")
     parser.add_argument("--seed", type=int, default=None, help="with --demo: the game seed")
     args = parser.parse_args(argv)
-    load_dotenv()
+    load_dotenv(find_dotenv(usecwd=True))  # the .env of the folder the bot is started from
     if args.demo:
         from cogs.demo import run_demo
 
