@@ -363,9 +363,10 @@ def decide(b: Batch, rows: IntArray, policies: Sequence[Policy], forced: BoolArr
         _end_round(b, rows[empty])
 
 
-def step(b: Batch, policies: Sequence[Policy], rng: np.random.Generator | None = None) -> bool:
-    """Reveal one card in every running game and resolve the decision; return False when all are over."""
-    rows = np.flatnonzero(b.round <= ed.ROUNDS).astype(np.int64)
+def step(b: Batch, policies: Sequence[Policy], rng: np.random.Generator | None = None,
+         until_round: int = ed.ROUNDS) -> bool:
+    """Reveal one card in every game still in a round <= ``until_round``; False when none is."""
+    rows = np.flatnonzero(b.round <= min(until_round, ed.ROUNDS)).astype(np.int64)
     if rows.size == 0:
         return False
     going = _reveal(b, rows, rng)
@@ -377,9 +378,10 @@ def step(b: Batch, policies: Sequence[Policy], rng: np.random.Generator | None =
     return True
 
 
-def run(b: Batch, policies: Sequence[Policy], rng: np.random.Generator | None = None) -> Batch:
-    """Play every game of the batch to its end and return it."""
-    while step(b, policies, rng):
+def run(b: Batch, policies: Sequence[Policy], rng: np.random.Generator | None = None,
+        until_round: int = ed.ROUNDS) -> Batch:
+    """Play every game of the batch to its end (or to the end of round ``until_round``); return it."""
+    while step(b, policies, rng, until_round):
         pass
     return b
 
