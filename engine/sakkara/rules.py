@@ -5,6 +5,23 @@ Pure functions over :class:`~engine.sakkara.state.State`. A turn is a sequence o
 Horse, or ``end``) -> *discard* (down to the rack limit) -> *return* (the **opponent** places the
 used-tile stack piece by piece) -> the next turn. Hidden information: the racks and the covered
 tiles of every stack; events that would reveal them carry ``private_to``.
+
+Spaces are numbered row-major, ``row * 7 + col``, row 0 at the top ("N"); a seat's workers are
+0 and 1. The actions (flat dicts; ``do`` names the kind), each self-describing for a button:
+
+- ``{"do": "place", "space": s}``: put the next worker on ``s`` and take its top tile;
+- ``{"do": "step", "worker": w, "dir": "N"|"E"|"S"|"W"}``: the mandatory step (a Stairs is
+  spent automatically when, and only when, the climb is above 2);
+- ``{"do": "horse", "steps": 1|2}``: after the step, the same worker goes on;
+- ``{"do": "bird", "worker": w, "space": s}``; ``{"do": "ox", "worker": w, "dir": d, "count": k}``;
+- ``{"do": "snake"}``, then ``{"do": "steal", "motif": m}``;
+- ``{"do": "cast", "spell": name, "order": "a,b,c", ...}``: ``order`` lists the three spent tiles
+  bottom to top as they join the used-tile stack; Firestorm adds ``worker`` and ``line`` ("row" or
+  "col"), Whirlwind adds ``worker``; Shipwreck and Drought have no target;
+- ``{"do": "display", "motif": "ship"|"grain"}``; ``{"do": "build", "motif": m}``;
+- ``{"do": "end"}``; ``{"do": "discard", "motif": m}`` (rack limit);
+- ``{"do": "return", "count": k, "space": s}``: the opponent puts the top ``k`` tiles of the
+  used-tile stack on ``s``.
 """
 
 from __future__ import annotations
@@ -57,7 +74,6 @@ _LEVEL_GROUPS: dict[int, list[tuple[tuple[int, ...], int]]] = {}
 for _group, _n, _hands in LEVEL_SLOTS:
     _LEVEL_GROUPS.setdefault(LEVEL_OF[_group[0]], []).append((tuple(MOTIF_INDEX[g] for g in _group), _n))
 _TOP_LEVEL = max(_LEVEL_GROUPS)
-_SPELL = {s.name: s for s in SPELLS}
 _ORDERS: dict[str, list[str]] = {
     s.name: sorted(",".join(p) for p in itertools.permutations(s.recipe)) for s in SPELLS
 }
