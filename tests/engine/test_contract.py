@@ -21,17 +21,7 @@ _NAMES = ("incan_gold", "sakkara", "indus")
 
 
 def _games() -> list[Any]:
-    found = []
-    for name in _NAMES:
-        try:
-            module = importlib.import_module(f"engine.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"engine.{name}":
-                raise
-            continue
-        if hasattr(module, "GAME"):
-            found.append(pytest.param(module.GAME, id=name))
-    return found
+    return [pytest.param(importlib.import_module(f"engine.{name}").GAME, id=name) for name in _NAMES]
 
 
 GAMES = _games()
@@ -127,7 +117,8 @@ def test_apply_does_not_modify_its_input(game: Game) -> None:
 @pytest.mark.parametrize("seed", range(4))
 def test_views_do_not_change_when_hidden_information_is_redrawn(game: Game, seed: int) -> None:
     rng = random.Random(seed)
-    players = _player_counts(game)[1]
+    counts = _player_counts(game)
+    players = counts[len(counts) // 2]
     state = game.setup(players, seed)
     for _ in range(400):
         movers = game.to_move(state)
