@@ -53,6 +53,8 @@ EN: dict[str, str] = {
     "lobby.add_bot": "Add {level} bot",
     "lobby.remove_bot": "Remove bot",
     "lobby.joined": "You joined the table.",
+    "lobby.done": "Done.",
+    "lobby.opened": "Your table is open: the lobby message is in the channel.",
     "lobby.left": "You left the table.",
     "lobby.dm_closed": "I could not send you a direct message. Your secret choices will come as "
                        "private prompts here: press **Choose** on the game message.",
@@ -71,6 +73,7 @@ EN: dict[str, str] = {
     "play.winners": "Shared win: {names}",
     "play.rematch_open": "A rematch table is open.",
     "play.ai_tag": "bot",
+    "play.and": "{first} and {last}",
     # Incan Gold
     "incan.name": "Incan Gold",
     "incan.round_title": "Incan Gold — expedition {round}/{rounds}",
@@ -112,7 +115,28 @@ EN: dict[str, str] = {
     "incan.summary_line": "{place}. {name}: **{score}** ({gems} gems{artifacts})",
     "incan.summary_artifacts": " + artifacts {artifacts}",
     "incan.timeout_label": "they returned to camp",
-    "incan.rules_title": "Incan Gold — how to play",
+    "incan.opt_preset": "preset: {preset}",
+    "incan.opt_scoring": "artifacts: {scoring}",
+    "incan.opt_open_tents": "open tents",
+    "incan.opt_one_change": "one change per game",
+    "incan.opt_timeout": "decision time: {seconds} s",
+    "incan.rules1_title": "Incan Gold — the idea",
+    "incan.rules1": "Explore a temple for five expeditions. Cards are turned one at a time; after each card every "
+                    "explorer still inside secretly chooses **Torch** (go deeper) or **Camp** (go home). All "
+                    "choices are revealed at once.",
+    "incan.rules2_title": "Treasure and the path",
+    "incan.rules2": "A treasure card is split evenly among the explorers inside; the remainder stays on the path. "
+                    "Explorers who return to camp together split the path's gems; the rest stays there. Gems are "
+                    "safe only once they are in your tent.",
+    "incan.rules3_title": "Hazards",
+    "incan.rules3": "The first hazard of a kind is a warning. A second of the same kind collapses the temple: "
+                    "everyone still inside loses what they carried this expedition, and that hazard card leaves "
+                    "the game.",
+    "incan.rules4_title": "Artifacts and scoring",
+    "incan.rules4": "An artifact goes to an explorer who returns to camp **alone**. The highest total of gems and "
+                    "artifact points wins; a tie goes to the most artifacts. Presets: `incan-gold`, "
+                    "`incan-gold-modern`, `diamant` (no artifacts) and `forsvunna-diamanten` (rising temples). "
+                    "If you do not decide in time, you return to camp.",
 }
 
 CATALOGUES: dict[str, dict[str, str]] = {"en": EN}

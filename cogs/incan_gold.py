@@ -60,14 +60,14 @@ class IncanRenderer:
     def options_text(self, table: Table) -> str:
         """Return the options as lobby text."""
         o = table.options
-        parts = [f"preset: {o.get('preset', 'incan-gold')}"]
+        parts = [t("incan.opt_preset", preset=o.get("preset", "incan-gold"))]
         if "artifact_scoring" in o:
-            parts.append(f"artifacts: {o['artifact_scoring']}")
+            parts.append(t("incan.opt_scoring", scoring=o["artifact_scoring"]))
         if o.get("open_tents"):
-            parts.append("open tents")
+            parts.append(t("incan.opt_open_tents"))
         if o.get("one_change_per_game"):
-            parts.append("one change per game")
-        parts.append(f"decision time: {int(table.table_options.get('decision_timeout_s', 120))} s")
+            parts.append(t("incan.opt_one_change"))
+        parts.append(t("incan.opt_timeout", seconds=int(table.table_options.get("decision_timeout_s", 120))))
         return "\n".join(parts)
 
     # ------------------------------------------------------------------ public message
@@ -240,24 +240,7 @@ class IncanRenderer:
 
 # --------------------------------------------------------------------------- the commands
 
-RULES = [
-    ("Incan Gold — the idea",
-     "Explore a temple for five expeditions. Cards are turned one at a time; after each card every "
-     "explorer still inside secretly chooses **Torch** (go deeper) or **Camp** (go home). All "
-     "choices are revealed at once."),
-    ("Treasure and the path",
-     "A treasure card is split evenly among the explorers inside; the remainder stays on the path. "
-     "Explorers who return to camp together split the path's gems; the rest stays there. Gems are "
-     "safe only once they are in your tent."),
-    ("Hazards",
-     "The first hazard of a kind is a warning. A second of the same kind collapses the temple: "
-     "everyone still inside loses what they carried this expedition, and that hazard card leaves "
-     "the game."),
-    ("Artifacts and scoring",
-     "An artifact goes to an explorer who returns to camp **alone**. The highest total of gems and "
-     "artifact points wins; a tie goes to the most artifacts. Presets: `incan-gold`, "
-     "`incan-gold-modern`, `diamant` (no artifacts) and `forsvunna-diamanten` (rising temples)."),
-]
+RULE_SECTIONS = 4  # incan.rules1 ... incan.rules4 in the catalogue
 
 
 class IncanGold(commands.GroupCog, group_name="incan", group_description="Play Incan Gold / Diamant"):
@@ -314,7 +297,10 @@ class IncanGold(commands.GroupCog, group_name="incan", group_description="Play I
         except ValueError as exc:
             await refuse(interaction, SessionError("bad_option", detail=str(exc)))
             return
-        await interaction.followup.send(t("lobby.joined"), ephemeral=True)
+        ok = await self.bot.hub.check_dm(interaction.user, t("lobby.dm_ok", game=self.renderer.title(),
+                                                              channel=f"<#{interaction.channel.id}>"))
+        await interaction.followup.send(t("lobby.opened") + ("" if ok else "\n" + t("lobby.dm_closed")),
+                                        ephemeral=True)
 
     @app_commands.command(name="join", description="Sit down at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -367,8 +353,9 @@ class IncanGold(commands.GroupCog, group_name="incan", group_description="Play I
     @app_commands.command(name="rules", description="How to play Incan Gold")
     async def rules(self, interaction: discord.Interaction) -> None:
         """Show the rules in a few embeds."""
-        embeds = [discord.Embed(title=title, description=text, colour=discord.Colour.dark_gold())
-                  for title, text in RULES]
+        locale = interaction.locale.value
+        embeds = [discord.Embed(title=t(f"incan.rules{n}_title", locale), description=t(f"incan.rules{n}", locale),
+                                colour=discord.Colour.dark_gold()) for n in range(1, RULE_SECTIONS + 1)]
         await interaction.response.send_message(embeds=embeds, ephemeral=True)
 
 

@@ -9,11 +9,13 @@ stale click gets a private refusal. No rule lives here: legality is the session'
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import logging
 import re
-from collections.abc import Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, Protocol, TypeVar
 
 import discord
 from discord.ext import commands
@@ -249,7 +251,7 @@ def seat_names(table: Table, seats: Sequence[int]) -> str:
     names = [table.seats[s].display_name for s in seats]
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return t("play.and", first=", ".join(names[:-1]), last=names[-1])
 
 
 # --------------------------------------------------------------------------- errors
@@ -290,6 +292,26 @@ def as_seat(user: discord.abc.User) -> SeatSpec:
 
 # --------------------------------------------------------------------------- buttons
 
+ItemT = TypeVar("ItemT")
+
+
+def guarded(
+    callback: Callable[[ItemT, discord.Interaction], Coroutine[Any, Any, None]],
+) -> Callable[[ItemT, discord.Interaction], Coroutine[Any, Any, None]]:
+    """Wrap a button callback: an unexpected error is logged and answered privately, never silent."""
+
+    @functools.wraps(callback)
+    async def wrapper(item: ItemT, interaction: discord.Interaction) -> None:
+        try:
+            await callback(item, interaction)
+        except Exception:
+            log.exception("button %s failed", interaction.data and interaction.data.get("custom_id"))
+            with contextlib.suppress(discord.HTTPException):
+                await reply(interaction, t("error.internal"))
+
+    return wrapper
+
+
 
 def encode_action(action: Any) -> str:
     """Return the custom_id part naming an action (compact JSON; actions are small JSON values)."""
@@ -322,6 +344,7 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             action = None  # a forged id: the session refuses it as illegal
         return cls(int(match["table"]), int(match["window"]), action, "")
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Apply the move (committed before anything is shown), then confirm privately."""
         hub = hub_of(interaction)
@@ -359,6 +382,7 @@ class PeekButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"peek
         """Rebuild the button from its custom_id."""
         return cls(int(match["table"]), "")
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Show the clicker's private prompt, ephemerally."""
         hub = hub_of(interaction)
@@ -393,6 +417,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         """Rebuild the button from its custom_id."""
         return cls(int(match["table"]), match["op"])
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Run the lobby operation through the session; errors come back privately."""
         hub = hub_of(interaction)
@@ -421,10 +446,10 @@ async def lobby_op(hub: TableHub, interaction: discord.Interaction, table_id: in
             await reply(interaction, t("lobby.cancelled"))
         elif op == "ai-remove":
             await sessions.remove_ai(table_id, user.id)
-            await reply(interaction, "✓")
+            await reply(interaction, t("lobby.done"))
         else:
             await sessions.add_ai(table_id, user.id, op.removeprefix("ai-"))
-            await reply(interaction, "✓")
+            await reply(interaction, t("lobby.done"))
     except SessionError as exc:
         await refuse(interaction, exc)
 
@@ -433,7 +458,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"r
     """Opens a new lobby with the same seats and options (for anyone who played)."""
 
     def __init__(self, table_id: int, label: str = "") -> None:
-        super().__init__(discord.ui.Button(label=label or "Rematch", style=discord.ButtonStyle.success,
+        super().__init__(discord.ui.Button(label=label or t("play.rematch"), style=discord.ButtonStyle.success,
                                            custom_id=f"rematch:{table_id}"))
         self.table_id = table_id
 
@@ -443,6 +468,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"r
         """Rebuild the button from its custom_id."""
         return cls(int(match["table"]))
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Open the rematch lobby."""
         hub = hub_of(interaction)

@@ -246,3 +246,21 @@ async def _events(store: Store, game: Table) -> list[dict]:
         state, more = GAME.apply(state, row.seat, row.payload)
         events += more
     return events
+
+
+async def test_an_unexpected_failure_is_answered_privately_and_logged(fake, table, store, clock, players, caplog):
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, players, bots=())
+    version = game.version
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("disk on fire")
+
+    bot.sessions.act = broken  # type: ignore[method-assign]
+    dm = last_dm(fake, players[0])
+    assert dm is not None
+    rec = await fake.click(players[0], dm, act_id(dm, "torch"))
+    assert rec.replies[-1].ephemeral and "went wrong" in rec.replies[-1].render()
+    assert any("disk on fire" in (r.exc_text or "") or r.exc_info for r in caplog.records if r.levelname == "ERROR")
+    assert game.version == version
+    await fake.stop(bot)
