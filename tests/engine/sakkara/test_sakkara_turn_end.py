@@ -129,3 +129,12 @@ def test_third_repetition_ends_the_game():
     assert not GAME.is_over(second)
     third, _ = act(replace(s, history=(key, 123, key)), 1, {"do": "end"})
     assert GAME.is_over(third) and third.ended == "repetition"
+
+
+def test_the_cap_counts_a_turn_whose_step_was_skipped():
+    tall = ["grain", "corner_stone", "helping_hand", "grain"]
+    board = {sp(5, 0): tall, sp(6, 1): tall, sp(5, 6): tall, sp(6, 5): tall}
+    s = make(workers=W, board=board, turn=1, turns=(200, 199))
+    assert GAME.legal_actions(s, 1) == [{"do": "end"}]
+    s, _ = act(s, 1, {"do": "end"})
+    assert GAME.is_over(s) and s.ended == "cap" and s.turns == (200, 200)
