@@ -24,7 +24,7 @@ from cogs.i18n import t
 from db.store import Store
 from engine.session import SeatSpec, SessionError, Sessions, Table, Update
 
-__all__ = ["ActButton", "LobbyButton", "PeekButton", "RematchButton", "Renderer", "TableBot", "TableHub"]
+__all__ = ["ActButton", "ActSelect", "LobbyButton", "PeekButton", "RematchButton", "Renderer", "TableBot", "TableHub"]
 
 log = logging.getLogger(__name__)
 
@@ -347,25 +347,60 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Apply the move (committed before anything is shown), then confirm privately."""
-        hub = hub_of(interaction)
-        await interaction.response.defer()  # acknowledge now; the reveal may edit several messages
+        await act_and_confirm(interaction, self.table_id, self.window, self.action)
+
+
+async def act_and_confirm(interaction: discord.Interaction, table_id: int, window: int, action: Any) -> None:
+    """Apply a move for the clicker; then redraw the clicked prompt unless the renderer already did."""
+    hub = hub_of(interaction)
+    await interaction.response.defer()  # acknowledge now; the reveal may edit several messages
+    try:
+        update = await hub.bot.sessions.act(table_id, interaction.user.id, window, action)
+    except SessionError as exc:
+        await refuse(interaction, exc)
+        return
+    table = update.table
+    seat = table.seat_of(interaction.user.id)
+    ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+    if seat is not None and update.new_window and seat in table.humans_owing() and not ephemeral:
+        return  # the renderer already sent this seat its next prompt
+    if seat is not None and table.status == "playing":
+        embed, view = hub.renderer(table).prompt(hub, table, seat)
+        await interaction.edit_original_response(embed=embed, view=view)
+    else:
+        await interaction.edit_original_response(view=None)
+
+
+class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                template=r"pick:(?P<table>\d+):(?P<window>\d+)(?::(?P<tag>[a-z0-9_-]+))?"):
+    """A move chosen from a menu (up to 25 options): each option's value is the action itself."""
+
+    def __init__(self, table_id: int, window: int, options: Sequence[tuple[str, Any]], placeholder: str = "",
+                 tag: str = "", row: int | None = None) -> None:
+        suffix = f":{tag}" if tag else ""
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"pick:{table_id}:{window}{suffix}", placeholder=placeholder or None, row=row,
+            options=[discord.SelectOption(label=label[:100], value=encode_action(action))
+                     for label, action in options[:25]])
+        super().__init__(select)
+        self.table_id, self.window = table_id, window
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ActSelect:
+        """Rebuild the menu from its custom_id (the chosen value arrives with the interaction)."""
+        return cls(int(match["table"]), int(match["window"]), [], tag=match["tag"] or "")
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Apply the chosen move exactly like a button press."""
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = data.get("values") or []
         try:
-            update = await hub.bot.sessions.act(self.table_id, interaction.user.id, self.window, self.action)
-        except SessionError as exc:
-            await refuse(interaction, exc)
-            return
-        table = update.table
-        seat = table.seat_of(interaction.user.id)
-        if seat is not None and update.new_window and seat in table.humans_owing():
-            if interaction.message is not None and interaction.message.flags.ephemeral:
-                embed, view = hub.renderer(table).prompt(hub, table, seat)
-                await interaction.edit_original_response(embed=embed, view=view)
-            return  # the renderer already sent this seat its next prompt
-        if seat is not None and table.status == "playing":
-            embed, view = hub.renderer(table).prompt(hub, table, seat)
-            await interaction.edit_original_response(embed=embed, view=view)
-        else:
-            await interaction.edit_original_response(view=None)
+            action = decode_action(str(values[0])) if values else None
+        except ValueError:
+            action = None
+        await act_and_confirm(interaction, self.table_id, self.window, action)
 
 
 class PeekButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"peek:(?P<table>\d+)"):
@@ -481,5 +516,5 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"r
         await reply(interaction, t("play.rematch_open"))
 
 
-DYNAMIC_ITEMS = (ActButton, PeekButton, LobbyButton, RematchButton)
+DYNAMIC_ITEMS = (ActButton, ActSelect, PeekButton, LobbyButton, RematchButton)
 """Registered once in setup_hook: every custom_id template the bot has ever used."""
