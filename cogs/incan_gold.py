@@ -205,6 +205,10 @@ class IncanRenderer:
         view = discord.ui.View(timeout=None)
         view.add_item(RematchButton(table.id, t("play.rematch")))
         await hub.post(table, "summary", embed=embed, view=view)
+        for seat in range(len(table.seats)):
+            if not table.seats[seat].is_ai and await hub.message_ref(table, "dm", seat) is not None:
+                mine, _ = self.prompt(hub, table, seat)
+                await hub.dm(table, seat, embed=mine, view=None)  # no question left hanging in a DM
         self.lines.pop(table.id, None)
         self.round_of.pop(table.id, None)
 
@@ -220,7 +224,9 @@ class IncanRenderer:
         lines.append(" · ".join(_card(c["card"], c["gems"]) for c in view["path"]) or t("incan.path_empty"))
         lines.append(t("incan.path_gems", gems=view["path_gems"]))
         legal = GAME.legal_actions(table.state, seat)
-        if not you["inside"]:
+        if GAME.is_over(table.state):
+            lines.append(t("incan.you_over", channel=f"<#{table.channel_id}>"))
+        elif not you["inside"]:
             lines.append(t("incan.you_out"))
         elif you["pending"]:
             lines.append(t("incan.you_chose", choice=t(f"incan.{you['pending']}")))
