@@ -20,7 +20,7 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -335,7 +335,7 @@ class Sessions:
         table = Table(table_id, spec, guild_id, channel_id, host.user_id, opts, table_opts, "lobby", [host])
         self._register(table)
         async with table.lock:
-            await self.listener.lobby_changed(table)
+            await self._notify(self.listener.lobby_changed(table))
         return table
 
     async def join(self, table_id: int, person: SeatSpec) -> Table:
@@ -353,7 +353,7 @@ class Sessions:
             except RepoConflict as exc:
                 raise SessionError("already_seated") from exc
             table.seats.append(person)
-            await self.listener.lobby_changed(table)
+            await self._notify(self.listener.lobby_changed(table))
         return table
 
     async def leave(self, table_id: int, user_id: int) -> Table:
@@ -372,7 +372,7 @@ class Sessions:
             if table.host_id == user_id:
                 # The host passes to the next human in join order.
                 table.host_id = next(s.user_id for s in table.seats if s.user_id is not None)
-            await self.listener.lobby_changed(table)
+            await self._notify(self.listener.lobby_changed(table))
         return table
 
     async def add_ai(self, table_id: int, user_id: int, level: str) -> Table:
@@ -390,7 +390,7 @@ class Sessions:
             seat = SeatSpec(f"{level.capitalize()} bot {same + 1}", ai_level=level)
             await self.repo.add_seat(table.id, seat)
             table.seats.append(seat)
-            await self.listener.lobby_changed(table)
+            await self._notify(self.listener.lobby_changed(table))
         return table
 
     async def remove_ai(self, table_id: int, user_id: int) -> Table:
@@ -405,7 +405,7 @@ class Sessions:
                 raise SessionError("no_ai")
             await self.repo.remove_seat(table.id, ais[-1])
             del table.seats[ais[-1]]
-            await self.listener.lobby_changed(table)
+            await self._notify(self.listener.lobby_changed(table))
         return table
 
     async def start(self, table_id: int, user_id: int, seed: int | None = None) -> Table:
@@ -424,7 +424,7 @@ class Sessions:
             table.seats, table.seed, table.status = seats, seed, "playing"
             table.state = table.spec.game.setup(len(seats), seed, table.options)
             table.version = table.window = 0
-            await self.listener.started(table)
+            await self._notify(self.listener.started(table))
             await self._advance(table, [], new_window=True)
         return table
 
@@ -498,6 +498,18 @@ class Sessions:
             del self.by_channel[table.channel_id]
 
     @staticmethod
+    async def _notify(call: Coroutine[Any, Any, None]) -> None:
+        """Run a listener call; a rendering failure is logged, never undoes or stalls the game.
+
+        Everything the call shows was committed before it, so the game goes on (timers, AI
+        seats) and the next update redraws the table.
+        """
+        try:
+            await call
+        except Exception:
+            log.exception("rendering failed")
+
+    @staticmethod
     def _need(table: Table, status: str) -> None:
         if table.status != status:
             raise SessionError("not_" + status if status != "lobby" else "already_started")
@@ -506,7 +518,7 @@ class Sessions:
         await self.repo.cancel(table.id, status)
         table.status = status
         self._forget(table)
-        await self.listener.ended(table, reason)
+        await self._notify(self.listener.ended(table, reason))
 
     def _step(self, table: Table, state: Any, seat: int, action: Any) -> tuple[Any, list[Event], bool]:
         """Apply one action to ``state``; return the new state, events and whether a window opened."""
@@ -585,7 +597,7 @@ class Sessions:
             return update
         if update.new_window:
             await self._arm(table)
-        await self.listener.played(update)
+        await self._notify(self.listener.played(update))
         self._schedule_ai(table)
         return update
 
@@ -599,8 +611,8 @@ class Sessions:
         await self.repo.finish(table.id, results)
         table.status = "finished"
         self._forget(table)
-        await self.listener.played(update)
-        await self.listener.finished(table, result)
+        await self._notify(self.listener.played(update))
+        await self._notify(self.listener.finished(table, result))
 
     # ------------------------------------------------------------------ timers and AI seats
 
@@ -629,7 +641,7 @@ class Sessions:
             return
         async with table.lock:
             if table.window == window and table.status == "playing" and table.humans_owing():
-                await self.listener.reminded(table, table.humans_owing())
+                await self._notify(self.listener.reminded(table, table.humans_owing()))
 
     async def _expire(self, table_id: int, window: int) -> None:
         """The decision timer ran out: the game's timeout agent plays for every absent human."""

@@ -225,3 +225,24 @@ async def test_rematch_reopens_the_lobby_with_the_same_seats(store):
     again = await sessions.rematch(table.id, BO.user_id or 0)
     assert again.status == "lobby" and again.host_id == BO.user_id
     assert sorted(s.display_name for s in again.seats) == sorted(s.display_name for s in table.seats)
+
+
+async def test_a_rendering_failure_never_stalls_or_undoes_the_game(store, caplog):
+    clock = ManualClock()
+    sessions, rec = make(store, clock, ai_delay=1.0)
+    failures = []
+
+    async def broken(update: Update) -> None:
+        failures.append(update)
+        raise RuntimeError("Discord is down")
+
+    rec.played = broken  # type: ignore[method-assign]
+    table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN)
+    await sessions.add_ai(table.id, ANN.user_id or 0, "easy")
+    await sessions.start(table.id, ANN.user_id or 0, seed=5)
+    version = table.version
+    await sessions.act(table.id, ANN.user_id or 0, table.window, "torch")  # no exception for the player
+    assert table.version == version + 1 and len(await store.actions(table.id)) == version + 1
+    await clock.advance(1.0)  # the AI seat still acts: its timer was armed despite the failure
+    assert table.version > version + 1
+    assert failures and any("rendering failed" in r.getMessage() for r in caplog.records)
