@@ -64,6 +64,9 @@ HUMANS = 3
 CARRY_ENOUGH, HAZARDS_ENOUGH = 8, 2  # the humans' rule (as in the demo)
 TARGET_P99_MS = 50.0
 REFRESH_KIND = "public edit, 'k of n' refresh"
+STORE_CALLS = ("append_actions", "set_deadline", "set_message", "messages", "deadline", "finish_game", "results",
+               "load_game")
+"""The store methods whose calls are counted and timed during play."""
 
 
 # --------------------------------------------------------------------------- bookkeeping
@@ -85,6 +88,9 @@ class Click:
 CLICK: contextvars.ContextVar[Click | None] = contextvars.ContextVar("bench_click", default=None)
 """Set by a human's task before it clicks: every task the click causes inherits it."""
 
+STORE_CALL: contextvars.ContextVar[str] = contextvars.ContextVar("bench_store_call", default="(other)")
+"""The store method being awaited (for counting round trips to the SQLite thread)."""
+
 IN_REFRESH: contextvars.ContextVar[bool] = contextvars.ContextVar("bench_refresh", default=False)
 """True inside the cog's "k of n have chosen" redraw."""
 
@@ -99,6 +105,9 @@ class Counts:
     cards: int = 0
     inside_after_card: int = 0  # sum over revealed cards of human seats still inside (DM prompts owed)
     clicks: int = 0
+    store: dict[str, list[float]] = field(default_factory=dict)  # store method -> call durations (s)
+    loop_lag: list[float] = field(default_factory=list)  # how late the clock ticker woke up (s)
+    round_trips: Counter[str] = field(default_factory=Counter)  # store method -> SQLite thread round trips
 
 
 class Prompt:
@@ -193,7 +202,19 @@ class Run:
     # ------------------------------------------------------------------ wrappers around the bot
 
     def instrument(self, bot: Bot) -> None:
-        """Stamp commits, count revealed cards and mark the refresh redraws (wrapping instances only)."""
+        """Stamp commits, time the store, count revealed cards, mark refresh redraws (instances only)."""
+        for name in STORE_CALLS:
+            setattr(bot.store, name, self.timed(name, getattr(bot.store, name)))
+        # Every statement is one hop to aiosqlite's thread and back (Connection._execute): count them
+        # per store method, since the store's lock is held across all hops of a call.
+        connection = bot.store._db
+        execute = connection._execute
+
+        async def counted_execute(fn: Any, *a: Any, **k: Any) -> Any:
+            self.counts.round_trips[STORE_CALL.get()] += 1
+            return await execute(fn, *a, **k)
+
+        connection._execute = counted_execute  # type: ignore[method-assign]
         store_append = bot.store.append_actions
 
         async def append_actions(*a: Any, **k: Any) -> int:
@@ -238,6 +259,20 @@ class Run:
 
         bot.sessions.start = seeded_start  # type: ignore[method-assign]
 
+    def timed(self, name: str, method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
+        """Return ``method`` recording how long each call took (waiting for the store's lock included)."""
+
+        async def call(*a: Any, **k: Any) -> Any:
+            started = time.perf_counter()
+            token = STORE_CALL.set(name)
+            try:
+                return await method(*a, **k)
+            finally:
+                STORE_CALL.reset(token)
+                self.counts.store.setdefault(name, []).append(time.perf_counter() - started)
+
+        return call
+
     # ------------------------------------------------------------------ the run
 
     async def main(self) -> dict[str, Any]:
@@ -255,8 +290,8 @@ class Run:
                 for user in users:
                     self.wake[user.id] = asyncio.Event()
                     self.dm_owner[fake.dm_channel(user).id] = user.id
-            path = self.workdir / f"bench-{self.n_tables}.sqlite3"
-            store = await Store.open(str(path), synchronous=args.synchronous)
+            path = ":memory:" if args.memory else str(self.workdir / f"bench-{self.n_tables}.sqlite3")
+            store = await Store.open(path, synchronous=args.synchronous)
             config = Config(token=None, sync_commands=False, ai_delay_s=args.ai_delay,
                             decision_timeout_s=3600.0, reminder_before_s=0.0)
             bot = Bot(store, config, self.clock)
@@ -327,8 +362,10 @@ class Run:
         """Advance the session clock with the wall clock, running the timers that came due."""
         last = time.perf_counter()
         while not self.stop:
+            slept = time.perf_counter()
             await asyncio.sleep(self.args.tick)
             now = time.perf_counter()
+            self.counts.loop_lag.append(now - slept - self.args.tick)
             await self.fake.run(self.clock.advance_together, now - last)
             last = now
             self.fake.rest_calls.clear()  # counted by the listener already
@@ -435,6 +472,18 @@ def report(tables: int, run: Run, meta: dict[str, Any]) -> None:
     for kind, total in sorted(counts.calls.items()):
         per_seat = f"{total / inside:>14.2f}" if kind.startswith("DM") else " " * 14
         print(f"{kind:<48} {total:>8} {total / cards:>9.2f} {per_seat}")
+    print(f"\n{'database calls (lock wait included)':<38} {'n':>7} {'per card':>9} {'p50 ms':>8} {'p99 ms':>8} "
+          f"{'hops/call':>10}")
+    for name, samples in sorted(counts.store.items()):
+        hops = counts.round_trips[name] / max(len(samples), 1)
+        print(f"{name:<38} {len(samples):>7} {len(samples) / cards:>9.2f} {pct(samples, 0.5):>8.1f} "
+              f"{pct(samples, 0.99):>8.1f} {hops:>10.1f}")
+    total_hops = sum(counts.round_trips.values())
+    print(f"round trips to the SQLite thread: {total_hops} ({total_hops / cards:.1f} per card, "
+          f"{total_hops / meta['elapsed']:.0f}/s), each holding the store's lock")
+    lag = counts.loop_lag
+    print(f"event loop lag (clock ticker woke late by): p50 {pct(lag, 0.5):.1f} ms, p99 {pct(lag, 0.99):.1f} ms, "
+          f"max {pct(lag, 1.0):.1f} ms")
     print(f"(cards: {counts.cards}; human seats still inside after a card, summed: {counts.inside_after_card}; "
           f"clicks: {counts.clicks})")
     public = counts.calls["public edit"]
@@ -456,6 +505,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--tick", type=float, default=0.1, help="session clock step, seconds")
     parser.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL",
                         help="the database's fsync policy (the bot uses FULL)")
+    parser.add_argument("--memory", action="store_true",
+                        help="diagnosis only: an in-memory database instead of the file (no disk at all)")
+    parser.add_argument("--switch-interval", type=float, default=None, metavar="S",
+                        help="sys.setswitchinterval for the run (Python's default is 0.005 s)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", default=None, help="where the temporary database goes")
     return parser.parse_args(argv)
@@ -466,10 +519,14 @@ async def amain(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if len(args.ai) + HUMANS > 8:
         raise SystemExit("at most 8 seats")
+    if args.switch_interval is not None:
+        sys.setswitchinterval(args.switch_interval)
     print(f"# bot latency: {platform.node()} ({os.cpu_count()} cores, {platform.python_version()}, "
           f"load average {os.getloadavg()[0]:.1f}), {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC")
+    database = ("an IN-MEMORY database (diagnosis only)" if args.memory
+                else f"a file database (WAL, synchronous={args.synchronous})")
     print(f"think {args.think[0]:g}-{args.think[1]:g} s, AI delay {args.ai_delay:g} s, {args.duration:g} s of play "
-          f"per size, file database (WAL, synchronous={args.synchronous})")
+          f"per size, GIL switch interval {sys.getswitchinterval() * 1000:g} ms, {database}")
     for tables in args.tables:
         with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
             run = Run(args, tables, Path(tmp))
