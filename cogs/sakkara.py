@@ -1,0 +1,142 @@
+"""Sakkara on Discord: the ``/sakkara`` commands (the drawing lives in ``cogs.sakkara_render``).
+
+``/sakkara new`` opens a two-seat lobby in the channel (Join / Add bot / Start buttons); the game
+is then played through the buttons and menus of each player's private prompt. ``status`` shows
+the board and, privately, your rack; ``rules`` explains the game. No rule lives here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.i18n import t
+from cogs.sakkara_render import NAV_ITEMS, SakkaraRenderer, boards, names
+from cogs.tables import TableBot, as_seat, lobby_op, refuse
+from engine.sakkara import GAME
+from engine.session import SessionError, Table
+
+__all__ = ["Sakkara", "setup"]
+
+RULE_SECTIONS = 4  # sakkara.rules1 ... sakkara.rules4 in the catalogue
+
+
+class Sakkara(commands.GroupCog, group_name="sakkara", group_description="Play Sakkara (2 players)"):
+    """Sakkara tables: open one with /sakkara new, then use the buttons."""
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        self.renderer = SakkaraRenderer()
+        bot.hub.register(self.renderer)
+        bot.add_dynamic_items(*NAV_ITEMS)
+
+    async def _table(self, interaction: discord.Interaction) -> Table:
+        if interaction.guild is None or interaction.channel is None:
+            raise SessionError("guild_only")
+        table = self.bot.sessions.table_in(interaction.channel.id)
+        if table.spec.name != self.renderer.name:
+            raise SessionError("wrong_game", game=table.spec.name)
+        return table
+
+    async def _lobby(self, interaction: discord.Interaction, op: str) -> None:
+        try:
+            table = await self._table(interaction)
+        except SessionError as exc:
+            await refuse(interaction, exc, "sakkara")
+            return
+        await lobby_op(self.bot.hub, interaction, table.id, op)
+
+    @app_commands.command(name="new", description="Open a Sakkara table in this channel")
+    @app_commands.describe(timeout="Seconds per decision before the Easy bot plays your turn (30-600)")
+    @app_commands.guild_only()
+    async def new(self, interaction: discord.Interaction,
+                  timeout: app_commands.Range[int, 30, 600] | None = None) -> None:
+        """Open a table; the lobby message has Join / Leave / Add bot / Start buttons."""
+        assert interaction.channel is not None and interaction.guild is not None
+        table_options = {"decision_timeout_s": timeout} if timeout else {}
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await self.bot.sessions.create("sakkara", interaction.guild.id, interaction.channel.id,
+                                           as_seat(interaction.user), {}, table_options)
+        except SessionError as exc:
+            await refuse(interaction, exc, "sakkara")
+            return
+        ok = await self.bot.hub.check_dm(interaction.user, t("sakkara.dm_ok", channel=f"<#{interaction.channel.id}>"))
+        await interaction.followup.send(t("lobby.opened") + ("" if ok else "\n" + t("lobby.dm_closed")),
+                                        ephemeral=True)
+
+    @app_commands.command(name="join", description="Sit down at this channel's table")
+    async def join(self, interaction: discord.Interaction) -> None:
+        """Join the lobby."""
+        await self._lobby(interaction, "join")
+
+    @app_commands.command(name="leave", description="Leave this channel's table before it starts")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        """Leave the lobby."""
+        await self._lobby(interaction, "leave")
+
+    @app_commands.command(name="addbot", description="Add a bot player")
+    async def addbot(self, interaction: discord.Interaction,
+                     level: Literal["easy", "medium", "hard"] = "medium") -> None:
+        """Seat an AI player."""
+        await self._lobby(interaction, f"ai-{level}")
+
+    @app_commands.command(name="start", description="Start the game (host)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        """Start the game."""
+        await self._lobby(interaction, "start")
+
+    @app_commands.command(name="cancel", description="Cancel this channel's table (host or server manager)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        """Cancel the table."""
+        await self._lobby(interaction, "cancel")
+
+    @app_commands.command(name="status", description="Show the board, and your own rack privately")
+    async def status(self, interaction: discord.Interaction) -> None:
+        """Show the public board and, if seated, the private prompt (with the rack image)."""
+        try:
+            table = await self._table(interaction)
+        except SessionError as exc:
+            await refuse(interaction, exc, "sakkara")
+            return
+        if table.status == "lobby":
+            await interaction.response.send_message(embed=self.bot.hub.lobby_embed(table), ephemeral=True)
+            return
+        module = boards()
+        fields: dict[str, Any] = {"ephemeral": True}
+        files: list[discord.File] = []
+        public = self.renderer.public_embed(table, module is not None)
+        if module is not None:
+            png = module.sakkara_board(GAME.view(table.state, None), names(table))
+            files.append(module.board_file(png, "board.png"))
+        embeds = [public]
+        seat = table.seat_of(interaction.user.id)
+        if seat is not None:
+            mine, view = self.renderer.prompt(self.bot.hub, table, seat)
+            if module is not None:
+                rack = module.sakkara_rack(GAME.view(table.state, seat), names(table))
+                files.append(module.board_file(rack, "rack.png"))
+                mine.set_image(url="attachment://rack.png")
+            embeds.append(mine)
+            if view is not None:
+                fields["view"] = view
+        if files:
+            fields["files"] = files
+        await interaction.response.send_message(embeds=embeds, **fields)
+
+    @app_commands.command(name="rules", description="How to play Sakkara")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        """Show the rules in a few embeds."""
+        locale = interaction.locale.value
+        embeds = [discord.Embed(title=t(f"sakkara.rules{n}_title", locale), description=t(f"sakkara.rules{n}", locale),
+                                colour=discord.Colour.dark_gold()) for n in range(1, RULE_SECTIONS + 1)]
+        await interaction.response.send_message(embeds=embeds, ephemeral=True)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the cog (discord.py extension entry point)."""
+    assert isinstance(bot, TableBot)
+    await bot.add_cog(Sakkara(bot))
