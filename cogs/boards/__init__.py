@@ -1,0 +1,59 @@
+"""Board images for the Discord layer: Pillow drawings of the engines' views, as PNG bytes.
+
+- :func:`sakkara_board` — the PUBLIC Sakkara view (``GAME.view(state, None)``): board, workers,
+  displays, pyramids, the pending used-tile stack, whose turn. It reads no private key.
+- :func:`sakkara_rack` — ONE seat's private rack (``GAME.view(state, seat)``): DM / ephemeral only.
+- :func:`indus_board` — the public Indus view: dig, start spaces, stacks, secured squares,
+  reserves, prisoners, the die.
+- :func:`board_file` — wrap PNG bytes as a ``discord.File`` for ``attachment://board.png``.
+
+Each image takes an optional ``names`` (display names per seat; default "Player 1", ...).
+Only Pillow's bundled font is used (no system fonts, no network). Output is ~860-890 px wide,
+legible at Discord's ~550 px preview. Labels printed on the images (spaces ``A1``..``G7`` for
+Sakkara, squares ``A1``..``F6`` and start spaces ``N0``..``W5`` for Indus, workers ``1A``..``2B``)
+come from the helper functions re-exported here, so menus can use the same names.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from . import indus, sakkara
+
+__all__ = [
+    "board_file",
+    "indus_board",
+    "indus_square_label",
+    "sakkara_board",
+    "sakkara_rack",
+    "sakkara_space_label",
+    "sakkara_worker_label",
+]
+
+sakkara_space_label = sakkara.space_label
+sakkara_worker_label = sakkara.worker_label
+indus_square_label = indus.square_label
+
+
+def sakkara_board(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
+    """Return a PNG of the public Sakkara view (``GAME.view(state, None)``); never a rack."""
+    return sakkara.board_image(view, names)
+
+
+def sakkara_rack(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
+    """Return a PNG of one seat's private rack (``GAME.view(state, seat)``), for that seat only."""
+    return sakkara.rack_image(view, names)
+
+
+def indus_board(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
+    """Return a PNG of the public Indus view (``GAME.view(state, None)``)."""
+    return indus.board_image(view, names)
+
+
+def board_file(png: bytes, name: str = "board.png") -> discord.File:
+    """Return ``png`` as a ``discord.File`` named ``name`` (embed: ``attachment://board.png``)."""
+    return discord.File(io.BytesIO(png), filename=name)

@@ -1,0 +1,185 @@
+"""A small drawing surface for the board images: design units, 2x supersampling, PNG out.
+
+Everything is drawn at twice the output size and reduced with a box filter at the end, which
+is Pillow's cheapest way to antialias shapes and text. Fonts are Pillow's bundled FreeType font
+(``ImageFont.load_default(size=...)``): no system fonts, no files, no network.
+"""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+__all__ = ["SCALE", "Canvas", "Colour", "font", "printable", "text_width"]
+
+SCALE = 2
+"""Supersampling factor: drawn at SCALE x the output size, reduced once at the end."""
+
+Colour = str | tuple[int, int, int]
+Point = tuple[float, float]
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Return Pillow's bundled font at ``size`` output pixels (drawn at the supersampled size)."""
+    return ImageFont.load_default(size=size * SCALE)
+
+
+@lru_cache(maxsize=4096)
+def _has_glyph(ch: str) -> bool:
+    probe = ImageFont.load_default(size=20)
+    missing = probe.getmask("\uffff")
+    mask = probe.getmask(ch)
+    return not (mask.size == missing.size and bytes(mask) == bytes(missing))
+
+
+def printable(text: str) -> str:
+    """Return ``text`` with what the bundled font lacks replaced: accents dropped, others ``?``.
+
+    The bundled font covers ASCII (and a few marks such as ``·`` and ``…``); Discord display
+    names may hold anything, and a missing glyph would print as an empty box.
+    """
+    out = []
+    for ch in unicodedata.normalize("NFKD", text):
+        if unicodedata.combining(ch):
+            continue
+        out.append(ch if ch == " " or _has_glyph(ch) else "?")
+    return "".join(out)
+
+
+def text_width(text: str, size: int) -> float:
+    """Return the width of ``text`` in output pixels."""
+    return float(font(size).getlength(text)) / SCALE
+
+
+@lru_cache(maxsize=4096)
+def _text_sprite(text: str, size: int, fill: Colour, anchor: str, bold: bool,
+                 stroke: Colour | None) -> tuple[Image.Image, int, int]:
+    """Return ``text`` rendered on a transparent sprite and its offset from the anchor point."""
+    if stroke is not None:
+        sw, sf = max(1, SCALE * 2), stroke
+    elif bold:
+        sw, sf = max(1, SCALE // 2), fill
+    else:
+        sw, sf = 0, None
+    f = font(size)
+    x0, y0, x1, y1 = (int(v) for v in f.getbbox(text, anchor=anchor, stroke_width=sw))
+    img = Image.new("RGBA", (max(1, x1 - x0), max(1, y1 - y0)), (0, 0, 0, 0))
+    ImageDraw.Draw(img).text((-x0, -y0), text, font=f, fill=fill, anchor=anchor, stroke_width=sw, stroke_fill=sf)
+    return img, x0, y0
+
+
+class Canvas:
+    """An RGB image addressed in output pixels; every call scales by :data:`SCALE`."""
+
+    def __init__(self, width: int, height: int, background: Colour | tuple[int, int, int, int] = "white",
+                 mode: str = "RGB", base: Image.Image | None = None) -> None:
+        self.width = width
+        self.height = height
+        if base is not None:
+            self.image = base.copy()
+        else:
+            self.image = Image.new(mode, (width * SCALE, height * SCALE), background)
+        self.draw = ImageDraw.Draw(self.image)
+
+    @classmethod
+    def sprite(cls, width: float, height: float) -> Canvas:
+        """Return a transparent canvas for a reusable piece of art (see :meth:`paste`)."""
+        return cls(round(width), round(height), (0, 0, 0, 0), mode="RGBA")
+
+    def paste(self, sprite: Image.Image, x: float, y: float) -> None:
+        """Paste a sprite's supersampled pixels with its alpha at output position (x, y)."""
+        self.image.paste(sprite, (self._s(x), self._s(y)), sprite)
+
+    @staticmethod
+    def _s(value: float) -> int:
+        return round(value * SCALE)
+
+    def rect(
+        self,
+        x0: float,
+        y0: float,
+        x1: float,
+        y1: float,
+        fill: Colour | None = None,
+        outline: Colour | None = None,
+        width: float = 1,
+        radius: float = 0,
+    ) -> None:
+        """Draw a (rounded) rectangle."""
+        box = (self._s(x0), self._s(y0), self._s(x1), self._s(y1))
+        w = max(1, self._s(width)) if outline is not None else 0
+        if radius:
+            self.draw.rounded_rectangle(box, radius=self._s(radius), fill=fill, outline=outline, width=w)
+        else:
+            self.draw.rectangle(box, fill=fill, outline=outline, width=w)
+
+    def circle(
+        self, cx: float, cy: float, r: float, fill: Colour | None = None, outline: Colour | None = None,
+        width: float = 1,
+    ) -> None:
+        """Draw a circle centred on (cx, cy)."""
+        box = (self._s(cx - r), self._s(cy - r), self._s(cx + r), self._s(cy + r))
+        w = max(1, self._s(width)) if outline is not None else 0
+        self.draw.ellipse(box, fill=fill, outline=outline, width=w)
+
+    def ellipse(
+        self, x0: float, y0: float, x1: float, y1: float, fill: Colour | None = None,
+        outline: Colour | None = None, width: float = 1,
+    ) -> None:
+        """Draw an ellipse in a bounding box."""
+        w = max(1, self._s(width)) if outline is not None else 0
+        self.draw.ellipse((self._s(x0), self._s(y0), self._s(x1), self._s(y1)), fill=fill, outline=outline, width=w)
+
+    def arc(self, x0: float, y0: float, x1: float, y1: float, start: float, end: float, fill: Colour,
+            width: float = 1) -> None:
+        """Draw an arc of the ellipse in a bounding box (degrees, clockwise from 3 o'clock)."""
+        box = (self._s(x0), self._s(y0), self._s(x1), self._s(y1))
+        self.draw.arc(box, start, end, fill=fill, width=max(1, self._s(width)))
+
+    def polygon(self, points: Sequence[Point], fill: Colour | None = None, outline: Colour | None = None,
+                width: float = 1) -> None:
+        """Draw a closed polygon."""
+        pts = [(self._s(x), self._s(y)) for x, y in points]
+        w = max(1, self._s(width)) if outline is not None else 0
+        self.draw.polygon(pts, fill=fill, outline=outline, width=w)
+
+    def line(self, points: Sequence[Point], fill: Colour, width: float = 1, round_joints: bool = True) -> None:
+        """Draw a polyline."""
+        pts = [(self._s(x), self._s(y)) for x, y in points]
+        self.draw.line(pts, fill=fill, width=max(1, self._s(width)), joint="curve" if round_joints else None)
+
+    def text(self, x: float, y: float, text: str, size: int, fill: Colour = "#222222", anchor: str = "la",
+             bold: bool = False, stroke: Colour | None = None) -> None:
+        """Draw text; ``bold`` thickens the bundled (regular) font with a same-colour stroke.
+
+        Rendered words are cached as sprites: boards repeat the same labels every move, and
+        FreeType rendering is the largest cost of a board after the PNG encoding.
+        """
+        sprite, dx, dy = _text_sprite(text, size, fill, anchor, bold, stroke)
+        self.image.paste(sprite, (self._s(x) + dx, self._s(y) + dy), sprite)
+
+    def fit(self, text: str, size: int, max_width: float) -> str:
+        """Return ``text`` cut with an ellipsis so it fits ``max_width`` at ``size``."""
+        if text_width(text, size) <= max_width:
+            return text
+        while text and text_width(text + "…", size) > max_width:
+            text = text[:-1]
+        return text + "…"
+
+    def png(self) -> bytes:
+        """Return the image reduced to output size, as a 256-colour PNG.
+
+        The boards are flat colours, so an adaptive palette is visually lossless and makes the
+        file ~2.5x smaller and faster to encode than RGB (both matter per move on Discord).
+        """
+        small = self.image.reduce(SCALE)
+        if small.mode != "RGB":
+            small = small.convert("RGB")
+        out = io.BytesIO()
+        small.quantize(256, method=Image.Quantize.FASTOCTREE).save(out, format="PNG", compress_level=3)
+        return out.getvalue()

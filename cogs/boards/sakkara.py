@@ -1,0 +1,323 @@
+"""Sakkara images: the public board (from ``GAME.view(state, None)``) and one seat's private rack.
+
+The board image reads only keys of the public view, so nothing a rack holds can reach it; the
+rack image is for its owner's DM or ephemeral reply only. Spaces are named like the cog names
+them (:func:`space_label`: columns A–G left to right, rows 1–7 top to bottom) and workers
+``1A``/``1B`` (player 1) and ``2A``/``2B`` (player 2) (:func:`worker_label`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image
+
+from engine.sakkara.tiles import BOARD_SIDE, MOTIFS, SPELLS
+
+from ._canvas import Canvas
+from ._motifs import INK, draw_tile
+from ._text import player_names, tr
+
+__all__ = ["RACK_SIZE", "SIZE", "board_image", "rack_image", "space_label", "worker_label"]
+
+CELL = 80
+MARGIN = 12
+LABEL = 20
+HEADER = 46
+BOARD_X = MARGIN + LABEL
+BOARD_Y = HEADER + LABEL
+BOARD_PX = CELL * BOARD_SIDE
+PANEL_X = BOARD_X + BOARD_PX + 16
+PANEL_W = 248
+WIDTH = PANEL_X + PANEL_W + MARGIN
+STRIP_Y = BOARD_Y + BOARD_PX + 12
+HEIGHT = STRIP_Y + 78
+SIZE = (WIDTH, HEIGHT)
+"""Pixel size of every board image."""
+
+BG = "#f6f0e1"
+SAND = "#e6d5ae"
+GRID = "#b59e6e"
+LAYER = "#8c7046"
+WORKER_FILL = ("#1c1c1c", "#fbfbfb")
+WORKER_TEXT = ("#ffffff", "#1c1c1c")
+ACCENT = "#d9541e"
+PRIVATE_KEYS = frozenset({"rack", "revealed_rack", "seat"})
+"""Keys of a seat's view that the public board never reads (it drops them on entry)."""
+
+
+def space_label(space: int) -> str:
+    """Return the name of board space 0–48 as the image shows it (``A1`` top-left, ``G7``)."""
+    row, col = divmod(space, BOARD_SIDE)
+    return f"{'ABCDEFG'[col]}{row + 1}"
+
+
+def worker_label(seat: int, index: int) -> str:
+    """Return a worker's name as the image prints it: ``1A``, ``1B``, ``2A``, ``2B``."""
+    return f"{seat + 1}{'AB'[index]}"
+
+
+def _draw_worker(c: Canvas, cx: float, cy: float, seat: int, index: int, r: float = 15) -> None:
+    c.circle(cx + 1.5, cy + 2, r, fill="#6b5a3a")
+    c.circle(cx, cy, r, fill=WORKER_FILL[seat], outline=WORKER_TEXT[seat], width=2.5)
+    c.circle(cx, cy, r - 3.5, outline=WORKER_FILL[1 - seat], width=1)
+    c.text(cx, cy + 0.5, worker_label(seat, index), 13, fill=WORKER_TEXT[seat], anchor="mm", bold=True)
+
+
+@lru_cache(maxsize=8)
+def _worker(seat: int, index: int) -> Image.Image:
+    s = Canvas.sprite(40, 40)
+    _draw_worker(s, 20, 20, seat, index)
+    return s.image
+
+
+def _arrow(c: Canvas, cx: float, cy: float, direction: str, dist: float) -> None:
+    dx, dy = {"E": (1, 0), "W": (-1, 0), "N": (0, -1), "S": (0, 1)}.get(direction, (0, 0))
+    if not (dx or dy):
+        return
+    tip = (cx + dx * (dist + 9), cy + dy * (dist + 9))
+    base = (cx + dx * dist, cy + dy * dist)
+    side = (-dy * 6, dx * 6)
+    c.polygon([tip, (base[0] + side[0], base[1] + side[1]), (base[0] - side[0], base[1] - side[1])], fill=ACCENT)
+
+
+@lru_cache(maxsize=256)
+def tile_sprite(motif: str, side: int, label: bool = True) -> Image.Image:
+    """Return one tile face as a reusable sprite (the icons are the costly part of a board)."""
+    s = Canvas.sprite(side + 1, side + 1)
+    draw_tile(s, motif, 0, 0, side, label=label)
+    return s.image
+
+
+@lru_cache(maxsize=256)
+def _stack(top: str, shown: int, label: bool) -> Image.Image:
+    """Return one space's stack as a sprite: cardboard edges of ``shown`` covered tiles, the top face."""
+    c = Canvas.sprite(CELL, CELL)
+    step = 3
+    side = CELL - 12 - step * 4
+    bx, by = 6 + step * 4, 6 + step * 4  # bottom tile's top-left
+    for k in range(shown, 0, -1):
+        ox, oy = bx - step * (shown - k), by - step * (shown - k)
+        c.rect(ox, oy, ox + side, oy + side, fill=LAYER, outline="#5e4a2c", width=1, radius=side / 9)
+    draw_tile(c, top, bx - step * shown, by - step * shown, side, label=label)
+    return c.image
+
+
+@lru_cache(maxsize=64)
+def _badge(height: int) -> Image.Image:
+    """Return the height badge: the climb rule reads heights, so they are never left to counting edges."""
+    c = Canvas.sprite(24, 24)
+    c.circle(12, 12, 10.5, fill="#3a2c17", outline="#f6f0e1", width=1.5)
+    c.text(12, 12.5, str(height), 14 if height < 10 else 12, fill="#ffffff", anchor="mm", bold=True)
+    return c.image
+
+
+@lru_cache(maxsize=1)
+def _base() -> Image.Image:
+    """Return what every board image shares: background, board frame, coordinates, grid."""
+    c = Canvas(WIDTH, HEIGHT, BG)
+    c.rect(BOARD_X - 3, BOARD_Y - 3, BOARD_X + BOARD_PX + 3, BOARD_Y + BOARD_PX + 3, fill=SAND, outline="#6e5a35",
+           width=3)
+    for i in range(BOARD_SIDE):
+        c.text(BOARD_X + CELL * i + CELL / 2, BOARD_Y - 6, "ABCDEFG"[i], 15, fill="#5a4a2c", anchor="ms", bold=True)
+        c.text(BOARD_X - 7, BOARD_Y + CELL * i + CELL / 2, str(i + 1), 15, fill="#5a4a2c", anchor="rm", bold=True)
+    for i in range(1, BOARD_SIDE):
+        c.line([(BOARD_X + CELL * i, BOARD_Y), (BOARD_X + CELL * i, BOARD_Y + BOARD_PX)], GRID, 1)
+        c.line([(BOARD_X, BOARD_Y + CELL * i), (BOARD_X + BOARD_PX, BOARD_Y + CELL * i)], GRID, 1)
+    c.rect(MARGIN, STRIP_Y, WIDTH - MARGIN, HEIGHT - 8, fill="#fffaf0", outline="#bba77d", width=1.5, radius=8)
+    return c.image
+
+
+def _status(view: dict[str, Any], names: Sequence[str]) -> str:
+    phase = view.get("phase", "")
+    movers = view.get("to_move") or []
+    who = names[movers[0]] if movers and movers[0] in (0, 1) else ""
+    owner = names[view.get("turn", 0)]
+    if phase == "over":
+        return tr("boards.sakkara.over." + (view.get("ended") or "apex"))
+    if phase == "deal":
+        return tr("boards.sakkara.deal")
+    return tr(f"boards.sakkara.{phase}", who=who, owner=owner)
+
+
+def board_image(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
+    """Return a PNG of the public Sakkara view: board, workers, displays, pyramids, used tiles."""
+    # only public keys are read below; dropping the private ones makes that structural
+    view = {k: v for k, v in view.items() if k not in PRIVATE_KEYS}
+    seats = player_names(names, 2)
+    c = Canvas(WIDTH, HEIGHT, base=_base())
+    phase = view.get("phase", "")
+    turns = view.get("turns") or [0, 0]
+    title = "Sakkara"
+    if phase not in ("deal", "place", "over"):
+        title += " · " + tr("boards.turn", n=sum(turns) + 1)
+    c.text(MARGIN, 12, title, 22, fill=INK, bold=True)
+    c.text(WIDTH - MARGIN, 16, c.fit(_status(view, seats), 17, WIDTH - 300), 17, fill=ACCENT, anchor="ra",
+           bold=True)
+    workers = view.get("workers") or [[-1, -1], [-1, -1]]
+    occupied = {sp for pair in workers for sp in pair}
+    board = view.get("board") or []
+    for sp, cell in enumerate(board[: BOARD_SIDE * BOARD_SIDE]):
+        row, col = divmod(sp, BOARD_SIDE)
+        x, y = BOARD_X + col * CELL, BOARD_Y + row * CELL
+        height, top = int(cell.get("height") or 0), cell.get("top")
+        if height <= 0 or not top:
+            c.circle(x + CELL / 2, y + CELL / 2, 2.5, fill=GRID)
+            continue
+        # under a worker the word would hide behind the pawn: the icon alone is shown
+        c.paste(_stack(str(top), min(height - 1, 4), sp not in occupied), x, y)
+        c.paste(_badge(height), x + CELL - 25, y + 1)
+    stepped = view.get("stepped", -1)
+    for seat in (0, 1):
+        for idx, sp in enumerate(workers[seat][:2]):
+            if not isinstance(sp, int) or not 0 <= sp < BOARD_SIDE * BOARD_SIDE:
+                continue
+            row, col = divmod(sp, BOARD_SIDE)
+            cx, cy = BOARD_X + col * CELL + CELL - 21, BOARD_Y + row * CELL + CELL - 21
+            if phase in ("after", "steal", "discard") and seat == view.get("turn") and idx == stepped:
+                c.circle(cx, cy, 19, outline=ACCENT, width=3)
+                _arrow(c, cx, cy, view.get("step_dir", ""), 20)
+            c.paste(_worker(seat, idx), cx - 20, cy - 20)
+    for seat in (0, 1):
+        _panel(c, view, seat, seats, BOARD_Y + seat * (BOARD_PX // 2 + 4), BOARD_PX // 2 - 4)
+    _used_strip(c, view, seats)
+    return c.png()
+
+
+def _panel(c: Canvas, view: dict[str, Any], seat: int, names: Sequence[str], y: float, h: float) -> None:
+    x, w = PANEL_X, PANEL_W
+    active = seat in (view.get("to_move") or [])
+    c.rect(x, y, x + w, y + h, fill="#fffaf0", outline=ACCENT if active else "#bba77d", width=3 if active else 1.5,
+           radius=8)
+    c.circle(x + 20, y + 21, 11, fill=WORKER_FILL[seat], outline="#1c1c1c", width=2)
+    c.text(x + 20, y + 21.5, str(seat + 1), 13, fill=WORKER_TEXT[seat], anchor="mm", bold=True)
+    c.text(x + 38, y + 21, c.fit(names[seat], 18, w - 120), 18, fill=INK, anchor="lm", bold=True)
+    if active:
+        c.rect(x + w - 76, y + 10, x + w - 8, y + 32, fill=ACCENT, radius=6)
+        c.text(x + w - 42, y + 21.5, tr("boards.to_move"), 13, fill="#ffffff", anchor="mm", bold=True)
+    sizes = view.get("rack_sizes") or [0, 0]
+    c.text(x + 12, y + 48, tr("boards.sakkara.rack", n=sizes[seat]), 15, fill=INK, anchor="lm")
+    # displayed ship and grain
+    c.text(x + 12, y + 78, tr("boards.sakkara.display"), 15, fill=INK, anchor="lm")
+    ships = (view.get("ships") or [0, 0])[seat]
+    grains = (view.get("grains") or [0, 0])[seat]
+    dx = x + 84
+    slots = [("ship", ships >= 1)] + [("grain", grains > i) for i in range(3)]
+    for motif, shown in slots:
+        if shown:
+            c.paste(tile_sprite(motif, 32, False), dx, y + 62)
+        else:
+            c.rect(dx, y + 62, dx + 32, y + 94, outline="#b9ab8c", width=1.5, radius=4)
+            c.line([(dx + 11, y + 78), (dx + 21, y + 78)], "#b9ab8c", 1.5)
+        dx += 38
+    # pyramid: level 1 is a 3x3 block, level 2 a 2x2 block, level 3 the apex
+    pyr: dict[str, int] = dict((view.get("pyramids") or [{}, {}])[seat])
+    size = (view.get("pyramid_sizes") or [0, 0])[seat]
+    c.text(x + 12, y + 114, tr("boards.sakkara.pyramid", n=size), 15, fill=INK, anchor="lm")
+    t = 22
+    by = y + 130
+
+    def level_tiles(groups: Sequence[tuple[tuple[str, ...], int]]) -> list[str | None]:
+        out: list[str | None] = []
+        for motifs, slots_n in groups:
+            got = [m for m in motifs for _ in range(pyr.get(m, 0))][:slots_n]
+            out += got + [None] * (slots_n - len(got))
+        return out
+
+    l1 = level_tiles([(("corner_stone",), 4), (("stairs",), 2), (("moon", "circle", "double_line"), 3)])
+    # corners at the corners, stairs top and bottom middle, glyphs across the middle row
+    l1_pos = [(0, 0), (0, 2), (2, 0), (2, 2), (0, 1), (2, 1), (1, 0), (1, 1), (1, 2)]
+    l2 = level_tiles([(("cross", "braid", "eye"), 4)])
+    l3 = level_tiles([(("apex",), 1)])
+    blocks = [(l1, l1_pos, 3, "I"), (l2, [(0, 0), (0, 1), (1, 0), (1, 1)], 2, "II"), (l3, [(0, 0)], 1, "III")]
+    bx = x + 14
+    for tiles, pos, n, roman in blocks:
+        top = by + (3 - n) * t / 2
+        for built, (r, col) in zip(tiles, pos, strict=True):
+            tx, ty = bx + col * t, top + r * t
+            if built:
+                c.paste(tile_sprite(built, t - 2, False), tx + 1, ty + 1)
+            else:
+                c.rect(tx + 1, ty + 1, tx + t - 1, ty + t - 1, outline="#c4b590", width=1, radius=3)
+        done = sum(1 for m in tiles if m)
+        c.text(bx + n * t / 2, by + 3 * t + 14, f"{roman} {done}/{len(tiles)}", 13, fill=INK, anchor="mm")
+        bx += n * t + 16
+
+
+def _used_strip(c: Canvas, view: dict[str, Any], names: Sequence[str]) -> None:
+    pending = list(view.get("pending") or [])
+    destroyed = list(view.get("destroyed") or [])
+    owner = view.get("turn", 0) if view.get("turn") in (0, 1) else 0
+    x, y = MARGIN, STRIP_Y
+    if not pending and not destroyed:
+        c.text(x + 12, y + 16, tr("boards.sakkara.used_none"), 15, fill="#7a6a4a", anchor="lm")
+        return
+    c.text(x + 12, y + 16, tr("boards.sakkara.used", owner=names[owner], placer=names[1 - owner],
+                              n=len(pending) + len(destroyed)), 15, fill=INK, anchor="lm", bold=True)
+    tiles = pending + destroyed
+    side, gap = 30, 3
+    room = int((WIDTH - 2 * MARGIN - 24 - 90) // (side + gap))
+    tx = x + 12
+    c.text(tx, y + 47, tr("boards.bottom"), 12, fill="#7a6a4a", anchor="lm")
+    tx += 46
+    skipped = max(0, len(tiles) - room)
+    if skipped:
+        c.text(tx, y + 47, f"+{skipped}…", 13, fill=INK, anchor="lm")
+        tx += 34
+    for i, motif in enumerate(tiles[skipped:], start=skipped):
+        if i == len(pending) and destroyed:
+            c.line([(tx - 1, y + 30), (tx - 1, y + 64)], ACCENT, 2)
+            tx += 3
+        c.paste(tile_sprite(motif, side, False), tx, y + 32)
+        tx += side + gap
+    c.text(tx + 4, y + 47, tr("boards.top"), 12, fill="#7a6a4a", anchor="lm")
+
+
+RACK_COLS = 8
+RACK_TILE = 62
+RACK_W = 2 * MARGIN + RACK_COLS * (RACK_TILE + 30) + 8
+
+
+def rack_image(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
+    """Return a PNG of one seat's private rack (and a Snake's reveal of the opponent's rack)."""
+    seats = player_names(names, 2)
+    seat = view.get("seat", 0) if view.get("seat") in (0, 1) else 0
+    rack: dict[str, int] = {m: n for m, n in (view.get("rack") or {}).items() if n}
+    revealed: dict[str, int] | None = view.get("revealed_rack")
+    sections: list[tuple[str, dict[str, int]]] = [(tr("boards.sakkara.your_rack", name=seats[seat],
+                                                      n=sum(rack.values())), rack)]
+    if revealed is not None:
+        sections.append((tr("boards.sakkara.revealed", name=seats[1 - seat], n=sum(revealed.values())),
+                         {m: n for m, n in revealed.items() if n}))
+    row_h = RACK_TILE + 16
+    heights = [34 + row_h * max(1, -(-len(tiles) // RACK_COLS)) for _, tiles in sections]
+    spell_h = 30 + 24 * 2
+    height = MARGIN + sum(heights) + spell_h + MARGIN
+    c = Canvas(RACK_W, height, BG)
+    y = MARGIN
+    for (title, tiles), h in zip(sections, heights, strict=True):
+        c.text(MARGIN, y + 14, title, 18, fill=INK, anchor="lm", bold=True)
+        if not tiles:
+            c.text(MARGIN, y + 34 + RACK_TILE / 2, tr("boards.sakkara.rack_empty"), 15, fill="#7a6a4a", anchor="lm")
+        ordered = [m for m in MOTIFS if m in tiles] + sorted(m for m in tiles if m not in MOTIFS)
+        for i, motif in enumerate(ordered):
+            r, col = divmod(i, RACK_COLS)
+            tx, ty = MARGIN + col * (RACK_TILE + 30), y + 34 + r * row_h
+            c.paste(tile_sprite(motif, RACK_TILE), tx, ty)
+            c.text(tx + RACK_TILE + 3, ty + RACK_TILE - 2, f"x{tiles[motif]}", 17, fill=INK, anchor="ls", bold=True)
+        y += h
+    # the spell recipes: printed on the real board's border, handy next to one's own tiles
+    c.text(MARGIN, y + 14, tr("boards.sakkara.spells"), 15, fill=INK, anchor="lm", bold=True)
+    for i, spell in enumerate(SPELLS):
+        sx = MARGIN + (i % 2) * (RACK_W // 2)
+        sy = y + 30 + (i // 2) * 24
+        c.text(sx, sy + 10, tr(f"boards.sakkara.spell.{spell.name}"), 14, fill=INK, anchor="lm")
+        for j, motif in enumerate(spell.recipe):
+            c.paste(tile_sprite(motif, 21, False), sx + 96 + j * 24, sy)
+    return c.png()
+
+
+RACK_SIZE = RACK_W
+"""Width of every rack image (its height grows with a Snake's reveal)."""

@@ -1,0 +1,237 @@
+"""Board images (cogs/boards): they render for many positions, keep secrets, and match a golden.
+
+Positions come from seeded random playouts (chance from the state's own seed), so every run
+draws the same ones. The golden images pin one scripted position per game and compare pixels
+with a tolerance (mean absolute difference < 1.0 on 0-255), so a FreeType or zlib update does
+not fail the suite while a changed drawing does. Regenerate after an intended change with
+
+    UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/bot/test_boards.py -k golden
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+import engine.indus as indus_engine
+import engine.sakkara as sakkara_engine
+from cogs import boards
+from cogs.boards import indus as indus_board_mod
+from cogs.boards import sakkara as sakkara_board_mod
+from cogs.boards._canvas import printable
+from engine.core import CHANCE, resolve_chance
+
+SAKKARA = sakkara_engine.GAME
+INDUS = indus_engine.GAME
+GOLDEN = Path(__file__).parent / "golden"
+TOLERANCE = 1.0
+
+
+def playout(game: Any, players: int, seed: int, options: dict[str, Any] | None = None) -> Iterator[Any]:
+    """Yield every state of a seeded random game, the finished one last."""
+    state = game.setup(players, seed, options)
+    rng = random.Random(seed)
+    yield state
+    while movers := game.to_move(state):
+        seat = movers[0]
+        action = resolve_chance(game, state) if seat == CHANCE else rng.choice(game.legal_actions(state, seat))
+        state, _ = game.apply(state, seat, action)
+        yield state
+
+
+def sample(states: list[Any], k: int, seed: int) -> list[Any]:
+    """Return ``k`` states spread over a game, always including the last one."""
+    rng = random.Random(seed)
+    picked = rng.sample(states[:-1], min(k, len(states) - 1))
+    return [*picked, states[-1]]
+
+
+def decode(png: bytes) -> Image.Image:
+    """Return the decoded PNG (fails the test if it is not a complete PNG)."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image
+
+
+def mean_abs_diff(a: Image.Image, b: Image.Image) -> float:
+    """Return the mean absolute difference of two images' RGB pixels (0-255)."""
+    diff = ImageChops.difference(a.convert("RGB"), b.convert("RGB"))
+    return sum(ImageStat.Stat(diff).mean) / 3
+
+
+# --- rendering many positions ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_sakkara_board_and_racks_render_for_random_positions(seed: int) -> None:
+    states = list(playout(SAKKARA, 2, seed))
+    assert SAKKARA.is_over(states[-1])
+    phases = set()
+    for state in sample(states, 8, seed):
+        phases.add(state.phase)
+        image = decode(boards.sakkara_board(SAKKARA.view(state, None)))
+        assert image.size == sakkara_board_mod.SIZE
+        for seat in (0, 1):
+            rack = decode(boards.sakkara_rack(SAKKARA.view(state, seat)))
+            assert rack.width == sakkara_board_mod.RACK_SIZE
+    assert "over" in phases
+
+
+def test_sakkara_images_cover_every_phase() -> None:
+    """The deal, placement, both turn halves, a Snake steal, discards and the return all draw."""
+    seen: dict[str, Any] = {}
+    wanted = {"deal", "place", "before", "after", "steal", "discard", "return", "over", "destroyed"}
+    for seed in range(1, 30):
+        for state in playout(SAKKARA, 2, seed):
+            seen.setdefault(state.phase, state)
+            if state.destroyed:
+                seen.setdefault("destroyed", state)
+        if wanted <= set(seen):
+            break
+    assert wanted <= set(seen)
+    for state in seen.values():
+        assert decode(boards.sakkara_board(SAKKARA.view(state, None))).size == sakkara_board_mod.SIZE
+    steal = seen["steal"]
+    thief = SAKKARA.view(steal, steal.turn)
+    assert "revealed_rack" in thief
+    with_reveal = decode(boards.sakkara_rack(thief))
+    without = decode(boards.sakkara_rack(SAKKARA.view(steal, 1 - steal.turn)))
+    assert with_reveal.height > without.height  # the reveal is drawn, for the thief only
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("layout", ["default", "random"])
+def test_indus_board_renders_for_random_positions(players: int, layout: str) -> None:
+    seed = 10 * players + len(layout)
+    states = list(playout(INDUS, players, seed, {"layout": layout}))
+    assert INDUS.is_over(states[-1])
+    phases = set()
+    for state in sample(states, 8, seed):
+        phases.add(state.phase)
+        image = decode(boards.indus_board(INDUS.view(state, None)))
+        assert image.size == indus_board_mod.SIZE
+    assert "over" in phases
+
+
+def test_indus_two_player_keep_choice_renders() -> None:
+    """The 2-player own-capture decision (a pending piece) has its own panel line."""
+    for seed in range(40):
+        for state in playout(INDUS, 2, seed):
+            if state.phase == "keep":
+                view = INDUS.view(state, None)
+                assert view["pending"] is not None
+                assert decode(boards.indus_board(view)).size == indus_board_mod.SIZE
+                return
+    pytest.skip("no own capture in 40 random 2-player games")
+
+
+# --- secrets ----------------------------------------------------------------------------------
+
+
+def test_sakkara_board_is_the_same_whatever_the_racks_hold() -> None:
+    """Two states that differ only in hidden tiles (racks, covered tiles) draw the same bytes."""
+    states = list(playout(SAKKARA, 2, 5))
+    rng = random.Random(5)
+    changed = 0
+    for state in [*sample(states, 5, 5)[:-1], next(s for s in states if s.phase == "steal")]:
+        public = boards.sakkara_board(SAKKARA.view(state, None))
+        for seat in (0, 1):
+            other = SAKKARA.resample_hidden(state, seat, rng)
+            changed += other.racks != state.racks or other.board != state.board
+            assert boards.sakkara_board(SAKKARA.view(other, None)) == public
+            # handed a seat's private view by mistake, the public board still shows nothing private
+            assert boards.sakkara_board(SAKKARA.view(state, seat)) == public
+    assert changed > 0  # the resampling did hide something, so the equality above means something
+
+
+def test_sakkara_rack_image_depends_on_the_rack() -> None:
+    """The private image shows the rack: a different rack draws a different image."""
+    state = next(s for s in playout(SAKKARA, 2, 4) if s.phase == "before" and sum(s.racks[1]) >= 3)
+    mine = boards.sakkara_rack(SAKKARA.view(state, 0))
+    other = SAKKARA.resample_hidden(state, 1, random.Random(1))
+    while other.racks[0] == state.racks[0]:
+        other = SAKKARA.resample_hidden(other, 1, random.Random(len(str(other.racks))))
+    assert boards.sakkara_rack(SAKKARA.view(other, 0)) != mine
+
+
+# --- golden images ----------------------------------------------------------------------------
+
+
+def pinned_sakkara() -> Any:
+    """A mid-game Sakkara position: seeded deal, 90 seeded random actions (pending tiles shown)."""
+    states = list(playout(SAKKARA, 2, 2026))
+    return next(s for s in states[90:] if s.phase == "return" and len(s.pending) >= 3)
+
+
+def pinned_indus() -> Any:
+    """A mid-game 4-player Indus position on the default layout, during a move decision."""
+    states = list(playout(INDUS, 4, 2026, {"layout": "default"}))
+    return next(s for s in states[100:] if s.phase == "move")
+
+
+GOLDENS = {
+    "sakkara_board": lambda: boards.sakkara_board(SAKKARA.view(pinned_sakkara(), None), names=["Ann", "Bob"]),
+    "sakkara_rack": lambda: boards.sakkara_rack(SAKKARA.view(pinned_sakkara(), 1), names=["Ann", "Bob"]),
+    "indus_board": lambda: boards.indus_board(INDUS.view(pinned_indus(), None), names=["Ann", "Bob", "Cy", "Dee"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GOLDENS))
+def test_golden_image(name: str) -> None:
+    png = GOLDENS[name]()
+    path = GOLDEN / f"{name}.png"
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_bytes(png)
+    assert path.exists(), f"missing golden {path}: run with UPDATE_GOLDEN=1"
+    got, want = decode(png), decode(path.read_bytes())
+    assert got.size == want.size
+    assert mean_abs_diff(got, want) < TOLERANCE
+
+
+def test_golden_check_detects_a_changed_position() -> None:
+    """The tolerance is tight enough: one more move differs from the golden by more than it."""
+    state = pinned_indus()
+    movers = INDUS.to_move(state)
+    nxt, _ = INDUS.apply(state, movers[0], INDUS.legal_actions(state, movers[0])[0])
+    moved = decode(boards.indus_board(INDUS.view(nxt, None), names=["Ann", "Bob", "Cy", "Dee"]))
+    want = decode((GOLDEN / "indus_board.png").read_bytes())
+    assert mean_abs_diff(moved, want) > 0.02
+    assert mean_abs_diff(decode(GOLDENS["indus_board"]()), want) < TOLERANCE
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def test_board_file_wraps_the_png() -> None:
+    png = boards.indus_board(INDUS.view(INDUS.setup(3, 1), None))
+    file = boards.board_file(png)
+    assert isinstance(file, discord.File)
+    assert file.filename == "board.png"
+    assert file.fp.read() == png
+    assert boards.board_file(png, "rack.png").filename == "rack.png"
+
+
+def test_labels_match_the_coordinates_printed_on_the_images() -> None:
+    assert [boards.sakkara_space_label(i) for i in (0, 6, 7, 48)] == ["A1", "G1", "A2", "G7"]
+    assert [boards.sakkara_worker_label(s, i) for s in (0, 1) for i in (0, 1)] == ["1A", "1B", "2A", "2B"]
+    assert boards.indus_square_label(0, 0) == "A1"
+    assert boards.indus_square_label(5, 2) == "C6"
+
+
+def test_names_the_font_cannot_draw_are_made_printable() -> None:
+    assert printable("Zoë Ørsted") == "Zoe ?rsted"
+    assert printable("李") == "?"
+    view = SAKKARA.view(next(playout(SAKKARA, 2, 1)), None)
+    named = decode(boards.sakkara_board(view, names=["Zoë", "李 Wei"]))
+    assert named.size == sakkara_board_mod.SIZE
+    assert boards.sakkara_board(view, names=["Ann", "Bob"]) != boards.sakkara_board(view)
