@@ -138,6 +138,110 @@ EN: dict[str, str] = {
                     "artifact points wins; a tie goes to the most artifacts. Presets: `incan-gold`, "
                     "`incan-gold-modern`, `diamant` (no artifacts) and `forsvunna-diamanten` (rising temples). "
                     "If you do not decide in time, you return to camp.",
+    # indus
+    "indus.name": "Indus",
+    "indus.dm_ok": "You sit at an Indus table in {channel}. I will nudge you here when it is your turn.",
+    "indus.dm_closed": "I could not send you a direct message, so there will be no turn nudges: watch the "
+                       "board message in the channel (it mentions whose turn it is).",
+    "indus.seed_needs_random": "a seed only applies to the random layout (layout: random)",
+    "indus.opt_layout_default": "board: default layout",
+    "indus.opt_layout_random": "board: random (a new one each game)",
+    "indus.opt_layout_seed": "board: random, seed {seed}",
+    "indus.opt_timeout": "decision time: {seconds} s",
+    "indus.timeout_label": "the Easy bot played for them",
+    "indus.colour0": "blue",
+    "indus.colour1": "yellow",
+    "indus.colour2": "green",
+    "indus.colour3": "red",
+    "indus.rank_W": "Worker",
+    "indus.rank_A": "Assistant",
+    "indus.rank_P": "Professor",
+    "indus.type_B": "building",
+    "indus.type_T": "tomb",
+    "indus.type_C": "canal",
+    "indus.type_W": "city wall",
+    "indus.type_R": "stone road",
+    "indus.type_P": "wooden path",
+    "indus.side_N": "{space} (top edge, column {line})",
+    "indus.side_S": "{space} (bottom edge, column {line})",
+    "indus.side_W": "{space} (left edge, row {line})",
+    "indus.side_E": "{space} (right edge, row {line})",
+    "indus.text_legend": "Squares: top piece (b/y/g/r = blue/yellow/green/red, W/A/P = Worker/Assistant/"
+                         "Professor) and stack height; * = secured. Second grid: ruin types (B building, "
+                         "T tomb, C canal, W wall, R stone road, P wooden path).",
+    "indus.title_setup": "Indus — placing the start pieces",
+    "indus.title_turn": "Indus — turn {turn}",
+    "indus.status_setup": "{who}: put one of your start pieces on a free start space.",
+    "indus.status_place": "{who}: place a piece from your reserve on a free start space, then the die is rolled.",
+    "indus.status_move": "{who} rolled 🎲 **{die}** (roll {roll} of 3: {ranks} may move). Choose the piece to move.",
+    "indus.status_colour": "Only {colour} may move (the colour placed this turn).",
+    "indus.status_reroll": "Or reroll.",
+    "indus.status_keep": "{who} secured a square and captured their own {piece}: keep it as a prisoner "
+                         "(points) or return it to its reserve?",
+    "indus.status_turn": "{who} is to play (turn {turn}).",
+    "indus.status_over": "The game is over: every piece has entered the dig.",
+    "indus.ai_thinking": "🤖 The bot is thinking…",
+    "indus.players": "Players (reserve W/A/P · prisoners · score now)",
+    "indus.players_setup": "Players (start pieces W/A/P to place)",
+    "indus.tiebreak": "Tied on points: the higher prisoner total wins.",
+    "indus.player_line": "{name}: {pools} · prisoners {prisoners} ({prison_points} pts) · **{score}**",
+    "indus.log": "What happened",
+    "indus.log_place": "{name} placed a {piece} on {space}.",
+    "indus.log_roll": "🎲 {name} rolled **{die}** (roll {roll}).",
+    "indus.log_reroll": "↩️ {name} rejected the {die} and rolls again.",
+    "indus.log_move": "{name}'s {piece} moved {die} from {space} to square {square}.",
+    "indus.log_secured": "🔒 {name} secured {square} for {colour}.",
+    "indus.log_captured": "⚔️ {name} captured {pieces} on {square}.",
+    "indus.log_arrival": "⚔️ {pieces} landed on {square}, secured by {colour}: {name} takes it prisoner.",
+    "indus.log_own_capture": "{name} captured their own {piece}: keep it or return it?",
+    "indus.log_kept": "{name} keeps their own {piece} as a prisoner.",
+    "indus.log_returned": "{name} returns their own {piece} to its reserve.",
+    "indus.log_skipped": "{name} has nothing left to play and is skipped.",
+    "indus.log_over": "🏁 Every piece has entered the dig.",
+    "indus.your_turn_public": "{mention}, your turn.",
+    "indus.piece_button": "{piece} ({left} left)",
+    "indus.space_placeholder": "Start space for the {piece}…",
+    "indus.move_button": "{piece}: {space} → square {square}",
+    "indus.move_placeholder": "Piece to move…",
+    "indus.reroll_button": "🎲 Reroll (roll {roll}: {ranks})",
+    "indus.keep": "Keep the {piece} (prisoner points)",
+    "indus.return": "Return the {piece} to reserve",
+    "indus.nudge": "Your turn in Indus ({channel}): {url}",
+    "indus.reminder": "Indus: {seconds} seconds left for your turn, then the Easy bot plays it for you. {url}",
+    "indus.status_link_title": "The game",
+    "indus.status_link": "[Board message with the controls]({url})",
+    "indus.summary_title": "Indus — final scoring",
+    "indus.summary_line": "{place}. {name}: **{score}** = ruins {ruins} + prisoners {prisoners}",
+    "indus.summary_ruins": "Ruin by ruin",
+    "indus.ruin_line": "**{id}** {type} ({value}): {takers}",
+    "indus.ruin_taker": "{colour} {name} {points}",
+    "indus.ruin_nobody": "nobody",
+    "indus.rules1_title": "Indus — the idea",
+    "indus.rules1": "Archaeologists dig in a 6×6 field of ruins. Each player has Workers, Assistants and "
+                    "Professors that enter the dig from the 24 start spaces around it and never move again. "
+                    "With 2 players each has two colours. First everyone puts their start pieces on free start "
+                    "spaces, one at a time.",
+    "indus.rules2_title": "A turn",
+    "indus.rules2": "Place a piece from your reserve on a free start space (if you have one), then the die is "
+                    "rolled and you move one of your frame pieces **straight in** by exactly the die. You may "
+                    "reject a roll: the 2nd roll moves only Assistants or Professors, the 3rd only Professors, "
+                    "and a reroll is offered only when you have such a piece. With 2 players you must move the "
+                    "colour you placed.",
+    "indus.rules3_title": "Stacks and securing",
+    "indus.rules3": "Pieces stack. A second piece of a colour on a square **secures** it: every other colour "
+                    "there is captured (prisoners: Worker 1, Assistant 2, Professor 3 points), and any other "
+                    "colour landing there later is captured too. With 2 players, capturing your own other colour "
+                    "by securing lets you keep it as a prisoner or return it to its reserve.",
+    "indus.rules4_title": "Scoring",
+    "indus.rules4": "When every piece has entered the dig: each **building** pays first and second place by all "
+                    "pieces on its squares; tombs, canals, walls, stone roads and wooden paths pay their value to "
+                    "the colour with the most **top** pieces. Ties split the points (rounded down). With 2 players "
+                    "every colour scores on its own and a player's two colours are added.",
+    "indus.rules5_title": "On Discord",
+    "indus.rules5": "The board message shows the dig and the controls of the player to move; I send you a "
+                    "nudge by DM when it is your turn. `/indus new layout:random seed:42` picks a random board "
+                    "(the same seed gives the same board). If you do not act in time, the Easy bot plays your "
+                    "turn.",
     # leaderboard
     "lb.game.incan_gold": "Incan Gold",
     "lb.game.sakkara": "Sakkara",

@@ -1,0 +1,289 @@
+"""Indus through the real discord.py client against the in-process fake Discord (issue 6).
+
+Scripted humans always take the first option the board message offers (the first space of the
+first piece, the first move button, Keep before Return), which is the first legal action; AI
+seats play with no delay. Covers: 2- and 4-seat games from /indus new to the summary, the
+2-player own-colour capture choice, restart mid-turn, refusals, the turn timer, and the layout
+option.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from incan_kit import buttons, lobby_id, start_bot
+
+from bot import Bot
+from cogs.fake.harness import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from db.store import Store
+from engine.clock import ManualClock
+from engine.core import replay
+from engine.indus import GAME
+from engine.indus.layout import generate_layout
+from engine.session import Table
+
+KEEP_SEED = 16  # 2 players, both taking the first legal action: an own-colour capture at turn 23
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    s = await Store.open(str(tmp_path / "bot.sqlite3"))
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def players(fake: FakeDiscord) -> list[FakeUser]:
+    return [fake.user("Ann"), fake.user("Bo")]
+
+
+def pin_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """The Start button draws the game seed with secrets.randbits: pin it."""
+    monkeypatch.setattr("engine.session.secrets.randbits", lambda bits: seed)
+
+
+def lobby_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
+    return next(m for m in fake.channel_messages(channel) if buttons(m, "lobby:"))
+
+
+async def open_table(fake: FakeDiscord, bot: Bot, channel: FakeChannel, humans: list[FakeUser],
+                     bots: tuple[str, ...] = (), options: dict[str, Any] | None = None) -> Table:
+    host, *others = humans
+    rec = await fake.slash(host, channel, "indus new", options or {})
+    assert rec.ephemeral and "table is open" in rec.replies[-1].render()
+    lobby = lobby_message(fake, channel)
+    for user in others:
+        await fake.click(user, lobby, lobby_id(lobby, "join"))
+    for level in bots:
+        await fake.click(host, lobby, lobby_id(lobby, f"ai-{level}"))
+    await fake.click(host, lobby, lobby_id(lobby, "start"))
+    return bot.sessions.table_in(channel.id)
+
+
+async def board(fake: FakeDiscord, bot: Bot, table: Table) -> FakeMessage:
+    ref = await bot.hub.message_ref(table, "board")
+    assert ref is not None
+    return fake.messages[ref[1]]
+
+
+def mover(table: Table, users: list[FakeUser]) -> FakeUser:
+    seat = table.humans_owing()[0]
+    return next(u for u in users if u.id == table.seats[seat].user_id)
+
+
+def first_choice(message: FakeMessage) -> tuple[str, str | None]:
+    """Return (custom_id, select value or None) of the first move control on the board message."""
+    for cid in message.custom_ids:
+        if cid.startswith("pick:"):
+            comp = message.component(cid)
+            assert comp is not None
+            return cid, comp["options"][0]["value"]
+        if cid.startswith("act:"):
+            return cid, None
+    raise AssertionError(f"no move control on the board: {message.custom_ids}")
+
+
+def action_of(cid: str, value: str | None) -> Any:
+    return json.loads(value if value is not None else cid.split(":", 3)[3])
+
+
+async def take(fake: FakeDiscord, user: FakeUser, message: FakeMessage, cid: str, value: str | None) -> Any:
+    if value is None:
+        rec = await fake.click(user, message, cid)
+    else:
+        rec = await fake.select(user, message, cid, [value])
+    assert not [r for r in rec.replies if r.ephemeral], [r.render() for r in rec.replies]
+    return action_of(cid, value)
+
+
+async def play_step(fake: FakeDiscord, bot: Bot, table: Table, users: list[FakeUser]) -> Any:
+    """The human to move takes the first option on the board message; return the action."""
+    user = mover(table, users)
+    message = await board(fake, bot, table)
+    legal = GAME.legal_actions(table.state, table.humans_owing()[0])
+    cid, value = first_choice(message)
+    assert action_of(cid, value) == legal[0]  # the controls follow the engine's legal actions
+    return await take(fake, user, message, cid, value)
+
+
+async def play_to_the_end(fake: FakeDiscord, bot: Bot, table: Table, users: list[FakeUser]) -> list[Any]:
+    taken = []
+    while table.status == "playing":
+        taken.append(await play_step(fake, bot, table, users))
+    return taken
+
+
+async def final_checks(fake: FakeDiscord, store: Store, channel: FakeChannel, table: Table) -> FakeMessage:
+    """The summary is posted once, ruin by ruin, and the stored log replays to the announced scores."""
+    [summary] = [m for m in fake.channel_messages(channel) if buttons(m, "rematch:")]
+    text = summary.render()
+    for seat in table.seats:
+        assert seat.display_name in text
+    assert "Winner" in text or "Shared win" in text
+    for ruin in GAME.view(table.state, None)["layout"]["ruins"]:
+        assert f"**{ruin['id']}**" in text
+    log = await store.load_game(table.id)
+    final = replay(GAME, len(table.seats), log.game.seed, [(a.seat, a.payload) for a in log.actions],
+                   table.options)
+    assert GAME.dumps(final) == GAME.dumps(table.state)
+    assert [r.score for r in await store.results(table.id)] == GAME.result(final)["scores"]
+    return summary
+
+
+async def test_two_players_full_game_with_own_colour_choice(fake, table, store, clock, players, monkeypatch):
+    pin_seed(monkeypatch, KEEP_SEED)
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, players)
+    assert len(game.seats) == 2 and game.status == "playing"
+    # Setup in 2 players: each player places one of four start pieces of two colours: piece buttons.
+    first = await board(fake, bot, game)
+    assert len(buttons(first, "indus:pc:")) == 4 and "🔵" in first.render() and "🟢" in first.render()
+    taken = []
+    offered = None
+    while game.status == "playing":
+        if game.state.phase == "keep" and offered is None:  # the first time: Return (later: Keep)
+            message = await board(fake, bot, game)
+            offered = message.render()
+            ret = next(c for c in buttons(message, "act:") if json.loads(c.split(":", 3)[3])["do"] == "return")
+            taken.append(await take(fake, mover(game, players), message, ret, None))
+            continue
+        taken.append(await play_step(fake, bot, game, players))
+    assert offered is not None and "captured their own" in offered and "Keep the" in offered
+    assert any(a["do"] == "return" for a in taken)
+    assert any(a["do"] == "move" for a in taken) and any(a["do"] == "place" for a in taken)
+    await final_checks(fake, store, table, game)
+    # Every human got turn nudges by DM with a link to the board message.
+    ref = await bot.hub.message_ref(game, "board")
+    for user in players:
+        assert any(f"/{ref[1]}" in m.render() for m in fake.dm_messages(user))
+    await fake.stop(bot)
+
+
+async def test_four_seats_two_humans_two_bots_to_the_summary(fake, table, store, clock, players):
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, players, bots=("easy", "medium"))
+    assert len(game.seats) == 4 and sum(s.is_ai for s in game.seats) == 2
+    await play_to_the_end(fake, bot, game, players)
+    summary = await final_checks(fake, store, table, game)
+    assert "🤖" in summary.render()
+    # The die was shown to everyone: the board message's versions carry the rolls.
+    message = await board(fake, bot, game)
+    assert any("rolled 🎲" in text for text in message.all_texts())
+    # Rematch opens a new lobby with the same seats.
+    await fake.click(players[1], summary, buttons(summary, "rematch:")[0])
+    again = bot.sessions.table_in(table.id)
+    assert again.status == "lobby" and len(again.seats) == 4
+    await fake.stop(bot)
+
+
+async def test_restart_mid_turn_continues_from_the_old_buttons(fake, table, store, clock, players):
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, players, bots=("easy",))
+    while not (game.state.phase == "move" and game.humans_owing()):
+        await play_step(fake, bot, game, players)  # through setup to a human's first roll
+    old = await board(fake, bot, game)
+    cid, value = first_choice(old)
+    window, version = game.window, game.version
+    await fake.stop(bot)
+
+    bot2 = await start_bot(fake, store, clock)
+    revived = bot2.sessions.table_in(table.id)
+    assert revived is not game and (revived.window, revived.version) == (window, version)
+    await take(fake, mover(revived, players), old, cid, value)  # the button from before the restart
+    assert revived.version > version
+    await play_to_the_end(fake, bot2, revived, players)
+    await final_checks(fake, store, table, revived)
+    await fake.stop(bot2)
+
+
+async def test_refusals_are_private_and_change_nothing(fake, table, store, clock, players):
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, players)
+    stranger = fake.user("Stranger")
+    message = await board(fake, bot, game)
+    me, other = mover(game, players), next(u for u in players if u is not mover(game, players))
+    version = game.version
+    cid, value = first_choice(message)
+
+    for user, expected in ((stranger, "not seated"), (other, "nothing for you to decide")):
+        rec = await fake.select(user, message, cid, [value])
+        assert rec.replies[-1].ephemeral and expected in rec.replies[-1].render()
+        piece = buttons(message, "indus:pc:")[-1]
+        rec = await fake.click(user, message, piece)
+        assert rec.replies[-1].ephemeral and expected in rec.replies[-1].render()
+    assert game.version == version
+
+    # The mover picks another piece (step one: applies nothing), then its space (step two).
+    piece = buttons(message, "indus:pc:")[-1]
+    await fake.click(me, message, piece)
+    assert game.version == version
+    cid, value = first_choice(message)
+    action = action_of(cid, value)
+    assert f"{action['colour']}{action['rank']}" == piece.rsplit(":", 1)[1]
+
+    # A double click: both clicks reach the bot; one is applied, the other refused privately.
+    recs = await asyncio.gather(fake.select(me, message, cid, [value]), fake.select(me, message, cid, [value]))
+    refused = [r for r in recs if r.replies and r.replies[-1].ephemeral]
+    assert len(refused) == 1
+    assert any(s in refused[0].replies[-1].render() for s in ("That choice is over", "nothing for you"))
+    assert game.version == version + 1 and len(await store.actions(game.id)) == game.version
+    frame = GAME.view(game.state, None)["frame"]
+    assert frame[action["space"]] == {"colour": action["colour"], "rank": action["rank"]}
+
+    # The board now carries the other player's controls, and only theirs work.
+    assert mover(game, players) is other
+    rec = await fake.click(me, message, buttons(message, "indus:pc:")[0])
+    assert rec.replies[-1].ephemeral and "nothing for you to decide" in rec.replies[-1].render()
+    await fake.stop(bot)
+
+
+async def test_timeout_reminds_then_the_easy_bot_plays_the_turn(fake, table, store, clock, players):
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, players)
+    while game.state.phase == "setup":
+        await play_step(fake, bot, game, players)
+    late = mover(game, players)
+    seat, turn = game.humans_owing()[0], game.state.turn
+    await fake.run(clock.advance, 90)
+    assert any("seconds left" in m.render() for m in fake.dm_messages(late))
+    await fake.run(clock.advance, 30)
+    assert GAME.view(game.state, None)["frame"] != {}  # the Easy bot placed for them; the die was rolled
+    assert game.state.turn == turn and game.state.phase == "move"
+    # The session's timeout agent stops at the die (a chance event): the move takes another timer.
+    for _ in range(4):
+        if game.state.turn != turn:
+            break
+        await fake.run(clock.advance, 120)
+    assert game.state.turn == turn + 1 and game.state.seat != seat
+    text = (await board(fake, bot, game)).render()
+    assert late.name in text and "did not decide in time: the Easy bot played for them" in text
+    await fake.stop(bot)
+
+
+async def test_layout_option_and_commands(fake, table, store, clock, players):
+    bot = await start_bot(fake, store, clock)
+    ann = players[0]
+    rec = await fake.slash(ann, table, "indus new", {"layout": "default", "seed": 5})
+    assert rec.ephemeral and "only applies to the random layout" in rec.replies[-1].render()
+    game = await open_table(fake, bot, table, players, options={"layout": "random", "seed": 7})
+    assert any("board: random, seed 7" in m.render() for m in fake.channel_messages(table))
+    assert game.state.layout.cells == generate_layout(7).cells
+    rec = await fake.slash(ann, table, "indus rules", {})
+    assert rec.ephemeral and "straight in" in rec.replies[-1].render()
+    rec = await fake.slash(players[1], table, "indus status", {})
+    assert rec.ephemeral and "Indus" in rec.replies[-1].render()
+    rec = await fake.slash(ann, table, "incan join", {})
+    assert rec.ephemeral and "game of indus" in rec.replies[-1].render()
+    rec = await fake.slash(ann, table, "indus cancel", {})
+    assert bot.sessions.by_channel.get(table.id) is None
+    await fake.stop(bot)
