@@ -16,13 +16,17 @@ from incan_kit import buttons, lobby_id, start_bot
 from sakkara_kit import last_prompt, perform, prompt_ids
 
 from bot import Bot
+from cogs import sakkara_render
 from cogs.fake.harness import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from cogs.sakkara_render import SakkaraRenderer
+from cogs.tables import encode_action
 from db.store import Store
 from engine.clock import ManualClock
-from engine.core import replay
+from engine.core import CHANCE, replay, resolve_chance
 from engine.sakkara import GAME
 from engine.sakkara import ai as sakkara_ai
-from engine.session import Table
+from engine.session import SeatSpec, Table
+from engine.specs import SPECS
 
 
 @pytest.fixture
@@ -89,7 +93,8 @@ async def play_to_the_end(fake: FakeDiscord, table: Table, users: list[FakeUser]
         await play_one(fake, table, by_id, rng)
 
 
-async def test_full_game_human_against_a_bot(fake, table, store, clock):
+async def test_full_game_human_against_a_bot(fake, table, store, clock, monkeypatch):
+    monkeypatch.setattr(sakkara_render, "boards", lambda: None)  # the text board (images: other tests)
     ann = fake.user("Ann")
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, ann)
@@ -99,6 +104,8 @@ async def test_full_game_human_against_a_bot(fake, table, store, clock):
     assert len(summary) == 1
     text = summary[0].render()
     assert "Ann" in text and "Medium bot 1" in text and ("Winner" in text or "Shared win" in text)
+    board = [m for m in fake.channel_messages(table) if m.all_texts() and "Sakkara — turn" in m.all_texts()[0]]
+    assert len(board) == 1 and "```" in board[0].text and not board[0].files  # one message, edited
     log = await store.load_game(game.id)
     final = replay(GAME, 2, log.game.seed, [(a.seat, a.payload) for a in log.actions])
     assert GAME.is_over(final)
@@ -108,4 +115,237 @@ async def test_full_game_human_against_a_bot(fake, table, store, clock):
     await fake.click(ann, summary[0], buttons(summary[0], "rematch:")[0])
     again = bot.sessions.table_in(table.id)
     assert again.status == "lobby" and len(again.seats) == 2
+    await fake.stop(bot)
+
+
+# --------------------------------------------------------------------------- the controls, exhaustively
+
+
+def _reachable(table: Table, seat: int) -> set[str]:
+    """Every action the prompt offers, over the main controls and every sub-menu and page."""
+    renderer = SakkaraRenderer()
+    found: set[str] = set()
+    todo, seen = [""], {""}
+    while todo:
+        group = todo.pop()
+        _, view = renderer.prompt_at(table, seat, group)
+        assert view is not None
+        rows: dict[int, int] = {}
+        for item in view.children:
+            rows[item._rendered_row or 0] = rows.get(item._rendered_row or 0, 0) + 1
+            cid = item.custom_id  # type: ignore[attr-defined]
+            assert cid is not None and len(cid) <= 100
+            kind = cid.split(":", 1)[0]
+            if kind == "act":
+                found.add(cid.split(":", 3)[3])
+            elif kind == "pick":
+                options = item.item.options  # type: ignore[attr-defined]
+                assert 0 < len(options) <= 25
+                found.update(o.value for o in options)
+                assert all(len(o.value) <= 100 and len(o.label) <= 100 for o in options)
+            elif kind == "sks":
+                options = item.item.options  # type: ignore[attr-defined]
+                nxt = [o.value for o in options]
+            else:
+                nxt = [cid.split(":", 3)[3]]
+            if kind in ("sks", "skn"):
+                for g in nxt:
+                    if g not in seen:
+                        seen.add(g)
+                        todo.append(g)
+        assert len(rows) <= 5 and all(n <= 5 for n in rows.values())
+    return found
+
+
+def test_every_legal_action_is_reachable_and_nothing_else():
+    """Random positions of AI games: the prompt (all menus) offers exactly the legal actions."""
+    rng = random.Random(7)
+    checked = set()
+    for seed in range(4):
+        state = GAME.setup(2, seed)
+        table = Table(1, SPECS["sakkara"], 1, 1, 1, {}, {}, "playing",
+                      [SeatSpec("A", user_id=1), SeatSpec("B", user_id=2)], seed, state)
+        while not GAME.is_over(state):
+            seat = GAME.to_move(state)[0]
+            if seat == CHANCE:
+                state, _ = GAME.apply(state, CHANCE, resolve_chance(GAME, state))
+                continue
+            legal = GAME.legal_actions(state, seat)
+            table.state = state
+            if rng.random() < 0.2 or len(legal) > 25:
+                assert _reachable(table, seat) == {encode_action(a) for a in legal}
+                checked.update(a["do"] for a in legal)
+            state, _ = GAME.apply(state, seat, sakkara_ai.easy(GAME.view(state, seat), legal, rng))
+    assert {"place", "step", "end", "return", "build", "display", "bird", "ox", "cast", "snake", "steal",
+            "discard", "horse"} <= checked
+
+
+# --------------------------------------------------------------------------- restart, secrecy, refusals, timers
+
+
+def board_message(fake: FakeDiscord, channel: FakeChannel | int) -> FakeMessage:
+    return [m for m in fake.channel_messages(channel) if buttons(m, "peek:")][-1]
+
+
+async def test_restart_mid_turn_then_the_old_dm_controls_still_work(fake, table, store, clock, monkeypatch):
+    monkeypatch.setattr(sakkara_render, "boards", lambda: None)
+    ann = fake.user("Ann")
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, ann, seed=5)
+    rng = random.Random(5)
+    while not (game.humans_owing() and game.state.phase == "after"):  # Ann has stepped: mid-turn
+        await play_one(fake, game, {ann.id: ann}, rng)
+    dm = last_prompt(fake, ann)
+    assert dm is not None
+    window, last_line = game.window, board_message(fake, table).text.strip().splitlines()[-2]
+    await fake.stop(bot)
+
+    bot2 = await start_bot(fake, store, clock)
+    revived = bot2.sessions.table_in(table.id)
+    assert revived is not game and revived.window == window and revived.version == game.version
+    seat = revived.humans_owing()[0]
+    await perform(fake, ann, dm, choice(revived, seat, rng))  # the DM from before the restart
+    assert revived.version > game.version
+    assert last_line in board_message(fake, table).text  # the public log was rebuilt from the store
+    await play_to_the_end(fake, revived, [ann], seed=6)
+    log = await store.load_game(revived.id)
+    final = replay(GAME, 2, log.game.seed, [(a.seat, a.payload) for a in log.actions])
+    assert GAME.dumps(final) == GAME.dumps(revived.state)
+    assert [r.score for r in await store.results(revived.id)] == GAME.result(final)["scores"]
+    await fake.stop(bot2)
+
+
+def sneaky(table: Table, seat: int, rng: random.Random, steal_last: bool) -> dict:
+    """A human who grabs a Snake, plays it at once and steals the first or the last motif offered."""
+    legal = GAME.legal_actions(table.state, seat)
+    board = GAME.view(table.state, None)["board"]
+    snakes = [a for a in legal if a["do"] == "place" and board[a["space"]]["top"] == "snake"]
+    if snakes:
+        return snakes[0]
+    if {"do": "snake"} in legal:
+        return {"do": "snake"}
+    if legal[0]["do"] == "steal":
+        assert len(legal) >= 2  # the two runs really steal different tiles
+        return legal[-1] if steal_last else legal[0]
+    return choice(table, seat, rng)
+
+
+async def test_the_rack_and_the_snakes_reveal_never_reach_a_public_message():
+    """Two runs with the same seed differ only in the tile Ann steals with her Snake: every public
+    message version and every public image must be identical, and no rack text is ever public."""
+    runs: dict[bool, tuple[list[str], list[bytes]]] = {}
+    for steal_last in (False, True):
+        with FakeDiscord() as fake:
+            ann = fake.user("Ann")
+            channel = fake.text_channel("table")
+            s = await Store.open(":memory:")
+            clock = ManualClock()
+            bot = await start_bot(fake, s, clock)
+            game = await open_table(fake, bot, channel, ann, seed=2)  # two Snakes on top of the deal
+            rng, images, stolen = random.Random(2), [], False
+            while not stolen:
+                seat = game.humans_owing()[0]
+                action = sneaky(game, seat, rng, steal_last)
+                await perform(fake, ann, await prompt_for(fake, game, ann), action)
+                images += [f.data for m in fake.public_messages() for f in m.files]
+                stolen = action["do"] == "steal"
+                if action["do"] == "snake":
+                    revealed = last_prompt(fake, ann)
+                    assert revealed is not None and "Medium bot 1's rack:" in revealed.text
+            texts = fake.public_texts()
+            assert images and all("rack:" not in x and "Your rack" not in x for x in texts)
+            mine = sakkara_render.counts_text(GAME.view(game.state, seat)["rack"])
+            assert not any(mine in x for x in texts)
+            runs[steal_last] = (texts, images)
+            await fake.stop(bot)
+            await s.close()
+    assert runs[False] == runs[True]
+
+
+async def test_refusals_are_private_and_change_nothing(fake, table, store, clock, monkeypatch):
+    monkeypatch.setattr(sakkara_render, "boards", lambda: None)
+    ann, bo, stranger = fake.user("Ann"), fake.user("Bo"), fake.user("Stranger")
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, ann, other=bo, seed=11)
+    users = {ann.id: ann, bo.id: bo}
+    public = board_message(fake, table)
+    rec = await fake.click(stranger, public, buttons(public, "peek:")[0])
+    assert rec.ephemeral and "not seated" in rec.replies[-1].render()
+    rec = await fake.slash(stranger, table, "sakkara status", {})
+    shown = rec.replies[-1].render()
+    assert rec.ephemeral and "Sakkara — turn" in shown and "Your rack" not in shown
+    rec = await fake.slash(ann, table, "incan join", {})
+    assert rec.ephemeral and "game of sakkara" in rec.replies[-1].render()
+
+    mover = users[game.seats[game.humans_owing()[0]].user_id]
+    waiter = ann if mover is bo else bo
+    await fake.click(waiter, public, buttons(public, "peek:")[0])  # not their turn: no controls
+    assert not prompt_ids(fake.ephemeral_replies(waiter)[-1])
+    for _ in range(2):  # two private prompts: the first click counts, the second is a double click
+        await fake.click(mover, public, buttons(public, "peek:")[0])
+    first, second = fake.ephemeral_replies(mover)[-2:]
+    action = GAME.legal_actions(game.state, game.humans_owing()[0])[0]
+    version = game.version
+    await perform(fake, mover, first, action)
+    assert game.version == version + 1
+    rec = await perform(fake, mover, second, action)
+    assert rec.replies[-1].ephemeral and "That choice is over" in rec.replies[-1].render()
+    assert game.version == version + 1 and len(await store.actions(game.id)) == version + 1
+    await fake.stop(bot)
+
+
+async def test_timeout_reminds_privately_then_the_easy_bot_plays_the_turn(fake, table, store, clock, monkeypatch):
+    monkeypatch.setattr(sakkara_render, "boards", lambda: None)
+    ann = fake.user("Ann")
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, ann, seed=4)
+    seat = game.seat_of(ann.id)
+    assert game.humans_owing() == [seat]
+    before = len(await store.actions(game.id))
+    await fake.run(clock.advance, 90)
+    assert any("seconds left" in m.render() for m in fake.dm_messages(ann))
+    assert not any("seconds left" in x for x in fake.public_texts())
+    await fake.run(clock.advance, 30)
+    rows = (await store.actions(game.id))[before:]
+    assert rows and rows[0].seat == seat  # the Easy bot played Ann's turn, then the game went on
+    assert any("Ann did not decide in time: the Easy bot played their turn." in x for x in fake.public_texts())
+    assert game.status == "playing"
+    await fake.stop(bot)
+
+
+async def test_closed_dms_play_through_ephemeral_prompts(fake, table, store, clock, monkeypatch):
+    monkeypatch.setattr(sakkara_render, "boards", lambda: None)
+    ann = fake.user("Ann")
+    fake.close_dms(ann)
+    bot = await start_bot(fake, store, clock)
+    rec = await fake.slash(ann, table, "sakkara new", {})
+    assert "could not send you a direct message" in rec.replies[-1].render()
+    lobby = lobby_message(fake, table)
+    await fake.click(ann, lobby, lobby_id(lobby, "ai-easy"))
+    game = bot.sessions.table_in(table.id)
+    await bot.sessions.start(game.id, ann.id, seed=8)
+    rng = random.Random(8)
+    for _ in range(12):
+        if game.humans_owing():
+            assert f"<@{ann.id}>" in board_message(fake, table).content  # told to press Choose
+        await play_one(fake, game, {ann.id: ann}, rng)
+    assert fake.dm_messages(ann) == []
+    assert sum("Your rack" in m.render() for m in fake.ephemeral_replies(ann)) >= 12
+    await fake.stop(bot)
+
+
+async def test_status_shows_the_board_and_only_your_own_rack_image(fake, table, store, clock):
+    ann, stranger = fake.user("Ann"), fake.user("Stranger")
+    bot = await start_bot(fake, store, clock)
+    await open_table(fake, bot, table, ann, seed=3)
+    public = board_message(fake, table)
+    assert [f.filename for f in public.files] == ["board.png"]
+    assert public.embeds[0]["image"]["url"] == "attachment://board.png"
+    rec = await fake.slash(ann, table, "sakkara status", {})
+    assert sorted(f.filename for f in rec.replies[-1].files) == ["board.png", "rack.png"]
+    assert rec.replies[-1].ephemeral and "Your rack" in rec.replies[-1].render()
+    rec = await fake.slash(stranger, table, "sakkara status", {})
+    assert [f.filename for f in rec.replies[-1].files] == ["board.png"]
+    rec = await fake.slash(stranger, table, "sakkara rules", {})
+    assert rec.ephemeral and "apex" in rec.replies[-1].render()
     await fake.stop(bot)
