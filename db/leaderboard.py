@@ -1,0 +1,396 @@
+"""Leaderboard, stats and history reads, and the rating cache: the SQL of issue 7.
+
+:class:`Leaderboards` wraps a :class:`db.store.Store` and shares its connection and lock, so its
+reads never see a half-written transaction. The totals it ranks (``player_totals``,
+``player_days``) are kept by a trigger in the transaction that finishes a game (migration 0002),
+so they always agree with ``results``. The rating tables are a cache of ``engine/ratings.py``'s
+fold: this module stores and reads them, never computes them.
+
+A player is a :data:`PlayerKey`: ``(user_id, "")`` for a person, ``(0, level)`` for an AI level.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+
+from db.records import from_ms, to_ms
+from db.store import Store
+
+__all__ = [
+    "DAY_MS",
+    "AiRecord",
+    "HistoryEntry",
+    "Leaderboards",
+    "PlayerKey",
+    "PlayerTotals",
+    "Ranking",
+    "RatedGame",
+    "Standing",
+    "StandingsPage",
+    "StoredRating",
+    "ai_key",
+    "day_of",
+    "user_key",
+]
+
+PlayerKey = tuple[int, str]
+"""(Discord user id, "") for a person; (0, AI level) for an AI level."""
+
+Ranking = Literal["rating", "wins", "win_rate", "games"]
+DAY_MS = 86_400_000
+
+
+def user_key(user_id: int) -> PlayerKey:
+    """Return the key of a person."""
+    return (user_id, "")
+
+
+def ai_key(level: str) -> PlayerKey:
+    """Return the key of an AI level."""
+    return (0, level)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One line of a leaderboard: rank (ties share it), the player and their numbers."""
+
+    rank: int
+    key: PlayerKey
+    name: str
+    games: int
+    wins: int
+    ordinal: float | None = None  # rating rankings only
+
+    @property
+    def win_rate(self) -> float:
+        """Return wins / games."""
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsPage:
+    """One page of a ranking and how many lines the whole ranking has."""
+
+    rows: tuple[Standing, ...]
+    total: int
+    page: int
+    per_page: int
+
+    @property
+    def pages(self) -> int:
+        """Return the number of pages (at least 1)."""
+        return max(1, -(-self.total // self.per_page))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTotals:
+    """A player's all-time numbers in one game type on one server."""
+
+    game: str
+    name: str
+    games: int
+    wins: int
+    score_sum: int
+    best_score: int
+
+    @property
+    def average_score(self) -> float:
+        """Return the mean final score."""
+        return self.score_sum / self.games
+
+
+@dataclass(frozen=True, slots=True)
+class RatedGame:
+    """A finished game as the rating fold needs it: order key and (player, placement) per seat."""
+
+    game_id: int
+    finished_at: int  # ms
+    seats: tuple[tuple[PlayerKey, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRating:
+    """A cached rating."""
+
+    key: PlayerKey
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class AiRecord:
+    """A person's record against one AI level: games shared, and how often they placed above/below it."""
+
+    level: str
+    games: int
+    ahead: int
+    behind: int
+    level_with: int
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One started game of a user, with how it ended and where its channel message is."""
+
+    game_id: int
+    game: str
+    preset: str | None
+    status: str
+    finished_at: datetime | None
+    duration_ms: int | None
+    players: int
+    score: int | None
+    placement: int | None
+    is_winner: bool
+    channel_id: int
+    message_id: int | None
+
+
+def _key(row: Sequence[Any], at: int = 0) -> PlayerKey:
+    return (int(row[at]), str(row[at + 1]))
+
+
+_ORDER = {
+    "wins": "wins DESC",
+    "win_rate": "CAST(wins AS REAL) / games DESC",
+    "games": "games DESC",
+}
+
+
+class Leaderboards:
+    """Issue 7's reads and the rating cache, on the store's connection (every SQL statement here)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # ------------------------------------------------------------------ rankings
+
+    async def standings(
+        self, guild_id: int, game: str | None, by: Literal["wins", "win_rate", "games"], *,
+        since_day: int | None = None, min_games: int = 1, page: int = 0, per_page: int = 10,
+    ) -> StandingsPage:
+        """Return a page of the people of a server ranked by wins, win rate or games played.
+
+        ``game`` None sums every game type; ``since_day`` (UTC day number) limits it to games
+        finished on or after that day; players with fewer than ``min_games`` games are left out.
+        Ties share a rank; within a rank, more games first, then the user id (stable paging).
+        """
+        source, params = self._source(guild_id, game, since_day)
+        sql = (
+            f"WITH agg AS (SELECT user_id, ai_level, sum(games) AS games, sum(wins) AS wins FROM {source}"
+            " AND ai_level = '' GROUP BY user_id, ai_level HAVING sum(games) >= ?),"
+            f" ranked AS (SELECT *, RANK() OVER (ORDER BY {_ORDER[by]}) AS rank, count(*) OVER () AS total"
+            " FROM agg)"
+            " SELECT rank, user_id, ai_level, games, wins, total, "
+            " (SELECT t.name FROM player_totals AS t WHERE t.guild_id = ? AND t.user_id = ranked.user_id"
+            "   AND t.ai_level = ranked.ai_level ORDER BY t.last_at DESC LIMIT 1)"
+            f" FROM ranked ORDER BY rank, games DESC, user_id LIMIT ? OFFSET ?"
+        )
+        rows = await self._rows(sql, [*params, min_games, guild_id, per_page, page * per_page])
+        if not rows and page > 0:  # a stale page button after the ranking shrank: show the last page
+            last = (await self.standings(guild_id, game, by, since_day=since_day, min_games=min_games,
+                                         per_page=per_page)).pages - 1
+            return await self.standings(guild_id, game, by, since_day=since_day, min_games=min_games,
+                                        page=min(page - 1, last), per_page=per_page)
+        return self._page(rows, page, per_page, lambda r: Standing(int(r[0]), _key(r, 1), str(r[6]),
+                                                                   int(r[3]), int(r[4])))
+
+    async def rating_standings(
+        self, guild_id: int, game: str, *, since_day: int | None = None, page: int = 0, per_page: int = 10,
+    ) -> StandingsPage:
+        """Return a page of a server's cached ratings in one game, best conservative estimate first.
+
+        AI levels are listed too (as yardsticks). ``since_day`` keeps players who finished a game
+        on or after that UTC day (their rating is still their whole-history rating).
+        """
+        active = ""
+        params: list[Any] = [guild_id, game]
+        if since_day is not None:
+            active = (" AND EXISTS (SELECT 1 FROM player_days AS d WHERE d.guild_id = r.guild_id"
+                      " AND d.day >= ? AND d.game = r.game AND d.user_id = r.user_id AND d.ai_level = r.ai_level)")
+            params.append(since_day)
+        sql = (
+            "WITH ranked AS (SELECT r.user_id, r.ai_level, r.ordinal,"
+            " RANK() OVER (ORDER BY r.ordinal DESC) AS rank, count(*) OVER () AS total"
+            f" FROM ratings AS r WHERE r.guild_id = ? AND r.game = ?{active})"
+            " SELECT k.rank, k.user_id, k.ai_level, t.games, t.wins, k.total, t.name, k.ordinal"
+            " FROM ranked AS k JOIN player_totals AS t ON t.guild_id = ? AND t.game = ?"
+            "  AND t.user_id = k.user_id AND t.ai_level = k.ai_level"
+            " ORDER BY k.rank, t.games DESC, k.user_id, k.ai_level LIMIT ? OFFSET ?"
+        )
+        rows = await self._rows(sql, [*params, guild_id, game, per_page, page * per_page])
+        if not rows and page > 0:
+            last = (await self.rating_standings(guild_id, game, since_day=since_day, per_page=per_page)).pages - 1
+            return await self.rating_standings(guild_id, game, since_day=since_day, page=min(page - 1, last),
+                                               per_page=per_page)
+        return self._page(rows, page, per_page, lambda r: Standing(int(r[0]), _key(r, 1), str(r[6]), int(r[3]),
+                                                                   int(r[4]), float(r[7])))
+
+    @staticmethod
+    def _source(guild_id: int, game: str | None, since_day: int | None) -> tuple[str, list[Any]]:
+        """Return the FROM ... WHERE prefix for totals (all time) or day buckets (a period)."""
+        table, params = "player_totals WHERE guild_id = ?", list[Any]([guild_id])
+        if since_day is not None:
+            table = "player_days WHERE guild_id = ? AND day >= ?"
+            params.append(since_day)
+        if game is not None:
+            table += " AND game = ?"
+            params.append(game)
+        return table, params
+
+    @staticmethod
+    def _page(rows: list[Any], page: int, per_page: int, make: Any) -> StandingsPage:
+        total = int(rows[0][5]) if rows else 0
+        return StandingsPage(tuple(make(r) for r in rows), total, page, per_page)
+
+    # ------------------------------------------------------------------ one player
+
+    async def totals(self, guild_id: int, key: PlayerKey, game: str | None = None) -> list[PlayerTotals]:
+        """Return a player's all-time numbers per game type on a server, most played first."""
+        extra, params = ("", [guild_id, *key]) if game is None else (" AND game = ?", [guild_id, *key, game])
+        rows = await self._rows(
+            "SELECT game, name, games, wins, score_sum, best_score FROM player_totals"
+            f" WHERE guild_id = ? AND user_id = ? AND ai_level = ?{extra} ORDER BY games DESC, game", params)
+        return [PlayerTotals(str(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5])) for r in rows]
+
+    async def favourite_preset(self, guild_id: int, user_id: int, game: str | None = None
+                               ) -> tuple[str, str | None, int] | None:
+        """Return (game, preset, games) of the setup a person played most often here (latest wins ties)."""
+        extra, params = ("", [user_id, guild_id]) if game is None else (" AND g.game = ?", [user_id, guild_id, game])
+        rows = await self._rows(
+            "SELECT g.game, g.preset, count(*) AS n FROM results AS r JOIN games AS g ON g.id = r.game_id"
+            f" WHERE r.user_id = ? AND g.status = 'finished' AND g.guild_id = ?{extra}"
+            " GROUP BY g.game, g.preset ORDER BY n DESC, max(g.finished_at) DESC LIMIT 1", params)
+        return (str(rows[0][0]), rows[0][1], int(rows[0][2])) if rows else None
+
+    async def ai_record(self, guild_id: int, user_id: int, game: str | None = None) -> list[AiRecord]:
+        """Return a person's record against each AI level they shared a finished game with."""
+        extra, params = ("", [user_id, guild_id]) if game is None else (" AND g.game = ?", [user_id, guild_id, game])
+        rows = await self._rows(
+            "SELECT a.ai_level, count(DISTINCT a.game_id), sum(u.placement < a.placement),"
+            " sum(u.placement > a.placement), sum(u.placement = a.placement)"
+            " FROM results AS u JOIN games AS g ON g.id = u.game_id"
+            " JOIN results AS a ON a.game_id = u.game_id AND a.ai_level IS NOT NULL"
+            f" WHERE u.user_id = ? AND g.status = 'finished' AND g.guild_id = ?{extra}"
+            " GROUP BY a.ai_level ORDER BY a.ai_level", params)
+        return [AiRecord(str(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in rows]
+
+    async def history(self, guild_id: int, user_id: int, *, limit: int = 10, offset: int = 0) -> list[HistoryEntry]:
+        """Return a person's started games on a server, newest first, with a channel message of each.
+
+        Finished games carry the person's score and placement; cancelled and abandoned ones are
+        listed as such, without a result. The message is the summary if there is one, else the
+        lobby, else the latest channel message the bot recorded for the game.
+        """
+        rows = await self._rows(
+            "SELECT g.id, g.game, g.preset, g.status, g.finished_at, g.finished_at - g.started_at,"
+            " (SELECT count(*) FROM seats AS n WHERE n.game_id = g.id), r.score, r.placement, r.is_winner,"
+            " g.channel_id,"
+            " (SELECT m.message_id FROM messages AS m WHERE m.game_id = g.id AND m.seat IS NULL"
+            "   ORDER BY m.kind = 'summary' DESC, m.kind = 'lobby' DESC, m.updated_at DESC LIMIT 1)"
+            " FROM seats AS s JOIN games AS g ON g.id = s.game_id"
+            " LEFT JOIN results AS r ON r.game_id = s.game_id AND r.seat = s.seat"
+            " WHERE s.user_id = ? AND g.guild_id = ? AND g.started_at IS NOT NULL"
+            " AND g.status IN ('finished', 'cancelled', 'abandoned')"
+            " ORDER BY g.finished_at DESC, g.id DESC LIMIT ? OFFSET ?",
+            [user_id, guild_id, limit, offset])
+        return [HistoryEntry(int(r[0]), str(r[1]), r[2], str(r[3]), None if r[4] is None else from_ms(int(r[4])),
+                             None if r[5] is None else int(r[5]), int(r[6]), r[7], r[8], bool(r[9]), int(r[10]),
+                             r[11]) for r in rows]
+
+    # ------------------------------------------------------------------ the rating cache
+
+    async def rating(self, guild_id: int, game: str, key: PlayerKey) -> StoredRating | None:
+        """Return a player's cached rating in one game, if rated."""
+        rows = await self._rows("SELECT user_id, ai_level, mu, sigma, games FROM ratings"
+                                " WHERE guild_id = ? AND game = ? AND user_id = ? AND ai_level = ?",
+                                [guild_id, game, *key])
+        return StoredRating(_key(rows[0]), float(rows[0][2]), float(rows[0][3]), int(rows[0][4])) if rows else None
+
+    async def rating_trend(self, guild_id: int, game: str, key: PlayerKey, last: int = 10) -> list[tuple[float, float]]:
+        """Return a player's (mu, sigma) after each of their last ``last`` rated games, oldest first."""
+        rows = await self._rows(
+            "SELECT mu, sigma FROM rating_history WHERE guild_id = ? AND game = ? AND user_id = ? AND ai_level = ?"
+            " ORDER BY finished_at DESC, game_id DESC LIMIT ?", [guild_id, game, *key, last])
+        return [(float(r[0]), float(r[1])) for r in reversed(rows)]
+
+    async def rating_mark(self, guild_id: int, game: str) -> tuple[int, int] | None:
+        """Return (finished_at ms, game id) of the last game folded into the cache, or None (recompute)."""
+        rows = await self._rows("SELECT finished_at, game_id FROM rating_marks WHERE guild_id = ? AND game = ?",
+                                [guild_id, game])
+        return (int(rows[0][0]), int(rows[0][1])) if rows else None
+
+    async def rated_games(self, guild_id: int, game: str, after: tuple[int, int] | None, limit: int
+                          ) -> list[RatedGame]:
+        """Return up to ``limit`` finished games after ``after`` in (finished_at, id) order, with placements."""
+        mark = "" if after is None else " AND (g.finished_at, g.id) > (?, ?)"
+        params: list[Any] = [guild_id, game, *(after or ()), limit]
+        rows = await self._rows(
+            "WITH picked AS (SELECT g.id, g.finished_at FROM games AS g INDEXED BY games_finished_by_guild"
+            f" WHERE g.status = 'finished' AND g.guild_id = ? AND g.game = ?{mark}"
+            " ORDER BY g.finished_at, g.id LIMIT ?)"
+            " SELECT p.id, p.finished_at, ifnull(r.user_id, 0), ifnull(r.ai_level, ''), r.placement"
+            " FROM picked AS p JOIN results AS r ON r.game_id = p.id ORDER BY p.finished_at, p.id, r.seat", params)
+        games: list[RatedGame] = []
+        seats: list[tuple[PlayerKey, int]] = []
+        for i, r in enumerate(rows):
+            seats.append((_key(r, 2), int(r[4])))
+            if i + 1 == len(rows) or rows[i + 1][0] != r[0]:
+                games.append(RatedGame(int(r[0]), int(r[1]), tuple(seats)))
+                seats = []
+        return games
+
+    async def load_ratings(self, guild_id: int, game: str) -> list[StoredRating]:
+        """Return every cached rating of a server in one game."""
+        rows = await self._rows(
+            "SELECT user_id, ai_level, mu, sigma, games FROM ratings WHERE guild_id = ? AND game = ?", [guild_id, game])
+        return [StoredRating(_key(r), float(r[2]), float(r[3]), int(r[4])) for r in rows]
+
+    async def save_ratings(
+        self, guild_id: int, game: str, *, expected: tuple[int, int] | None, mark: tuple[int, int],
+        ratings: Sequence[StoredRating], history: Sequence[tuple[int, int, PlayerKey, float, float]],
+    ) -> bool:
+        """Store a fold's new ratings and history and move the mark from ``expected`` to ``mark``.
+
+        ``expected`` None means the fold started from scratch: the old cache is dropped first.
+        ``history`` rows are (finished_at ms, game id, player, mu, sigma). Returns False and writes
+        nothing when the mark moved meanwhile (another fold, or a back-dated finish invalidated it).
+        """
+        async with self.store._write() as db:
+            found = await self.store._fetch(
+                db, "SELECT finished_at, game_id FROM rating_marks WHERE guild_id = ? AND game = ?", (guild_id, game))
+            current = (int(found[0][0]), int(found[0][1])) if found else None
+            if current != expected:
+                return False
+            if expected is None:
+                for table in ("ratings", "rating_history"):
+                    await db.execute(f"DELETE FROM {table} WHERE guild_id = ? AND game = ?", (guild_id, game))
+            await db.executemany(
+                "INSERT INTO ratings (guild_id, game, user_id, ai_level, mu, sigma, ordinal, games)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id, ai_level) DO UPDATE SET"
+                " mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, games = excluded.games",
+                [(guild_id, game, *r.key, r.mu, r.sigma, r.mu - 3.0 * r.sigma, r.games) for r in ratings])
+            await db.executemany(
+                "INSERT OR REPLACE INTO rating_history (guild_id, game, user_id, ai_level, finished_at, game_id, mu,"
+                " sigma) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [(guild_id, game, *key, at, game_id, mu, sigma) for at, game_id, key, mu, sigma in history])
+            await db.execute(
+                "INSERT INTO rating_marks (guild_id, game, finished_at, game_id) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (guild_id, game) DO UPDATE SET finished_at = excluded.finished_at,"
+                " game_id = excluded.game_id", (guild_id, game, *mark))
+        return True
+
+    # ------------------------------------------------------------------ plumbing
+
+    async def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        async with self.store._read() as db:
+            return await self.store._fetch(db, sql, params)
+
+
+def day_of(moment: datetime) -> int:
+    """Return the UTC day number (days since the epoch) of an aware datetime."""
+    return to_ms(moment) // DAY_MS
