@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from pathlib import Path
+
 import pytest
 
 _TIERS = ("engine", "db", "bot")
@@ -14,3 +17,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for tier in _TIERS:
             if tier in parts:
                 item.add_marker(getattr(pytest.mark, tier))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Refuse two helper modules with one name: pytest puts each test folder on sys.path, so a
+    second ``kit.py`` would silently shadow the first."""
+    root = Path(__file__).parent
+    helpers = [p.name for p in root.rglob("*.py")
+               if not p.name.startswith(("test_", "conftest", "__init__")) and "golden" not in p.parts]
+    clashes = [name for name, n in Counter(helpers).items() if n > 1]
+    if clashes:
+        raise pytest.UsageError(f"test helper modules share a name (rename one): {clashes}")

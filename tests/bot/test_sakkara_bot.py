@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from incan_kit import buttons, lobby_id, start_bot
-from sakkara_kit import last_prompt, perform, prompt_ids
+from sakkara_bot_kit import last_prompt, perform, prompt_ids
 
 from bot import Bot
 from cogs import sakkara_render
