@@ -202,8 +202,9 @@ def _dig(c: Canvas, layout: dict[str, Any]) -> None:
             if i:
                 c.line([(x0, y), (x0, y + CELL)], "#ffffff", 1)
             label = next((tag for tag in tags if tag[:1] == kind), kind)
-            c.rect(x0 + 2, y + 2, x0 + 5 + 7.5 * len(label), y + 17, fill="#fffaf0", radius=3)
-            c.text(x0 + 3.5 + 3.75 * len(label), y + 10, label, 12, fill=INK, anchor="mm", bold=True)
+            lx = x0 + (6 if i == 0 else 3)  # clear of a secured square's border
+            c.rect(lx, y + 6, lx + 3 + 7.5 * len(label), y + 21, fill="#fffaf0", radius=3)
+            c.text(lx + 1.5 + 3.75 * len(label), y + 14, label, 12, fill=INK, anchor="mm", bold=True)
         c.rect(x, y, x + CELL, y + CELL, outline="#5b4a30", width=1)
 
 
@@ -213,8 +214,8 @@ def _pieces(c: Canvas, view: dict[str, Any]) -> None:
         x, y = DIG_X + col * CELL, DIG_Y + row * CELL
         owner = cell.get("owner", -1)
         if isinstance(owner, int) and owner >= 0:
-            c.rect(x + 2, y + 2, x + CELL - 2, y + CELL - 2, outline=COLOUR_FILL[owner % 4], width=4)
-            c.rect(x + 5, y + 5, x + CELL - 5, y + CELL - 5, outline="#1e2430", width=1)
+            c.rect(x + 1, y + 1, x + CELL - 1, y + CELL - 1, outline=COLOUR_FILL[owner % 4], width=4)
+            c.rect(x + 4.5, y + 4.5, x + CELL - 4.5, y + CELL - 4.5, outline="#1e2430", width=1)
         stack = cell.get("stack") or []
         if stack:
             top = stack[-1]
