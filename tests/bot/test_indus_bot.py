@@ -10,6 +10,7 @@ option.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -20,6 +21,7 @@ from incan_kit import buttons, lobby_id, start_bot
 
 from bot import Bot
 from cogs.fake.harness import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from cogs.indus_render import board_png_available
 from db.store import Store
 from engine.clock import ManualClock
 from engine.core import replay
@@ -27,6 +29,8 @@ from engine.indus import GAME
 from engine.indus.layout import generate_layout
 from engine.session import Table
 
+TINY_PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
 KEEP_SEED = 16  # 2 players, both taking the first legal action: an own-colour capture at turn 23
 
 
@@ -142,6 +146,7 @@ async def final_checks(fake: FakeDiscord, store: Store, channel: FakeChannel, ta
 
 async def test_two_players_full_game_with_own_colour_choice(fake, table, store, clock, players, monkeypatch):
     pin_seed(monkeypatch, KEEP_SEED)
+    monkeypatch.setattr("cogs.indus_render.board_png", lambda view, names=None: TINY_PNG)  # speed only
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, players)
     assert len(game.seats) == 2 and game.status == "playing"
@@ -173,6 +178,10 @@ async def test_four_seats_two_humans_two_bots_to_the_summary(fake, table, store,
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, players, bots=("easy", "medium"))
     assert len(game.seats) == 4 and sum(s.is_ai for s in game.seats) == 2
+    if board_png_available():  # the real image is attached and shown in the embed
+        first = await board(fake, bot, game)
+        assert [f.filename for f in first.files] == ["board.png"] and first.files[0].data[:4] == b"\x89PNG"
+        assert first.embeds[0]["image"]["url"] == "attachment://board.png"
     await play_to_the_end(fake, bot, game, players)
     summary = await final_checks(fake, store, table, game)
     assert "🤖" in summary.render()
@@ -187,8 +196,9 @@ async def test_four_seats_two_humans_two_bots_to_the_summary(fake, table, store,
 
 
 async def test_restart_mid_turn_continues_from_the_old_buttons(fake, table, store, clock, players):
+    players = players[:1]  # 3 seats: one human and two bots (the bots keep the test short)
     bot = await start_bot(fake, store, clock)
-    game = await open_table(fake, bot, table, players, bots=("easy",))
+    game = await open_table(fake, bot, table, players, bots=("easy", "medium"))
     while not (game.state.phase == "move" and game.humans_owing()):
         await play_step(fake, bot, game, players)  # through setup to a human's first roll
     old = await board(fake, bot, game)
@@ -267,6 +277,18 @@ async def test_timeout_reminds_then_the_easy_bot_plays_the_turn(fake, table, sto
     assert game.state.turn == turn + 1 and game.state.seat != seat
     text = (await board(fake, bot, game)).render()
     assert late.name in text and "did not decide in time: the Easy bot played for them" in text
+    await fake.stop(bot)
+
+
+async def test_text_board_without_the_image_module(fake, table, store, clock, players, monkeypatch):
+    monkeypatch.setattr("cogs.indus_render._boards", lambda: None)
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, players)
+    for _ in range(3):
+        await play_step(fake, bot, game, players)
+    message = await board(fake, bot, game)
+    assert not message.files and "image" not in message.embeds[0]
+    assert "```" in message.render() and "A    B    C" in message.render()
     await fake.stop(bot)
 
 
