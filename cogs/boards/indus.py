@@ -323,6 +323,8 @@ def _panel(c: Canvas, view: dict[str, Any], names: Sequence[str]) -> None:
         if len(taken) > 15:
             c.text(px + 15 * 12 + 4, ly + 9, f"+{len(taken) - 15}", 11, fill=INK, anchor="lm")
         y += h + 6
+    if phase == "over":
+        return
     # the die
     y += 2
     die = view.get("die")
@@ -420,6 +422,8 @@ def _leaders(c: Canvas, view: dict[str, Any]) -> None:
     for i, ruin in enumerate(ruins[: _ruin_capacity(len(ruins))]):
         rx, ry = _ruin_slot(i, len(ruins))
         lx = rx + 31 + 8 * len(_ruin_value(ruin)) + 6
-        leaders = sorted(got.get(str(ruin.get("id", "?")), {}).items(), key=lambda kv: -kv[1])
-        for k, (colour, _) in enumerate(leaders[:3]):
-            piece(c, int(colour), None, lx + k * 15, ry + 10, 6)
+        leaders = sorted(got.get(str(ruin.get("id", "?")), {}).items(), key=lambda kv: (-kv[1], kv[0]))
+        for colour, points in leaders[:3]:
+            piece(c, int(colour), None, lx, ry + 10, 6)
+            c.text(lx + 8, ry + 10, str(points), 12, fill=INK, anchor="lm")
+            lx += 14 + 7 * len(str(points))

@@ -136,7 +136,9 @@ def _status(view: dict[str, Any], names: Sequence[str]) -> str:
     who = names[movers[0]] if movers and movers[0] in (0, 1) else ""
     owner = names[view.get("turn", 0)]
     if phase == "over":
-        return tr("boards.sakkara.over." + (view.get("ended") or "apex"))
+        builders = [s for s, p in enumerate((view.get("pyramids") or [{}, {}])[:2]) if p.get("apex")]
+        return tr("boards.sakkara.over." + (view.get("ended") or "apex"),
+                  who=names[builders[0]] if builders else "")
     if phase == "deal":
         return tr("boards.sakkara.deal")
     return tr(f"boards.sakkara.{phase}", who=who, owner=owner)
@@ -176,6 +178,8 @@ def board_image(view: dict[str, Any], names: Sequence[str] | None = None) -> byt
                 continue
             row, col = divmod(sp, BOARD_SIDE)
             cx, cy = BOARD_X + col * CELL + CELL - 21, BOARD_Y + row * CELL + CELL - 21
+            if not (board[sp].get("height") if sp < len(board) else 0):  # an empty space: centred
+                cx, cy = BOARD_X + col * CELL + CELL / 2, BOARD_Y + row * CELL + CELL / 2
             if phase in ("after", "steal", "discard") and seat == view.get("turn") and idx == stepped:
                 c.circle(cx, cy, 19, outline=ACCENT, width=3)
                 _arrow(c, cx, cy, view.get("step_dir", ""), 20)
