@@ -22,7 +22,12 @@ from typing import Any
 
 import discord
 
-from . import indus, sakkara
+from .indus import board_image as _indus_image
+from .indus import square_label as indus_square_label
+from .sakkara import board_image as _sakkara_image
+from .sakkara import rack_image as _sakkara_rack_image
+from .sakkara import space_label as sakkara_space_label
+from .sakkara import worker_label as sakkara_worker_label
 
 __all__ = [
     "board_file",
@@ -34,24 +39,20 @@ __all__ = [
     "sakkara_worker_label",
 ]
 
-sakkara_space_label = sakkara.space_label
-sakkara_worker_label = sakkara.worker_label
-indus_square_label = indus.square_label
-
 
 def sakkara_board(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
     """Return a PNG of the public Sakkara view (``GAME.view(state, None)``); never a rack."""
-    return sakkara.board_image(view, names)
+    return _sakkara_image(view, names)
 
 
 def sakkara_rack(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
     """Return a PNG of one seat's private rack (``GAME.view(state, seat)``), for that seat only."""
-    return sakkara.rack_image(view, names)
+    return _sakkara_rack_image(view, names)
 
 
 def indus_board(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
     """Return a PNG of the public Indus view (``GAME.view(state, None)``)."""
-    return indus.board_image(view, names)
+    return _indus_image(view, names)
 
 
 def board_file(png: bytes, name: str = "board.png") -> discord.File:

@@ -177,7 +177,7 @@ def board_image(view: dict[str, Any], names: Sequence[str] | None = None) -> byt
             if not isinstance(sp, int) or not 0 <= sp < BOARD_SIDE * BOARD_SIDE:
                 continue
             row, col = divmod(sp, BOARD_SIDE)
-            cx, cy = BOARD_X + col * CELL + CELL - 21, BOARD_Y + row * CELL + CELL - 21
+            cx, cy = BOARD_X + col * CELL + CELL - 21.0, BOARD_Y + row * CELL + CELL - 21.0
             if not (board[sp].get("height") if sp < len(board) else 0):  # an empty space: centred
                 cx, cy = BOARD_X + col * CELL + CELL / 2, BOARD_Y + row * CELL + CELL / 2
             if phase in ("after", "steal", "discard") and seat == view.get("turn") and idx == stepped:
