@@ -97,6 +97,24 @@ def first_choice(message: FakeMessage) -> tuple[str, str | None]:
     raise AssertionError(f"no move control on the board: {message.custom_ids}")
 
 
+def check_controls(message: FakeMessage, legal: list[Any]) -> None:
+    """The board offers exactly the legal actions: every move and reroll, or every space of the
+    chosen piece (the other pieces behind their buttons); never anything else."""
+    shown = [json.loads(cid.split(":", 3)[3]) for cid in buttons(message, "act:")]
+    for cid in buttons(message, "pick:"):
+        comp = message.component(cid)
+        assert comp is not None and len(comp["options"]) <= 25
+        shown += [json.loads(o["value"]) for o in comp["options"]]
+    if legal[0]["do"] != "place":
+        assert shown == legal
+        return
+    groups = sorted({f"{a['colour']}{a['rank']}" for a in legal})
+    pieces = [cid.rsplit(":", 1)[1] for cid in buttons(message, "indus:pc:")]
+    assert sorted(pieces) == (groups if len(groups) > 1 else [])
+    chosen = f"{shown[0]['colour']}{shown[0]['rank']}"
+    assert shown == [a for a in legal if f"{a['colour']}{a['rank']}" == chosen]
+
+
 def action_of(cid: str, value: str | None) -> Any:
     return json.loads(value if value is not None else cid.split(":", 3)[3])
 
@@ -115,8 +133,9 @@ async def play_step(fake: FakeDiscord, bot: Bot, table: Table, users: list[FakeU
     user = mover(table, users)
     message = await board(fake, bot, table)
     legal = GAME.legal_actions(table.state, table.humans_owing()[0])
+    check_controls(message, legal)
     cid, value = first_choice(message)
-    assert action_of(cid, value) == legal[0]  # the controls follow the engine's legal actions
+    assert action_of(cid, value) == legal[0]
     return await take(fake, user, message, cid, value)
 
 
@@ -166,6 +185,7 @@ async def test_two_players_full_game_with_own_colour_choice(fake, table, store, 
     assert offered is not None and "captured their own" in offered and "Keep the" in offered
     assert any(a["do"] == "return" for a in taken)
     assert any(a["do"] == "move" for a in taken) and any(a["do"] == "place" for a in taken)
+    assert any("Reroll" in text for text in (await board(fake, bot, game)).all_texts())
     await final_checks(fake, store, table, game)
     # Every human got turn nudges by DM with a link to the board message.
     ref = await bot.hub.message_ref(game, "board")
@@ -211,6 +231,7 @@ async def test_restart_mid_turn_continues_from_the_old_buttons(fake, table, stor
     assert revived is not game and (revived.window, revived.version) == (window, version)
     await take(fake, mover(revived, players), old, cid, value)  # the button from before the restart
     assert revived.version > version
+    assert "placed a" in old.render()  # the log on the board was rebuilt from the stored actions
     await play_to_the_end(fake, bot2, revived, players)
     await final_checks(fake, store, table, revived)
     await fake.stop(bot2)
@@ -289,6 +310,14 @@ async def test_text_board_without_the_image_module(fake, table, store, clock, pl
     message = await board(fake, bot, game)
     assert not message.files and "image" not in message.embeds[0]
     assert "```" in message.render() and "A    B    C" in message.render()
+    # Play on until a reroll is offered; take it: the new die is shown, the controls narrow to A / P.
+    while not any(json.loads(c.split(":", 3)[3]) == {"do": "reroll"} for c in buttons(message, "act:")):
+        await play_step(fake, bot, game, players)
+    user, roll = mover(game, players), game.state.roll
+    await take(fake, user, message, next(c for c in buttons(message, "act:") if c.endswith('{"do":"reroll"}')), None)
+    assert game.state.roll == roll + 1 and f"roll {roll + 1} of 3" in message.render()
+    check_controls(message, GAME.legal_actions(game.state, game.humans_owing()[0]))
+    assert all(json.loads(c.split(":", 3)[3]).get("rank", "A") != "W" for c in buttons(message, "act:"))
     await fake.stop(bot)
 
 
