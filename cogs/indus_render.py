@@ -412,7 +412,15 @@ class IndusRenderer:
             # A new message takes files, an edit replaces its attachments.
             exists = await hub.message_ref(table, "board") is not None
             fields["attachments" if exists else "files"] = [board_file(png)]
-        await hub.post(table, "board", **fields)
+        try:
+            await hub.post(table, "board", **fields)
+        except TypeError:
+            if "attachments" not in fields or png is None:
+                raise
+            # The board message was deleted: hub.post re-sends it with the edit's fields, and a
+            # new message takes files, not attachments. Post a fresh board message instead.
+            del fields["attachments"]
+            await hub.post(table, "board", new=True, files=[board_file(png)], **fields)
 
     async def refresh(self, hub: TableHub, table: Table) -> None:
         """Redraw the board message."""

@@ -285,6 +285,8 @@ async def test_timeout_reminds_then_the_easy_bot_plays_the_turn(fake, table, sto
         await play_step(fake, bot, game, players)
     late = mover(game, players)
     seat, turn = game.humans_owing()[0], game.state.turn
+    deleted = await board(fake, bot, game)
+    deleted.deleted = True  # someone deleted the board message: the next step posts a new one
     await fake.run(clock.advance, 90)
     assert any("seconds left" in m.render() for m in fake.dm_messages(late))
     await fake.run(clock.advance, 30)
@@ -296,7 +298,11 @@ async def test_timeout_reminds_then_the_easy_bot_plays_the_turn(fake, table, sto
             break
         await fake.run(clock.advance, 120)
     assert game.state.turn == turn + 1 and game.state.seat != seat
-    text = (await board(fake, bot, game)).render()
+    message = await board(fake, bot, game)
+    assert message is not deleted and not message.deleted and buttons(message, "act:") + buttons(message, "pick:")
+    if board_png_available():
+        assert [f.filename for f in message.files] == ["board.png"]
+    text = message.render()
     assert late.name in text and "did not decide in time: the Easy bot played for them" in text
     await fake.stop(bot)
 
