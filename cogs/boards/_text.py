@@ -63,6 +63,7 @@ TEXT: dict[str, str] = {
     "boards.indus.reroll": "reroll possible",
     "boards.indus.pending": "Captured own piece: keep or return",
     "boards.indus.ruins": "Ruins: value, and who scores it if the game ended now",
+    "boards.indus.ruins_final": "Ruins: value, and who scored it",
     "boards.indus.secured": "secured",
     "boards.indus.type.B": "building",
     "boards.indus.type.T": "tomb",

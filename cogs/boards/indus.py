@@ -170,7 +170,7 @@ def board_image(view: dict[str, Any], names: Sequence[str] | None = None) -> byt
     return c.png()
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=4)  # ~9 MB each (supersampled): a few live layouts, not every random one
 def _base(layout_json: str) -> Image.Image:
     """Return what stays fixed for a layout: the dig's ruins, the frame, the legend, ruin values."""
     layout = json.loads(layout_json)
@@ -256,7 +256,7 @@ def _frame(c: Canvas) -> None:
         name = "NESW"[index // GRID] + str(index % GRID)
         x0, y0, x1, y1 = _slot_box(index)
         c.rect(x0, y0, x1, y1, fill="#ece1c6", outline="#a8926a", width=1.2, radius=6)
-        c.text(x0 + 4, y0 + 3, name, 11, fill="#8a7650", anchor="la")
+        c.text(x0 + 4, y0 + 3, name, 12, fill="#7d6a44", anchor="la")
 
 
 def _frame_pieces(c: Canvas, view: dict[str, Any]) -> None:
@@ -317,11 +317,11 @@ def _panel(c: Canvas, view: dict[str, Any], names: Sequence[str]) -> None:
             ly += 24
         taken = prisoners[seat] if seat < len(prisoners) else []
         c.text(x + 12, ly + 9, tr("boards.indus.prisoners"), 12, fill="#6d5f45", anchor="lm")
-        px = x + 76
-        for i, got in enumerate(taken[:15]):
-            piece(c, int(got["colour"]), str(got["rank"]), px + i * 12 + 6, ly + 9, 6.5, text_size=8)
-        if len(taken) > 15:
-            c.text(px + 15 * 12 + 4, ly + 9, f"+{len(taken) - 15}", 11, fill=INK, anchor="lm")
+        px = x + 78
+        for i, got in enumerate(taken[:10]):
+            piece(c, int(got["colour"]), str(got["rank"]), px + i * 16 + 7, ly + 9, 7.5, text_size=9)
+        if len(taken) > 10:
+            c.text(px + 10 * 16 + 2, ly + 9, f"+{len(taken) - 10}", 12, fill=INK, anchor="lm", bold=True)
         y += h + 6
     if phase == "over":
         return
@@ -401,7 +401,6 @@ def _ruins(c: Canvas, layout: dict[str, Any]) -> None:
     ruins = layout.get("ruins") or []
     x, y = MARGIN, STRIP_Y
     c.rect(x, y, WIDTH - MARGIN, HEIGHT - 6, fill="#fffaf0", outline="#bba77d", width=1.5, radius=8)
-    c.text(x + 10, y + 14, tr("boards.indus.ruins"), 14, fill=INK, anchor="lm", bold=True)
     for i, ruin in enumerate(ruins[: _ruin_capacity(len(ruins))]):
         rx, ry = _ruin_slot(i, len(ruins))
         rid = str(ruin.get("id", "?"))
@@ -419,6 +418,8 @@ def _leaders(c: Canvas, view: dict[str, Any]) -> None:
     """Mark who would score each ruin if the game ended now (the view's provisional standing)."""
     ruins = (view.get("layout") or {}).get("ruins") or []
     got = (view.get("standing") or {}).get("ruins") or {}
+    title = tr("boards.indus.ruins_final" if view.get("phase") == "over" else "boards.indus.ruins")
+    c.text(MARGIN + 10, STRIP_Y + 14, title, 14, fill=INK, anchor="lm", bold=True)
     for i, ruin in enumerate(ruins[: _ruin_capacity(len(ruins))]):
         rx, ry = _ruin_slot(i, len(ruins))
         lx = rx + 31 + 8 * len(_ruin_value(ruin)) + 6
