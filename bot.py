@@ -32,7 +32,7 @@ from engine.clock import Clock, SystemClock
 from engine.session import Sessions, Settings
 from engine.specs import SPECS
 
-EXTENSIONS: tuple[str, ...] = ("cogs.incan_gold", "cogs.sakkara", "cogs.indus")
+EXTENSIONS: tuple[str, ...] = ("cogs.incan_gold", "cogs.sakkara", "cogs.indus", "cogs.leaderboard")
 """Every cog the bot loads, in order."""
 
 log = logging.getLogger("temple_table")

@@ -1,0 +1,420 @@
+"""Leaderboards, personal stats, game history and game logs: ``/leaderboard``, ``/stats``,
+``/history`` and ``/game log``.
+
+Every number comes from ``db.leaderboard`` (all SQL there); ratings come from
+``engine.ratings``' deterministic fold of the stored results, cached in the database and brought
+up to date (:class:`RatingBook`) before a rating is shown. Leaderboard pages are ``DynamicItem``
+buttons whose custom_id holds the whole query and the page, so they keep working after a restart.
+Replies are embeds; refusals are private.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import io
+import json
+import re
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.i18n import t
+from cogs.tables import TableBot
+from db.errors import GameNotFound, StoreError
+from db.leaderboard import (
+    DAY_MS,
+    Leaderboards,
+    PlayerKey,
+    Ranking,
+    StandingsPage,
+    StoredRating,
+    user_key,
+)
+from db.records import GameLog, ResultRow
+from engine.core import CHANCE
+from engine.ratings import GameOutcome, Rating, fold, ordinal, sparkline
+
+GAMES = ("incan_gold", "sakkara", "indus")
+RANKINGS: tuple[Ranking, ...] = ("rating", "wins", "win_rate", "games")
+PER_PAGE = 10
+MIN_WIN_RATE_GAMES = 5  # a win-rate ranking needs this many games: one lucky game cannot top it
+PERIOD_DAYS = 30
+TREND_GAMES = 10
+HISTORY_GAMES = 10
+FOLD_CHUNK = 5000  # games folded per cache write: short store locks while a big backlog catches up
+
+_COUNTED: dict[str, Literal["wins", "win_rate", "games"]] = {"wins": "wins", "win_rate": "win_rate", "games": "games"}
+GAME_CHOICES = [app_commands.Choice(name=t(f"lb.game.{g}"), value=g) for g in GAMES]
+BY_CHOICES = [app_commands.Choice(name=t(f"lb.by.{b}"), value=b) for b in RANKINGS]
+PERIOD_CHOICES = [app_commands.Choice(name=t("lb.period.all"), value="all"),
+                  app_commands.Choice(name=t("lb.period.30d"), value="30d")]
+
+
+class Refusal(Exception):
+    """Raised inside a command to answer privately with the catalogue text ``key``."""
+
+    def __init__(self, key: str, **values: Any) -> None:
+        super().__init__(key)
+        self.key, self.values = key, values
+
+
+class RatingBook:
+    """Keeps the cached ratings equal to the fold of every finished game (the fold is the truth)."""
+
+    def __init__(self, boards: Leaderboards) -> None:
+        self.boards = boards
+        self._locks: dict[tuple[int, str], asyncio.Lock] = {}
+
+    async def refresh(self, guild_id: int, game: str) -> None:
+        """Fold the games finished since the cache's mark (all of them when there is no mark)."""
+        async with self._locks.setdefault((guild_id, game), asyncio.Lock()):
+            while True:
+                mark = await self.boards.rating_mark(guild_id, game)
+                games = await self.boards.rated_games(guild_id, game, mark, FOLD_CHUNK)
+                if not games:
+                    return
+                book = {} if mark is None else {r.key: Rating(r.mu, r.sigma, r.games)
+                                                for r in await self.boards.load_ratings(guild_id, game)}
+                outcomes = [GameOutcome(g.game_id, g.seats) for g in games]
+                run = await asyncio.to_thread(fold, book, outcomes)  # seconds for a cold 100k-game server
+                at = {g.game_id: g.finished_at for g in games}
+                changed = {key for _, key, _ in run.history}
+                saved = await self.boards.save_ratings(
+                    guild_id, game, expected=mark, mark=(games[-1].finished_at, games[-1].game_id),
+                    ratings=[StoredRating(k, run.book[k].mu, run.book[k].sigma, run.book[k].games) for k in changed],
+                    history=[(at[gid], gid, key, r.mu, r.sigma) for gid, key, r in run.history])
+                if saved and len(games) < FOLD_CHUNK:
+                    return
+
+
+def _now(bot: TableBot) -> datetime:
+    return datetime.fromtimestamp(bot.sessions.clock.now(), UTC)
+
+
+def _name(key: PlayerKey, name: str) -> str:
+    return t("lb.ai_name", level=key[1].capitalize()) if key[0] == 0 else name
+
+
+def _error_embed(text: str) -> discord.Embed:
+    return discord.Embed(description=text, colour=discord.Colour.red())
+
+
+async def _refuse(interaction: discord.Interaction, refusal: Refusal) -> None:
+    embed = _error_embed(t(refusal.key, interaction.locale.value, **refusal.values))
+    if interaction.response.is_done():
+        await interaction.followup.send(embed=embed, ephemeral=True)
+    else:
+        await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+# --------------------------------------------------------------------------- leaderboard pages
+
+
+class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"lb:(?P<game>[a-z_]+):(?P<by>[a-z_]+):(?P<period>all|30d):(?P<page>\d{1,6}):(?P<tag>[fpnl])"):
+    """A leaderboard page turner: the query and the page to show live in the custom_id (the tag
+    keeps the four buttons' ids distinct when they point at the same page)."""
+
+    def __init__(self, game: str, by: str, period: str, page: int, tag: str, disabled: bool = False) -> None:
+        super().__init__(discord.ui.Button(label=_ARROWS.get(tag, tag), style=discord.ButtonStyle.secondary,
+                                           disabled=disabled, custom_id=f"lb:{game}:{by}:{period}:{page}:{tag}"))
+        self.game, self.by, self.period, self.page = game, by, period, page
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> PageButton:
+        """Rebuild the button from its custom_id."""
+        return cls(match["game"], match["by"], match["period"], int(match["page"]), match["tag"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Redraw the message at this page (clamped to the ranking's current length)."""
+        bot = interaction.client
+        assert isinstance(bot, TableBot)
+        cog = bot.get_cog("Leaderboard")
+        assert isinstance(cog, Leaderboard)
+        try:
+            if interaction.guild_id is None or self.by not in RANKINGS or self.game not in (*GAMES, "all"):
+                raise Refusal("lb.error.bad_page")
+            game = None if self.game == "all" else self.game
+            if self.by == "rating" and game is None:
+                raise Refusal("lb.error.rating_needs_game")
+        except Refusal as refusal:
+            await _refuse(interaction, refusal)
+            return
+        await interaction.response.defer()
+        embed, view = await cog.board(interaction.guild_id, game, self.by, self.period, self.page)
+        await interaction.edit_original_response(embed=embed, view=view)
+
+
+_ARROWS = {"f": "⏮", "p": "◀", "n": "▶", "l": "⏭"}
+
+
+def _pager(game: str | None, by: str, period: str, page: StandingsPage) -> discord.ui.View | None:
+    if page.pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    code, at, last = game or "all", page.page, page.pages - 1
+    for tag, target in (("f", 0), ("p", max(at - 1, 0)), ("n", min(at + 1, last)), ("l", last)):
+        view.add_item(PageButton(code, by, period, target, tag, disabled=target == at))
+    return view
+
+
+# --------------------------------------------------------------------------- game logs
+
+
+def _seat_name(log: GameLog, seat: int) -> str:
+    found = next((s for s in log.seats if s.seat == seat), None)
+    if found is None:
+        return f"seat {seat}"
+    return f"{found.display_name} (bot, {found.ai_level})" if found.is_ai else found.display_name
+
+
+def _incan_lines(log: GameLog) -> list[str]:
+    """Narrate an Incan Gold game by replaying it: cards, everyone's choices, camps, collapses."""
+    from engine.incan_gold import GAME as INCAN
+
+    name = {s.seat: _seat_name(log, s.seat) for s in log.seats}
+    assert log.game.seed is not None
+    state = INCAN.setup(len(log.seats), log.game.seed, log.game.options)
+    lines = [t("lb.log.round", round=1)]
+    for action in log.actions:
+        state, events = INCAN.apply(state, action.seat, action.payload)
+        for e in events:
+            kind = e["type"]
+            if kind == "card" and "value" in e:
+                lines.append(t("lb.log.treasure", value=e["value"], each=e["each"], left=e["left"]))
+            elif kind == "card" and "hazard" in e:
+                lines.append(t("lb.log.hazard", hazard=e["hazard"]))
+            elif kind == "card":
+                lines.append(t("lb.log.artifact", card=e["card"]))
+            elif kind == "collapse":
+                lines.append(t("lb.log.collapse", hazard=e["hazard"],
+                               lost=", ".join(f"{name[s]} {g}" for s, g in e["lost"]) or "-"))
+            elif kind == "reveal":
+                picks = [f"{name[s]}: {c}" for s, c in enumerate(e["choices"]) if c]
+                lines.append(t("lb.log.choices", choices=", ".join(picks)))
+            elif kind == "camp":
+                homes = ", ".join(f"{name[s]} +{h}" for s, h in zip(e["seats"], e["home"], strict=True))
+                arts = "".join(f" {a['artifact']}={a['points']}" for a in e["artifacts"])
+                lines.append(t("lb.log.camp", homes=homes, left=e["left_on_path"], artifacts=arts))
+            elif kind == "round_end":
+                lines.append(t("lb.log.round_end", round=e["round"], reason=e["reason"]))
+            elif kind == "round_start":
+                lines.append("\n" + t("lb.log.round", round=e["round"]))
+    return lines
+
+
+def _generic_lines(log: GameLog) -> list[str]:
+    """List every action of the log by seat name (the engine replays it, so the log is checked)."""
+    game = importlib.import_module(f"engine.{log.game.game}").GAME
+    assert log.game.seed is not None
+    state = game.setup(len(log.seats), log.game.seed, log.game.options)
+    lines = []
+    for action in log.actions:
+        state, _ = game.apply(state, action.seat, action.payload)
+        who = t("lb.log.chance") if action.seat == CHANCE else _seat_name(log, action.seat)
+        lines.append(f"{action.seq:>5}  {who}: {json.dumps(action.payload, sort_keys=True)}")
+    return lines
+
+
+def render_log(log: GameLog, results: Sequence[ResultRow]) -> str:
+    """Return the whole game as text: setup, every action (hidden choices included), the result."""
+    g = log.game
+    head = [t("lb.log.title", id=g.id, game=t(f"lb.game.{g.game}"), preset=g.preset or "-"),
+            t("lb.log.status", status=g.status, seed=g.seed,
+              started=g.started_at.isoformat() if g.started_at else "-",
+              finished=g.finished_at.isoformat() if g.finished_at else "-"),
+            t("lb.log.players", players=", ".join(f"{s.seat}: {_seat_name(log, s.seat)}" for s in log.seats)), ""]
+    body = _incan_lines(log) if g.game == "incan_gold" else _generic_lines(log)
+    tail = ["", t("lb.log.result")] + [
+        t("lb.log.result_line", place=r.placement, name=_seat_name(log, r.seat), score=r.score,
+          win=" 🏆" if r.is_winner else "") for r in sorted(results, key=lambda r: (r.placement, r.seat))]
+    return "\n".join(head + body + (tail if results else [])) + "\n"
+
+
+# --------------------------------------------------------------------------- the cog
+
+
+class Leaderboard(commands.Cog):
+    """Standings, personal stats, recent games and full game logs for this server."""
+
+    game_group = app_commands.Group(name="game", description="Finished games", guild_only=True)
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        self.boards = Leaderboards(bot.store)
+        self.ratings = RatingBook(self.boards)
+
+    async def cog_load(self) -> None:
+        """Register the page buttons (they outlive restarts)."""
+        self.bot.add_dynamic_items(PageButton)
+
+    async def cog_unload(self) -> None:
+        """Unregister the page buttons."""
+        self.bot.remove_dynamic_items(PageButton)
+
+    async def board(self, guild_id: int, game: str | None, by: str, period: str, page: int
+                    ) -> tuple[discord.Embed, discord.ui.View | None]:
+        """Return the embed and page buttons of one leaderboard page."""
+        if by == "rating" and game is None:
+            raise Refusal("lb.error.rating_needs_game")
+        today = int(_now(self.bot).timestamp() * 1000) // DAY_MS
+        since_day = today - (PERIOD_DAYS - 1) if period == "30d" else None  # today and the 29 days before
+        if by == "rating":
+            assert game is not None
+            await self.ratings.refresh(guild_id, game)
+            standings = await self.boards.rating_standings(guild_id, game, since_day=since_day, page=page,
+                                                           per_page=PER_PAGE)
+        else:
+            minimum = MIN_WIN_RATE_GAMES if by == "win_rate" else 1
+            standings = await self.boards.standings(guild_id, game, _COUNTED[by], since_day=since_day,
+                                                    min_games=minimum, page=page, per_page=PER_PAGE)
+        title = t("lb.title", game=t(f"lb.game.{game}") if game else t("lb.all_games"), by=t(f"lb.by.{by}"),
+                  period=t(f"lb.period.{period}"))
+        embed = discord.Embed(title=title, colour=discord.Colour.gold())
+        lines = []
+        for row in standings.rows:
+            name = _name(row.key, row.name)
+            if by == "rating":
+                value = t("lb.line.rating", rating=row.ordinal or 0.0, games=row.games)
+            else:
+                value = t(f"lb.line.{by}", wins=row.wins, games=row.games, rate=row.win_rate)
+            lines.append(f"**{row.rank}.** {discord.utils.escape_markdown(name)} — {value}")
+        embed.description = "\n".join(lines) or t("lb.empty")
+        footer = t("lb.footer", page=standings.page + 1, pages=standings.pages)
+        if by == "win_rate":
+            footer += " · " + t("lb.min_games", count=MIN_WIN_RATE_GAMES)
+        if by == "rating":
+            footer += " · " + t("lb.rating_note")
+        embed.set_footer(text=footer)
+        return embed, _pager(game, by, period, standings)
+
+    @app_commands.command(name="leaderboard", description="This server's standings")
+    @app_commands.describe(game="Which game (all games when left out)", by="How to rank",
+                           period="All time or the last 30 days")
+    @app_commands.choices(game=GAME_CHOICES, by=BY_CHOICES, period=PERIOD_CHOICES)
+    @app_commands.guild_only()
+    async def leaderboard(self, interaction: discord.Interaction, game: str | None = None, by: str | None = None,
+                          period: str = "all") -> None:
+        """Rank the server's players by rating (per game), wins, win rate or games played."""
+        assert interaction.guild_id is not None
+        ranking = by or ("rating" if game else "wins")
+        try:
+            if ranking == "rating" and game is None:
+                raise Refusal("lb.error.rating_needs_game")
+            await interaction.response.defer(thinking=True)
+            embed, view = await self.board(interaction.guild_id, game, ranking, period, 0)
+        except Refusal as refusal:
+            await _refuse(interaction, refusal)
+            return
+        if view is None:
+            await interaction.followup.send(embed=embed)
+        else:
+            await interaction.followup.send(embed=embed, view=view)
+
+    @app_commands.command(name="stats", description="A player's record on this server")
+    @app_commands.describe(user="Whose stats (yours when left out)", game="Only this game")
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.guild_only()
+    async def stats(self, interaction: discord.Interaction, user: discord.User | None = None,
+                    game: str | None = None) -> None:
+        """Games, wins, win rate, scores, rating with its trend, favourite setup, record against the bots."""
+        assert interaction.guild_id is not None
+        guild, who = interaction.guild_id, user or interaction.user
+        await interaction.response.defer(thinking=True)
+        totals = await self.boards.totals(guild, user_key(who.id), game)
+        embed = discord.Embed(title=t("lb.stats.title", name=who.display_name), colour=discord.Colour.blurple())
+        if not totals:
+            embed.description = t("lb.stats.never", name=who.display_name)
+            await interaction.followup.send(embed=embed)
+            return
+        for row in totals[:10]:
+            await self.ratings.refresh(guild, row.game)
+            lines = [t("lb.stats.games", games=row.games, wins=row.wins, rate=row.wins / row.games),
+                     t("lb.stats.scores", average=row.average_score, best=row.best_score)]
+            rating = await self.boards.rating(guild, row.game, user_key(who.id))
+            if rating is not None:
+                trend = [ordinal(mu, sigma) for mu, sigma in
+                         await self.boards.rating_trend(guild, row.game, user_key(who.id), TREND_GAMES)]
+                lines.append(t("lb.stats.rating", rating=ordinal(rating.mu, rating.sigma), mu=rating.mu,
+                               sigma=rating.sigma))
+                if len(trend) >= 2:
+                    lines.append(t("lb.stats.trend", spark=sparkline(trend), change=trend[-1] - trend[0],
+                                   games=len(trend) - 1))
+            embed.add_field(name=t(f"lb.game.{row.game}"), value="\n".join(lines), inline=False)
+        favourite = await self.boards.favourite_preset(guild, who.id, game)
+        if favourite is not None:
+            embed.add_field(name=t("lb.stats.favourite"), value=t("lb.stats.favourite_line",
+                            game=t(f"lb.game.{favourite[0]}"), preset=favourite[1] or "-", games=favourite[2]))
+        record = await self.boards.ai_record(guild, who.id, game)
+        embed.add_field(name=t("lb.stats.vs_ai"), inline=False, value="\n".join(
+            t("lb.stats.vs_ai_line", level=r.level.capitalize(), games=r.games, ahead=r.ahead, behind=r.behind,
+              level_with=r.level_with) for r in record) or t("lb.stats.vs_ai_none"))
+        await interaction.followup.send(embed=embed)
+
+    @app_commands.command(name="history", description="Recent games on this server, with links")
+    @app_commands.describe(user="Whose games (yours when left out)")
+    @app_commands.guild_only()
+    async def history(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
+        """List a player's latest games: result, when, and a link to the game's message."""
+        assert interaction.guild_id is not None
+        guild, who = interaction.guild_id, user or interaction.user
+        await interaction.response.defer(thinking=True)
+        entries = await self.boards.history(guild, who.id, limit=HISTORY_GAMES)
+        lines = []
+        for e in entries:
+            what = t(f"lb.game.{e.game}") + (f" ({e.preset})" if e.preset else "")
+            if e.status == "finished" and e.placement is not None:
+                outcome = t("lb.hist.result", place=e.placement, players=e.players, score=e.score,
+                            win=" 🏆" if e.is_winner else "")
+            else:
+                outcome = t(f"lb.hist.{e.status}")
+            when = f"<t:{int(e.finished_at.timestamp())}:R>" if e.finished_at else ""
+            link = (f" · [{t('lb.hist.jump')}](https://discord.com/channels/{guild}/{e.channel_id}/{e.message_id})"
+                    if e.message_id else "")
+            lines.append(f"`#{e.game_id}` {what} — {outcome} · {when}{link}")
+        embed = discord.Embed(title=t("lb.hist.title", name=who.display_name), colour=discord.Colour.blurple(),
+                              description="\n".join(lines) or t("lb.hist.none", name=who.display_name))
+        if lines:
+            embed.set_footer(text=t("lb.hist.footer"))
+        await interaction.followup.send(embed=embed)
+
+    @game_group.command(name="log", description="The full action log of a finished game, as a text file")
+    @app_commands.describe(id="The game's number (see /history)")
+    async def log(self, interaction: discord.Interaction, id: app_commands.Range[int, 1]) -> None:
+        """Send a finished game's whole log, hidden choices included (only once the game is over)."""
+        try:
+            try:
+                log = await self.bot.store.load_game(id)
+            except GameNotFound:
+                raise Refusal("lb.error.no_game", id=id) from None
+            except StoreError:
+                raise Refusal("lb.error.unreadable", id=id) from None
+            if log.game.guild_id != interaction.guild_id:
+                raise Refusal("lb.error.no_game", id=id)  # another server's game: as if it did not exist
+            if log.game.status in ("lobby", "playing"):
+                raise Refusal("lb.error.not_over", id=id)
+            if log.game.seed is None:
+                raise Refusal("lb.error.never_started", id=id)
+        except Refusal as refusal:
+            await _refuse(interaction, refusal)
+            return
+        await interaction.response.defer(thinking=True)
+        results = await self.bot.store.results(id)
+        text = render_log(log, results)
+        embed = discord.Embed(title=t("lb.log.embed_title", id=id, game=t(f"lb.game.{log.game.game}")),
+                              description=t("lb.log.embed_text", actions=len(log.actions), status=log.game.status),
+                              colour=discord.Colour.dark_teal())
+        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"game-{id}.txt")
+        await interaction.followup.send(embed=embed, file=file)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the cog (discord.py extension entry point)."""
+    assert isinstance(bot, TableBot)
+    await bot.add_cog(Leaderboard(bot))
