@@ -259,6 +259,12 @@ class Run:
 
         bot.sessions.start = seeded_start  # type: ignore[method-assign]
 
+        if self.args.skip_deadline_writes:
+            async def no_deadline(*a: Any, **k: Any) -> None:
+                return None
+
+            bot.sessions.repo.set_deadline = no_deadline  # type: ignore[method-assign]
+
     def timed(self, name: str, method: Callable[..., Awaitable[Any]]) -> Callable[..., Awaitable[Any]]:
         """Return ``method`` recording how long each call took (waiting for the store's lock included)."""
 
@@ -509,6 +515,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="diagnosis only: an in-memory database instead of the file (no disk at all)")
     parser.add_argument("--switch-interval", type=float, default=None, metavar="S",
                         help="sys.setswitchinterval for the run (Python's default is 0.005 s)")
+    parser.add_argument("--skip-deadline-writes", action="store_true",
+                        help="diagnosis only: do not persist decision deadlines (what folding them into the "
+                             "append's transaction would save)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--dir", default=None, help="where the temporary database goes")
     return parser.parse_args(argv)
@@ -525,6 +534,8 @@ async def amain(argv: list[str] | None = None) -> int:
           f"load average {os.getloadavg()[0]:.1f}), {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC")
     database = ("an IN-MEMORY database (diagnosis only)" if args.memory
                 else f"a file database (WAL, synchronous={args.synchronous})")
+    if args.skip_deadline_writes:
+        database += ", decision deadlines NOT persisted (diagnosis only)"
     print(f"think {args.think[0]:g}-{args.think[1]:g} s, AI delay {args.ai_delay:g} s, {args.duration:g} s of play "
           f"per size, GIL switch interval {sys.getswitchinterval() * 1000:g} ms, {database}")
     for tables in args.tables:
