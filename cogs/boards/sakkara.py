@@ -219,9 +219,9 @@ def _panel(c: Canvas, view: dict[str, Any], seat: int, names: Sequence[str], y: 
     # pyramid: level 1 is a 3x3 block, level 2 a 2x2 block, level 3 the apex
     pyr: dict[str, int] = dict((view.get("pyramids") or [{}, {}])[seat])
     size = (view.get("pyramid_sizes") or [0, 0])[seat]
-    c.text(x + 12, y + 114, tr("boards.sakkara.pyramid", n=size), 15, fill=INK, anchor="lm")
+    c.text(x + 12, y + 112, tr("boards.sakkara.pyramid", n=size), 15, fill=INK, anchor="lm")
     t = 22
-    by = y + 130
+    by = y + 126
 
     def level_tiles(groups: Sequence[tuple[tuple[str, ...], int]]) -> list[str | None]:
         out: list[str | None] = []
@@ -248,6 +248,20 @@ def _panel(c: Canvas, view: dict[str, Any], seat: int, names: Sequence[str], y: 
         done = sum(1 for m in tiles if m)
         c.text(bx + n * t / 2, by + 3 * t + 14, f"{roman} {done}/{len(tiles)}", 13, fill=INK, anchor="mm")
         bx += n * t + 16
+    # this turn so far (the turn's owner only): the level being built, the step, the Horse
+    if seat == view.get("turn") and view.get("phase") in ("before", "after", "steal", "discard"):
+        notes = []
+        level = view.get("level_this_turn") or 0
+        if level:
+            notes.append(tr("boards.sakkara.building", level="I" * level))
+        stepped = view.get("stepped", -1)
+        if isinstance(stepped, int) and stepped in (0, 1):
+            notes.append(tr("boards.sakkara.stepped", worker=worker_label(seat, stepped),
+                            dir=view.get("step_dir", "")))
+        if view.get("horse_used"):
+            notes.append(tr("boards.sakkara.horse_used"))
+        for i, note in enumerate(reversed(notes)):
+            c.text(x + 12, y + h - 14 - 18 * i, c.fit(note, 14, w - 20), 14, fill=ACCENT, anchor="lm", bold=True)
 
 
 def _used_strip(c: Canvas, view: dict[str, Any], names: Sequence[str]) -> None:

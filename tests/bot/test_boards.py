@@ -224,6 +224,11 @@ def test_board_file_wraps_the_png() -> None:
     assert boards.board_file(png, "rack.png").filename == "rack.png"
 
 
+def test_warm_fills_the_caches_without_error() -> None:
+    boards.warm()
+    assert sakkara_board_mod.tile_sprite.cache_info().currsize >= 16
+
+
 def test_labels_match_the_coordinates_printed_on_the_images() -> None:
     assert [boards.sakkara_space_label(i) for i in (0, 6, 7, 48)] == ["A1", "G1", "A2", "G7"]
     assert [boards.sakkara_worker_label(s, i) for s in (0, 1) for i in (0, 1)] == ["1A", "1B", "2A", "2B"]
