@@ -208,7 +208,7 @@ class Run:
         # Every statement is one hop to aiosqlite's thread and back (Connection._execute): count them
         # per store method, since the store's lock is held across all hops of a call.
         connection = bot.store._db
-        execute = connection._execute
+        execute: Callable[..., Awaitable[Any]] = connection._execute
 
         async def counted_execute(fn: Any, *a: Any, **k: Any) -> Any:
             self.counts.round_trips[STORE_CALL.get()] += 1
@@ -250,7 +250,7 @@ class Run:
             finally:
                 IN_REFRESH.reset(token)
 
-        renderer.refresh = marked_refresh  # type: ignore[method-assign]
+        renderer.refresh = marked_refresh  # type: ignore[method-assign, assignment]
 
         start = bot.sessions.start
 
