@@ -207,16 +207,17 @@ class Leaderboards:
         AI levels are listed too (as yardsticks). ``since_day`` keeps players who finished a game
         on or after that UTC day (their rating is still their whole-history rating).
         """
-        active = ""
-        params: list[Any] = [guild_id, game]
+        active, params = "", list[Any]()
         if since_day is not None:
-            active = (" AND EXISTS (SELECT 1 FROM player_days AS d WHERE d.guild_id = r.guild_id"
-                      " AND d.day >= ? AND d.game = r.game AND d.user_id = r.user_id AND d.ai_level = r.ai_level)")
-            params.append(since_day)
+            # The period's players, from one range of day buckets, then joined (not one EXISTS per player).
+            active = (" JOIN (SELECT DISTINCT user_id, ai_level FROM player_days WHERE guild_id = ? AND day >= ?"
+                      " AND game = ?) AS d ON d.user_id = r.user_id AND d.ai_level = r.ai_level")
+            params += [guild_id, since_day, game]
+        params += [guild_id, game]
         sql = (
             "WITH ranked AS (SELECT r.user_id, r.ai_level, r.ordinal,"
             " RANK() OVER (ORDER BY r.ordinal DESC) AS rank, count(*) OVER () AS total"
-            f" FROM ratings AS r WHERE r.guild_id = ? AND r.game = ?{active})"
+            f" FROM ratings AS r{active} WHERE r.guild_id = ? AND r.game = ?)"
             " SELECT k.rank, k.user_id, k.ai_level, t.games, t.wins, k.total, t.name, k.ordinal"
             " FROM ranked AS k JOIN player_totals AS t ON t.guild_id = ? AND t.game = ?"
             "  AND t.user_id = k.user_id AND t.ai_level = k.ai_level"
@@ -260,27 +261,22 @@ class Leaderboards:
     async def favourite_preset(self, guild_id: int, user_id: int, game: str | None = None
                                ) -> tuple[str, str | None, int] | None:
         """Return (game, preset, games) of the setup a person played most often here (latest wins ties)."""
-        extra, params = ("", [user_id, guild_id]) if game is None else (" AND g.game = ?", [user_id, guild_id, game])
+        extra, params = ("", [guild_id, user_id]) if game is None else (" AND game = ?", [guild_id, user_id, game])
         rows = await self._rows(
-            "SELECT g.game, g.preset, count(*) AS n FROM results AS r JOIN games AS g ON g.id = r.game_id"
-            f" WHERE r.user_id = ? AND g.status = 'finished' AND g.guild_id = ?{extra}"
-            " GROUP BY g.game, g.preset ORDER BY n DESC, max(g.finished_at) DESC LIMIT 1", params)
-        return (str(rows[0][0]), rows[0][1], int(rows[0][2])) if rows else None
+            f"SELECT game, preset, games FROM preset_totals WHERE guild_id = ? AND user_id = ?{extra}"
+            " ORDER BY games DESC, last_at DESC LIMIT 1", params)
+        return (str(rows[0][0]), str(rows[0][1]) or None, int(rows[0][2])) if rows else None
 
     async def ai_record(self, guild_id: int, user_id: int, game: str | None = None) -> list[AiRecord]:
         """Return a person's record against each AI level they shared a finished game with."""
-        extra, params = ("", [user_id, guild_id]) if game is None else (" AND g.game = ?", [user_id, guild_id, game])
+        extra, params = ("", [guild_id, user_id]) if game is None else (" AND game = ?", [guild_id, user_id, game])
         rows = await self._rows(
-            "SELECT a.ai_level, count(DISTINCT a.game_id), sum(u.placement < a.placement),"
-            " sum(u.placement > a.placement), sum(u.placement = a.placement)"
-            " FROM results AS u JOIN games AS g ON g.id = u.game_id"
-            " JOIN results AS a ON a.game_id = u.game_id AND a.ai_level IS NOT NULL"
-            f" WHERE u.user_id = ? AND g.status = 'finished' AND g.guild_id = ?{extra}"
-            " GROUP BY a.ai_level ORDER BY a.ai_level", params)
+            "SELECT ai_level, sum(games), sum(ahead), sum(behind), sum(level_with) FROM ai_records"
+            f" WHERE guild_id = ? AND user_id = ?{extra} GROUP BY ai_level ORDER BY ai_level", params)
         return [AiRecord(str(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in rows]
 
     async def history(self, guild_id: int, user_id: int, *, limit: int = 10, offset: int = 0) -> list[HistoryEntry]:
-        """Return a person's started games on a server, newest first, with a channel message of each.
+        """Return a person's started games on a server, latest game number first, with a channel message.
 
         Finished games carry the person's score and placement; cancelled and abandoned ones are
         listed as such, without a result. The message is the summary if there is one, else the
@@ -296,7 +292,8 @@ class Leaderboards:
             " LEFT JOIN results AS r ON r.game_id = s.game_id AND r.seat = s.seat"
             " WHERE s.user_id = ? AND g.guild_id = ? AND g.started_at IS NOT NULL"
             " AND g.status IN ('finished', 'cancelled', 'abandoned')"
-            " ORDER BY g.finished_at DESC, g.id DESC LIMIT ? OFFSET ?",
+            # Newest game number first: walks seats_by_user backwards and stops after ``limit``.
+            " ORDER BY s.game_id DESC LIMIT ? OFFSET ?",
             [user_id, guild_id, limit, offset])
         return [HistoryEntry(int(r[0]), str(r[1]), r[2], str(r[3]), None if r[4] is None else from_ms(int(r[4])),
                              None if r[5] is None else int(r[5]), int(r[6]), r[7], r[8], bool(r[9]), int(r[10]),

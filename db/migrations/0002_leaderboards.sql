@@ -39,6 +39,31 @@ CREATE TABLE player_days (
     PRIMARY KEY (guild_id, day, game, user_id, ai_level)
 ) STRICT, WITHOUT ROWID;
 
+-- How often each person played each setup (favourite preset in /stats).
+CREATE TABLE preset_totals (
+    guild_id INTEGER NOT NULL,
+    user_id  INTEGER NOT NULL,
+    game     TEXT    NOT NULL,
+    preset   TEXT    NOT NULL,  -- '' when the game was set up without a preset
+    games    INTEGER NOT NULL CHECK (games >= 1),
+    last_at  INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, user_id, game, preset)
+) STRICT, WITHOUT ROWID;
+
+-- Each person's record against each AI level: games shared, and how many AI seats of that level
+-- they finished ahead of, behind, or level with.
+CREATE TABLE ai_records (
+    guild_id   INTEGER NOT NULL,
+    game       TEXT    NOT NULL,
+    user_id    INTEGER NOT NULL,
+    ai_level   TEXT    NOT NULL,
+    games      INTEGER NOT NULL CHECK (games >= 1),
+    ahead      INTEGER NOT NULL,
+    behind     INTEGER NOT NULL,
+    level_with INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, user_id, game, ai_level)
+) STRICT, WITHOUT ROWID;
+
 -- The rating cache (engine/ratings.py computes; this only stores). `rating_marks` is the last game
 -- folded in per server and game type, in (finished_at, id) order; no mark means "recompute".
 CREATE TABLE rating_marks (
@@ -109,6 +134,26 @@ BEGIN
         score_sum  = score_sum + excluded.score_sum,
         best_score = max(best_score, excluded.best_score);
 
+    INSERT INTO preset_totals (guild_id, user_id, game, preset, games, last_at)
+    SELECT NEW.guild_id, r.user_id, NEW.game, ifnull(NEW.preset, ''), 1, NEW.finished_at
+    FROM results AS r
+    WHERE r.game_id = NEW.id AND r.user_id IS NOT NULL
+    ON CONFLICT (guild_id, user_id, game, preset) DO UPDATE SET
+        games   = games + 1,
+        last_at = max(last_at, excluded.last_at);
+
+    INSERT INTO ai_records (guild_id, game, user_id, ai_level, games, ahead, behind, level_with)
+    SELECT NEW.guild_id, NEW.game, u.user_id, a.ai_level, 1, sum(u.placement < a.placement),
+           sum(u.placement > a.placement), sum(u.placement = a.placement)
+    FROM results AS u JOIN results AS a ON a.game_id = u.game_id AND a.ai_level IS NOT NULL
+    WHERE u.game_id = NEW.id AND u.user_id IS NOT NULL
+    GROUP BY u.user_id, a.ai_level
+    ON CONFLICT (guild_id, user_id, game, ai_level) DO UPDATE SET
+        games      = games + 1,
+        ahead      = ahead + excluded.ahead,
+        behind     = behind + excluded.behind,
+        level_with = level_with + excluded.level_with;
+
     -- A game that finishes "before" the rating cache's high-water mark (a back-dated finish)
     -- invalidates that cache: the next read recomputes the ratings from scratch, in order.
     DELETE FROM rating_marks
@@ -136,6 +181,20 @@ SELECT g.guild_id, g.finished_at / 86400000, g.game, ifnull(r.user_id, 0), ifnul
 FROM results AS r JOIN games AS g ON g.id = r.game_id
 WHERE g.status = 'finished'
 GROUP BY g.guild_id, g.finished_at / 86400000, g.game, r.user_id, r.ai_level;
+
+INSERT INTO preset_totals (guild_id, user_id, game, preset, games, last_at)
+SELECT g.guild_id, r.user_id, g.game, ifnull(g.preset, ''), count(*), max(g.finished_at)
+FROM results AS r JOIN games AS g ON g.id = r.game_id
+WHERE g.status = 'finished' AND r.user_id IS NOT NULL
+GROUP BY g.guild_id, r.user_id, g.game, ifnull(g.preset, '');
+
+INSERT INTO ai_records (guild_id, game, user_id, ai_level, games, ahead, behind, level_with)
+SELECT g.guild_id, g.game, u.user_id, a.ai_level, count(DISTINCT u.game_id), sum(u.placement < a.placement),
+       sum(u.placement > a.placement), sum(u.placement = a.placement)
+FROM results AS u JOIN games AS g ON g.id = u.game_id
+JOIN results AS a ON a.game_id = u.game_id AND a.ai_level IS NOT NULL
+WHERE g.status = 'finished' AND u.user_id IS NOT NULL
+GROUP BY g.guild_id, g.game, u.user_id, a.ai_level;
 
 -- /history lists a user's started games on one server, finished or not: seats by user.
 CREATE INDEX seats_by_user ON seats (user_id, game_id) WHERE user_id IS NOT NULL;

@@ -55,14 +55,15 @@ async def test_totals_follow_every_finished_game_and_nothing_else(store):
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(st.lists(st.integers(0, 4), min_size=2, max_size=5, unique=True),
                           st.lists(st.integers(0, 6), min_size=5, max_size=5), st.integers(0, 60),
-                          st.sampled_from(["incan_gold", "indus"])), max_size=12))
-async def test_trigger_totals_equal_an_aggregate_of_results(games):
+                          st.sampled_from(["incan_gold", "indus"]), st.sampled_from(["a", "b", None])),
+                max_size=12))
+async def test_trigger_kept_tables_equal_an_aggregate_of_results(games):
     store = await Store.open(":memory:")
     try:
-        for players, scores, days, game in games:
+        for players, scores, days, game, preset in games:
             seats = [(human(10 + p) if p < 4 else NewSeat.ai("hard", "Hard bot"), scores[i])
                      for i, p in enumerate(players)]
-            await play(store, seats, T0 + timedelta(days=days), game=game)
+            await play(store, seats, T0 + timedelta(days=days), game=game, preset=preset)
         async with store._read() as db:
             totals = await store._fetch(db, "SELECT game, user_id, ai_level, games, wins, score_sum, best_score"
                                             " FROM player_totals ORDER BY 1, 2, 3")
@@ -72,7 +73,21 @@ async def test_trigger_totals_equal_an_aggregate_of_results(games):
                                            " ORDER BY 1, 2, 3")
             days = await store._fetch(db, "SELECT game, user_id, ai_level, sum(games), sum(wins), sum(score_sum),"
                                           " max(best_score) FROM player_days GROUP BY 1, 2, 3 ORDER BY 1, 2, 3")
+            presets = await store._fetch(db, "SELECT guild_id, user_id, game, preset, games FROM preset_totals"
+                                             " ORDER BY 1, 2, 3, 4")
+            preset_truth = await store._fetch(db, "SELECT g.guild_id, r.user_id, g.game, ifnull(g.preset, ''),"
+                                                  " count(*) FROM results r JOIN games g ON g.id = r.game_id"
+                                                  " WHERE r.user_id IS NOT NULL GROUP BY 1, 2, 3, 4"
+                                                  " ORDER BY 1, 2, 3, 4")
+            records = await store._fetch(db, "SELECT game, user_id, ai_level, games, ahead, behind, level_with"
+                                             " FROM ai_records ORDER BY 1, 2, 3")
+            record_truth = await store._fetch(
+                db, "SELECT g.game, u.user_id, a.ai_level, count(DISTINCT u.game_id), sum(u.placement < a.placement),"
+                    " sum(u.placement > a.placement), sum(u.placement = a.placement) FROM results u"
+                    " JOIN games g ON g.id = u.game_id JOIN results a ON a.game_id = u.game_id"
+                    " AND a.ai_level IS NOT NULL WHERE u.user_id IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 1, 2, 3")
         assert totals == truth == days
+        assert presets == preset_truth and records == record_truth
     finally:
         await store.close()
 
