@@ -16,6 +16,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engine.indus.layout import TYPES
+from engine.indus.rules import COLOUR_NAMES
+
 from ._canvas import SCALE, Canvas
 from ._text import player_names, tr
 
@@ -45,12 +48,11 @@ SIZE = (WIDTH, HEIGHT)
 BG = "#f4efe2"
 INK = "#1e2430"
 ACCENT = "#d9541e"
-TYPE_ORDER = "BTCWRP"
+TYPE_ORDER = TYPES  # the engine's canonical order of ruin letters
 TYPE_FILL = {"B": "#e3a27a", "T": "#bca5da", "C": "#8ec6ec", "W": "#b8b8b8", "R": "#dccb9c", "P": "#b88a5a"}
 TYPE_LINE = {"B": "#b8693e", "T": "#7d62a6", "C": "#3f86bd", "W": "#6d6d6d", "R": "#9c8a58", "P": "#7a5530"}
 COLOUR_FILL = ("#2a6fd6", "#f2c318", "#2f9a47", "#d2372c")
 COLOUR_TEXT = ("#ffffff", "#1e2430", "#ffffff", "#ffffff")
-COLOUR_NAMES = ("blue", "yellow", "green", "red")
 RANK_RADIUS = {"W": 12.5, "A": 15.5, "P": 18.5}
 
 
@@ -70,7 +72,7 @@ def _shape(colour: int, cx: float, cy: float, r: float) -> list[tuple[float, flo
     return [(cx, cy - k), (cx + k, cy), (cx, cy + k), (cx - k, cy)]
 
 
-def token(c: Canvas, colour: int, rank: str | None, cx: float, cy: float, r: float, text_size: int = 0) -> None:
+def _draw_token(c: Canvas, colour: int, rank: str | None, cx: float, cy: float, r: float, text_size: int = 0) -> None:
     """Draw one piece: its colour's shape, its rank letter inside (if ``rank``)."""
     colour = colour % 4
     fill, edge = COLOUR_FILL[colour], "#1e2430"
@@ -91,12 +93,12 @@ def token(c: Canvas, colour: int, rank: str | None, cx: float, cy: float, r: flo
 def _token_sprite(colour: int, rank: str | None, r: float, text_size: int) -> Image.Image:
     side = 2 * r * 1.2 + 6
     s = Canvas.sprite(side, side)
-    token(s, colour, rank, side / 2, side / 2, r, text_size)
+    _draw_token(s, colour, rank, side / 2, side / 2, r, text_size)
     return s.image
 
 
-def piece(c: Canvas, colour: int, rank: str | None, cx: float, cy: float, r: float, text_size: int = 0) -> None:
-    """Paste one piece (a cached :func:`token`) centred on (cx, cy)."""
+def _piece(c: Canvas, colour: int, rank: str | None, cx: float, cy: float, r: float, text_size: int = 0) -> None:
+    """Paste one piece (a cached :func:`_draw_token`) centred on (cx, cy)."""
     side = round(2 * r * 1.2 + 6)
     c.paste(_token_sprite(colour % 4, rank, r, text_size), cx - side / 2, cy - side / 2)
 
@@ -219,11 +221,11 @@ def _pieces(c: Canvas, view: dict[str, Any]) -> None:
         stack = cell.get("stack") or []
         if stack:
             top = stack[-1]
-            piece(c, int(top["colour"]), str(top["rank"]), x + CELL / 2, y + CELL / 2 + 4,
+            _piece(c, int(top["colour"]), str(top["rank"]), x + CELL / 2, y + CELL / 2 + 4,
                   RANK_RADIUS[top["rank"]] + 2)
             # the pieces under the top one, bottom first (buildings count them all)
             for i, under in enumerate(stack[:-1][-6:]):
-                piece(c, int(under["colour"]), None, x + 9 + i * 10, y + CELL - 9, 4.5)
+                _piece(c, int(under["colour"]), None, x + 9 + i * 10, y + CELL - 9, 4.5)
             if len(stack) > 1:
                 hx, hy = x + CELL - 12, y + CELL - 12
                 c.circle(hx, hy, 10, fill="#2b2116", outline="#fffaf0", width=1.5)
@@ -272,7 +274,7 @@ def _frame_pieces(c: Canvas, view: dict[str, Any]) -> None:
             cx += 8
         else:
             cy += 7
-        piece(c, int(found["colour"]), str(found["rank"]), cx, cy, RANK_RADIUS[found["rank"]])
+        _piece(c, int(found["colour"]), str(found["rank"]), cx, cy, RANK_RADIUS[found["rank"]])
 
 
 def _panel(c: Canvas, view: dict[str, Any], names: Sequence[str]) -> None:
@@ -294,7 +296,7 @@ def _panel(c: Canvas, view: dict[str, Any], names: Sequence[str]) -> None:
         c.rect(x, y, x + w, y + h, fill="#fffaf0", outline=ACCENT if on else "#bba77d", width=3 if on else 1.5,
                radius=8)
         for k, col in enumerate(cols):
-            piece(c, int(col), None, x + 16 + k * 20, y + 18, 8)
+            _piece(c, int(col), None, x + 16 + k * 20, y + 18, 8)
         nx = x + 16 + 20 * len(cols)
         c.text(nx, y + 18, c.fit(names[seat], 16, w - (nx - x) - 70), 16, fill=INK, anchor="lm", bold=True)
         c.text(x + w - 10, y + 18, tr("boards.indus.points", n=scores[seat] if seat < len(scores) else 0), 15,
@@ -308,7 +310,7 @@ def _panel(c: Canvas, view: dict[str, Any], names: Sequence[str]) -> None:
             c.text(tx, ly + 8, tr("boards.indus.reserve"), 12, fill="#6d5f45", anchor="lm")
             tx += 50
             for rank in "WAP":
-                piece(c, int(col), rank, tx + 8, ly + 8, 8.5, text_size=10)
+                _piece(c, int(col), rank, tx + 8, ly + 8, 8.5, text_size=10)
                 c.text(tx + 19, ly + 8, str(res.get(rank, 0)), 14, fill=INK, anchor="lm", bold=True)
                 tx += 34
             if phase == "setup" and any(todo.get(r, 0) for r in "WAP"):
@@ -319,7 +321,7 @@ def _panel(c: Canvas, view: dict[str, Any], names: Sequence[str]) -> None:
         c.text(x + 12, ly + 9, tr("boards.indus.prisoners"), 12, fill="#6d5f45", anchor="lm")
         px = x + 78
         for i, got in enumerate(taken[:10]):
-            piece(c, int(got["colour"]), str(got["rank"]), px + i * 16 + 7, ly + 9, 7.5, text_size=9)
+            _piece(c, int(got["colour"]), str(got["rank"]), px + i * 16 + 7, ly + 9, 7.5, text_size=9)
         if len(taken) > 10:
             c.text(px + 10 * 16 + 2, ly + 9, f"+{len(taken) - 10}", 12, fill=INK, anchor="lm", bold=True)
         y += h + 6
@@ -344,7 +346,7 @@ def _panel(c: Canvas, view: dict[str, Any], names: Sequence[str]) -> None:
     pending = view.get("pending")
     if isinstance(pending, dict):
         c.rect(x, y, x + w, y + 30, fill="#fde6d8", outline=ACCENT, width=1.5, radius=8)
-        piece(c, int(pending["colour"]), str(pending["rank"]), x + 18, y + 15, 10, text_size=10)
+        _piece(c, int(pending["colour"]), str(pending["rank"]), x + 18, y + 15, 10, text_size=10)
         c.text(x + 34, y + 15, c.fit(tr("boards.indus.pending"), 12, w - 40), 12, fill=INK, anchor="lm", bold=True)
         y += 38
 
@@ -425,6 +427,6 @@ def _leaders(c: Canvas, view: dict[str, Any]) -> None:
         lx = rx + 31 + 8 * len(_ruin_value(ruin)) + 6
         leaders = sorted(got.get(str(ruin.get("id", "?")), {}).items(), key=lambda kv: (-kv[1], kv[0]))
         for colour, points in leaders[:3]:
-            piece(c, int(colour), None, lx, ry + 10, 6)
+            _piece(c, int(colour), None, lx, ry + 10, 6)
             c.text(lx + 8, ry + 10, str(points), 12, fill=INK, anchor="lm")
             lx += 14 + 7 * len(str(points))

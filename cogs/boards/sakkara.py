@@ -1,9 +1,10 @@
 """Sakkara images: the public board (from ``GAME.view(state, None)``) and one seat's private rack.
 
 The board image reads only keys of the public view, so nothing a rack holds can reach it; the
-rack image is for its owner's DM or ephemeral reply only. Spaces are named like the cog names
-them (:func:`space_label`: columns A–G left to right, rows 1–7 top to bottom) and workers
-``1A``/``1B`` (player 1) and ``2A``/``2B`` (player 2) (:func:`worker_label`).
+rack image is for its owner's DM or ephemeral reply only. Spaces are named as the image prints
+them (:func:`space_label`: columns A–G left to right, rows 1–7 top to bottom), and so are the
+workers (:func:`worker_label`: ``1A``/``1B`` of player 1, ``2A``/``2B`` of player 2), so that
+menus can use the same names.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from ._canvas import Canvas
 from ._motifs import INK, draw_tile
 from ._text import player_names, tr
 
-__all__ = ["RACK_SIZE", "SIZE", "board_image", "rack_image", "space_label", "worker_label"]
+__all__ = ["RACK_WIDTH", "SIZE", "board_image", "rack_image", "space_label", "worker_label"]
 
 CELL = 80
 MARGIN = 12
@@ -337,5 +338,5 @@ def rack_image(view: dict[str, Any], names: Sequence[str] | None = None) -> byte
     return c.png()
 
 
-RACK_SIZE = RACK_W
-"""Width of every rack image (its height grows with a Snake's reveal)."""
+RACK_WIDTH = RACK_W
+"""Width of every rack image (its height grows with a long rack or a Snake's reveal)."""

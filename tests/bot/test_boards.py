@@ -82,7 +82,7 @@ def test_sakkara_board_and_racks_render_for_random_positions(seed: int) -> None:
         assert image.size == sakkara_board_mod.SIZE
         for seat in (0, 1):
             rack = decode(boards.sakkara_rack(SAKKARA.view(state, seat)))
-            assert rack.width == sakkara_board_mod.RACK_SIZE
+            assert rack.width == sakkara_board_mod.RACK_WIDTH
     assert "over" in phases
 
 
