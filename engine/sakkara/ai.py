@@ -471,6 +471,11 @@ def _decide(view: dict[str, Any], legal: list[Action], rng: random.Random, style
     for _, path, _ in plans:
         if path and path[0] in legal:
             return path[0]
+    # no whole turn found within the search depth: make progress towards ending the turn
+    for kind in ("step", "end"):
+        fallback = [a for a in legal if a["do"] == kind]
+        if fallback:
+            return fallback[rng.randrange(len(fallback))]
     return legal[rng.randrange(len(legal))]
 
 
