@@ -228,7 +228,8 @@ def render_log(log: GameLog, results: Sequence[ResultRow]) -> str:
     head = [t("lb.log.title", id=g.id, game=t(f"lb.game.{g.game}"), preset=g.preset or "-"),
             t("lb.log.status", status=g.status, seed=g.seed,
               started=g.started_at.isoformat() if g.started_at else "-",
-              finished=g.finished_at.isoformat() if g.finished_at else "-"),
+              finished=g.finished_at.isoformat() if g.finished_at else "-",
+              minutes=round(g.duration.total_seconds() / 60) if g.duration else "-"),
             t("lb.log.players", players=", ".join(f"{s.seat}: {_seat_name(log, s.seat)}" for s in log.seats)), ""]
     body = _incan_lines(log) if g.game == "incan_gold" else _generic_lines(log)
     tail = ["", t("lb.log.result")] + [
@@ -371,7 +372,7 @@ class Leaderboard(commands.Cog):
             what = t(f"lb.game.{e.game}") + (f" ({e.preset})" if e.preset else "")
             if e.status == "finished" and e.placement is not None:
                 outcome = t("lb.hist.result", place=e.placement, players=e.players, score=e.score,
-                            win=" 🏆" if e.is_winner else "")
+                            win=" 🏆" if e.is_winner else "", minutes=round((e.duration_ms or 0) / 60_000))
             else:
                 outcome = t(f"lb.hist.{e.status}")
             when = f"<t:{int(e.finished_at.timestamp())}:R>" if e.finished_at else ""

@@ -89,12 +89,12 @@ async def test_standings_ties_ai_entries_and_a_player_who_left(fake, table, stor
 
     wins = reply(await fake.slash(ann, table, "leaderboard", {"by": "wins"})).render()
     # Ann 2 wins (one shared), Gus 2, Bo 1 (shared), Cy 0: ties share a rank.
-    assert re.search(r"\*\*1\.\*\* Ann — \*\*2\*\* wins \(4 games\)", wins), wins
-    assert re.search(r"\*\*1\.\*\* Gus — \*\*2\*\* wins", wins), wins
-    assert re.search(r"\*\*3\.\*\* Bo — \*\*1\*\* wins", wins) and "**4.** Cy" in wins
+    assert re.search(r"\*\*1\.\*\* Ann — \*\*2\*\* won · 4 played", wins), wins
+    assert re.search(r"\*\*1\.\*\* Gus — \*\*2\*\* won", wins), wins
+    assert re.search(r"\*\*3\.\*\* Bo — \*\*1\*\* won", wins) and "**4.** Cy" in wins
     assert "bot" not in wins  # AI levels are yardsticks in rating rankings, not people to count wins for
     recent = reply(await fake.slash(ann, table, "leaderboard", {"by": "games", "period": "30d"})).render()
-    assert "Gus" not in recent and "Cy" not in recent and "**1.** Ann — **3** games" in recent
+    assert "Gus" not in recent and "Cy" not in recent and "**1.** Ann — **3** played" in recent
 
     rating = reply(await fake.slash(ann, table, "leaderboard", {"game": "incan_gold"})).render()
     assert "🤖 Hard bot" in rating and "🤖 Easy bot" in rating and "Gus" in rating
@@ -110,16 +110,17 @@ async def test_standings_ties_ai_entries_and_a_player_who_left(fake, table, stor
     assert cached[(0, "easy")][2] == 2 and cached[(ann.id, "")][2] == 3
 
     stats = reply(await fake.slash(ann, table, "stats", {"user": gone})).render()
-    assert "Stats — Gus" in stats and "Games **2** · wins **2** (100%)" in stats
+    assert "Stats — Gus" in stats and "Played **2** · won **2** (100%)" in stats
     mine = reply(await fake.slash(ann, table, "stats", {"game": "incan_gold"})).render()
-    assert "Games **3** · wins **1** (33%)" in mine and "average **13.0**, best **20**" in mine
+    assert "Played **3** · won **1** (33%)" in mine and "average **13.0**, best **20**" in mine
     assert "Rating **" in mine and "Trend " in mine and "over the last 2 games" in mine
-    assert "Incan Gold, incan-gold (3 games)" in mine
-    assert "Easy: 1 games — ahead 1, behind 0, level 0" in mine and "Hard: 1 games — ahead 0, behind 1" in mine
+    assert "Incan Gold, incan-gold — played 3×" in mine
+    assert "Easy: met in 1 — finished ahead 1×, behind 0×, level 0×" in mine
+    assert "Hard: met in 1 — finished ahead 0×, behind 1×" in mine
 
     history = reply(await fake.slash(bo, table, "history", {})).render()
     assert history.index("Indus (standard)") < history.index("Incan Gold (incan-gold)")  # newest first
-    assert "place 1 of 2, 3 points 🏆" in history and "place 2 of 3, 15 points" in history
+    assert "place 1 of 2, 3 points 🏆, 15 min" in history and "place 2 of 3, 15 points" in history
     links = re.findall(r"https://discord\.com/channels/(\d+)/(\d+)/(\d+)", history)
     assert len(links) == 3 and all(int(gid) == g and ch == "999" for gid, ch, _ in links)
     await fake.stop(bot)
@@ -144,7 +145,7 @@ async def test_paging_buttons_survive_a_restart(fake, table, store, clock):
     await fake.restart(bot, again)
     await fake.click(ann, first, buttons(first, "lb:")[3])  # last
     page3 = first.render()
-    assert "Page 3/3" in page3 and "**24.** P00 — **0** wins (1 games)" in page3 and "P04" not in page3
+    assert "Page 3/3" in page3 and "**24.** P00 — **0** won · 1 played" in page3 and "P04" not in page3
     assert first.component(buttons(first, "lb:")[3])["disabled"]
     await fake.stop(again)
 
