@@ -87,7 +87,12 @@ def text_width(text: str, size: int) -> float:
 @lru_cache(maxsize=4096)
 def _text_sprite(text: str, size: int, fill: Colour, anchor: str, bold: bool,
                  stroke: Colour | None) -> tuple[Image.Image, int, int]:
-    """Return ``text`` rendered on a transparent sprite and its offset from the anchor point."""
+    """Return ``text`` rendered on a transparent sprite and its offset from the anchor point.
+
+    Every word passes through :func:`printable`: names and translated labels may hold letters
+    the bundled font lacks.
+    """
+    text = printable(text)
     if stroke is not None:
         sw, sf = max(1, SCALE * 2), stroke
     elif bold:
