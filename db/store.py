@@ -670,16 +670,21 @@ class Store:
         Only for games in the lobby or playing (ending a game clears its deadlines).
         """
         due = to_ms(due_at)
-        async with self._write() as db:
-            await self._status(db, game_id, ACTIVE_STATUSES)
+        # One statement (atomic in autocommit mode): the timer is re-armed on every decision
+        # window, so it costs one round trip to the database thread, not four.
+        async with self._lock:
             rows = await self._fetch(
-                db,
-                "INSERT INTO deadlines (game_id, kind, due_at, version) VALUES (?, ?, ?, ?)"
+                self._db,
+                "INSERT INTO deadlines (game_id, kind, due_at, version)"
+                " SELECT id, ?, ?, ? FROM games WHERE id = ? AND status IN ('lobby', 'playing')"
                 " ON CONFLICT (game_id, kind) DO UPDATE"
                 " SET due_at = excluded.due_at, version = excluded.version"
                 f" RETURNING {DeadlineRow.COLUMNS}",
-                (game_id, kind, due, version),
+                (kind, due, version, game_id),
             )
+            if not rows:
+                await self._status(self._db, game_id, ACTIVE_STATUSES)  # raises the precise error
+                raise StoreError(f"deadline of game {game_id} was not written")
             return DeadlineRow.decode(rows[0])
 
     async def clear_deadline(self, game_id: int, kind: str) -> bool:
