@@ -6,7 +6,9 @@ Tables printed:
   actions/s, mean turns per player and how games end (apex / 200-turn cap / repetition);
 - ``matches``: AI A against AI B over N games, A taking seat 0 in even games and seat 1 in odd
   ones (alternating first player); A's win rate with a 95 % Wilson interval (draws count half);
-- ``hard turn``: wall time of a Hard turn (all its decisions in one turn, summed), mean / p95 / max.
+- ``hard turn``: time of a Hard turn (all its decisions in one turn, summed), mean / p95 / max, as
+  CPU time of the deciding process (what the AI costs) and as wall time (inflated when other jobs
+  share the cores).
 
 Run: ``.venv/bin/python bench/sakkara_bench.py [--games 200] [--procs 2] [--playouts 200]
 [--matches medium:easy,hard:medium]``.
@@ -64,28 +66,29 @@ def match_game(job: tuple[str, str, int]) -> dict[str, Any]:
     seed = 10_000 + g
     state = GAME.setup(2, seed)
     rngs = [agent_rng(seed, s) for s in (0, 1)]
-    turn_times: list[float] = []
+    turn_times: list[tuple[float, float]] = []
     current: tuple[int, int] | None = None
-    spent = 0.0
+    spent, spent_cpu = 0.0, 0.0
     while not GAME.is_over(state):
         seat = GAME.to_move(state)[0]
         if seat == CHANCE:
             state, _ = GAME.apply(state, CHANCE, resolve_chance(GAME, state))
             continue
         legal = GAME.legal_actions(state, seat)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         action = AGENTS[names[seat]](GAME.observe(state, seat), legal, rngs[seat])
-        dt = time.perf_counter() - t0
+        dt, dc = time.perf_counter() - t0, time.process_time() - c0
         if names[seat] == "hard" and state.phase in ("before", "after", "steal", "discard"):
             key = (state.turn, state.turns[state.turn])
             if key != current:
                 if current is not None:
-                    turn_times.append(spent)
-                current, spent = key, 0.0
+                    turn_times.append((spent_cpu, spent))
+                current, spent, spent_cpu = key, 0.0, 0.0
             spent += dt
+            spent_cpu += dc
         state, _ = GAME.apply(state, seat, action)
     if current is not None:
-        turn_times.append(spent)
+        turn_times.append((spent_cpu, spent))
     a_seat = 0 if g % 2 == 0 else 1
     winners = GAME.result(state)["winners"]
     score = 0.5 if len(winners) == 2 else float(winners == [a_seat])
@@ -117,7 +120,7 @@ def main() -> None:
               f"{sum(r[1] for r in rows) / len(rows):.1f} | "
               f"{ends['apex']}/{ends['cap']}/{ends['repetition']} |  (wall {wall:.1f} s)")
 
-    hard_times: list[float] = []
+    hard_times: list[tuple[float, float]] = []
     table = []
     for pair in filter(None, args.matches.split(",")):
         a, b = pair.split(":")
@@ -139,14 +142,13 @@ def main() -> None:
         print("|---|---|---|---|---|---|---|---|")
         print("\n".join(table))
     if hard_times:
-        hard_times.sort()
-        p95 = hard_times[min(len(hard_times) - 1, int(0.95 * len(hard_times)))]
         print("\n## hard turn (all decisions of one turn)")
-        print("| turns timed | mean | p95 | max |")
-        print("|---|---|---|---|")
-        print(f"| {len(hard_times)} | {sum(hard_times) / len(hard_times):.3f} s | {p95:.3f} s | "
-              f"{hard_times[-1]:.3f} s |")
-
+        print("| clock | turns timed | mean | p95 | max |")
+        print("|---|---|---|---|---|")
+        for label, col in (("CPU", 0), ("wall", 1)):
+            times = sorted(t[col] for t in hard_times)
+            p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+            print(f"| {label} | {len(times)} | {sum(times) / len(times):.3f} s | {p95:.3f} s | {times[-1]:.3f} s |")
 
 if __name__ == "__main__":
     main()
