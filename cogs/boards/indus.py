@@ -307,15 +307,15 @@ def _panel(c: Canvas, view: dict[str, Any], names: Sequence[str]) -> None:
             todo = start[col] if col < len(start) else {}
             c.text(x + 12, ly + 8, tr("boards.indus.colour." + COLOUR_NAMES[col % 4]), 13, fill=INK, anchor="lm")
             tx = x + 64
-            c.text(tx, ly + 8, tr("boards.indus.reserve"), 12, fill="#6d5f45", anchor="lm")
+            # during setup the start pieces still to place matter; afterwards the reserve
+            counts, label, tone = (todo, "boards.indus.start", ACCENT) if phase == "setup" else (
+                res, "boards.indus.reserve", "#6d5f45")
+            c.text(tx, ly + 8, c.fit(tr(label), 12, 48), 12, fill=tone, anchor="lm")
             tx += 50
             for rank in "WAP":
                 _piece(c, int(col), rank, tx + 8, ly + 8, 8.5, text_size=10)
-                c.text(tx + 19, ly + 8, str(res.get(rank, 0)), 14, fill=INK, anchor="lm", bold=True)
+                c.text(tx + 19, ly + 8, str(counts.get(rank, 0)), 14, fill=INK, anchor="lm", bold=True)
                 tx += 34
-            if phase == "setup" and any(todo.get(r, 0) for r in "WAP"):
-                got = " ".join(f"{r}{todo[r]}" for r in "WAP" if todo.get(r, 0))
-                c.text(x + w - 8, ly + 8, f"{tr('boards.indus.start')} {got}", 11, fill=ACCENT, anchor="rm")
             ly += 24
         taken = prisoners[seat] if seat < len(prisoners) else []
         c.text(x + 12, ly + 9, tr("boards.indus.prisoners"), 12, fill="#6d5f45", anchor="lm")
