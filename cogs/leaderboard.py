@@ -26,15 +26,7 @@ from discord.ext import commands
 from cogs.i18n import t
 from cogs.tables import TableBot
 from db.errors import GameNotFound, StoreError
-from db.leaderboard import (
-    DAY_MS,
-    Leaderboards,
-    PlayerKey,
-    Ranking,
-    StandingsPage,
-    StoredRating,
-    user_key,
-)
+from db.leaderboard import DAY_MS, Leaderboards, PlayerKey, Ranking, StandingsPage, StoredRating, user_key
 from db.records import GameLog, ResultRow
 from engine.core import CHANCE
 from engine.ratings import GameOutcome, Rating, fold, ordinal, sparkline
@@ -100,12 +92,9 @@ def _name(key: PlayerKey, name: str) -> str:
     return t("lb.ai_name", level=key[1].capitalize()) if key[0] == 0 else name
 
 
-def _error_embed(text: str) -> discord.Embed:
-    return discord.Embed(description=text, colour=discord.Colour.red())
-
-
 async def _refuse(interaction: discord.Interaction, refusal: Refusal) -> None:
-    embed = _error_embed(t(refusal.key, interaction.locale.value, **refusal.values))
+    text = t(refusal.key, interaction.locale.value, **refusal.values)
+    embed = discord.Embed(description=text, colour=discord.Colour.red())
     if interaction.response.is_done():
         await interaction.followup.send(embed=embed, ephemeral=True)
     else:
@@ -261,13 +250,10 @@ class Leaderboard(commands.Cog):
 
     async def board(self, guild_id: int, game: str | None, by: str, period: str, page: int
                     ) -> tuple[discord.Embed, discord.ui.View | None]:
-        """Return the embed and page buttons of one leaderboard page."""
-        if by == "rating" and game is None:
-            raise Refusal("lb.error.rating_needs_game")
+        """Return the embed and page buttons of one leaderboard page (callers refuse rating without a game)."""
         today = int(_now(self.bot).timestamp() * 1000) // DAY_MS
         since_day = today - (PERIOD_DAYS - 1) if period == "30d" else None  # today and the 29 days before
-        if by == "rating":
-            assert game is not None
+        if by == "rating" and game is not None:
             await self.ratings.refresh(guild_id, game)
             standings = await self.boards.rating_standings(guild_id, game, since_day=since_day, page=page,
                                                            per_page=PER_PAGE)

@@ -39,6 +39,10 @@ CREATE TABLE player_days (
     PRIMARY KEY (guild_id, day, game, user_id, ai_level)
 ) STRICT, WITHOUT ROWID;
 
+-- One game type's period (the 30-day rating board) is one tight range here instead of every
+-- game type's buckets of the period.
+CREATE INDEX player_days_by_game ON player_days (guild_id, game, day);
+
 -- How often each person played each setup (favourite preset in /stats).
 CREATE TABLE preset_totals (
     guild_id INTEGER NOT NULL,

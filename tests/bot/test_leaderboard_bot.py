@@ -198,4 +198,7 @@ async def test_a_real_game_is_ranked_and_its_log_is_readable_only_when_over(fake
     assert "cancelled" not in history and f"#{game_id}`" in history
     missing = reply(await fake.slash(bo, table, "game log", {"id": 10_000}))
     assert missing.ephemeral and "no game #10000" in missing.render()
+    elsewhere = await record(store, fake.guild_id + 1, [(NewSeat.human(ann.id, "Ann"), 3), (NewSeat.human(2, "X"), 1)])
+    hidden = reply(await fake.slash(ann, table, "game log", {"id": elsewhere}))  # another server's game
+    assert hidden.ephemeral and f"no game #{elsewhere}" in hidden.render() and not hidden.files
     await fake.stop(bot)
