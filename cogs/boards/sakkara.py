@@ -203,7 +203,8 @@ def _panel(c: Canvas, view: dict[str, Any], seat: int, names: Sequence[str], y: 
         c.rect(x + w - 76, y + 10, x + w - 8, y + 32, fill=ACCENT, radius=6)
         c.text(x + w - 42, y + 21.5, tr("boards.to_move"), 13, fill="#ffffff", anchor="mm", bold=True)
     sizes = view.get("rack_sizes") or [0, 0]
-    c.text(x + 12, y + 48, tr("boards.sakkara.rack", n=sizes[seat]), 15, fill=INK, anchor="lm")
+    key = "boards.sakkara.rack_one" if sizes[seat] == 1 else "boards.sakkara.rack"
+    c.text(x + 12, y + 48, tr(key, n=sizes[seat]), 15, fill=INK, anchor="lm")
     # displayed ship and grain
     c.text(x + 12, y + 78, tr("boards.sakkara.display"), 15, fill=INK, anchor="lm")
     ships = (view.get("ships") or [0, 0])[seat]
