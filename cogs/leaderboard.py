@@ -14,6 +14,7 @@ import asyncio
 import importlib
 import io
 import json
+import logging
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -30,6 +31,8 @@ from db.leaderboard import DAY_MS, Leaderboards, PlayerKey, Ranking, StandingsPa
 from db.records import GameLog, ResultRow
 from engine.core import CHANCE
 from engine.ratings import GameOutcome, Rating, fold, ordinal, sparkline
+
+log = logging.getLogger(__name__)
 
 GAMES = ("incan_gold", "sakkara", "indus")
 RANKINGS: tuple[Ranking, ...] = ("rating", "wins", "win_rate", "games")
@@ -239,14 +242,26 @@ class Leaderboard(commands.Cog):
         self.bot = bot
         self.boards = Leaderboards(bot.store)
         self.ratings = RatingBook(self.boards)
+        self._warm: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
-        """Register the page buttons (they outlive restarts)."""
+        """Register the page buttons (they outlive restarts) and bring stale rating caches up to date
+        in the background (after an upgrade a big server's first fold takes seconds)."""
         self.bot.add_dynamic_items(PageButton)
+        self._warm = asyncio.create_task(self._warm_ratings())
 
     async def cog_unload(self) -> None:
-        """Unregister the page buttons."""
+        """Unregister the page buttons and stop the warm-up."""
         self.bot.remove_dynamic_items(PageButton)
+        if self._warm is not None:
+            self._warm.cancel()
+
+    async def _warm_ratings(self) -> None:
+        try:
+            for guild_id, game in await self.boards.stale_ratings():
+                await self.ratings.refresh(guild_id, game)
+        except Exception:
+            log.exception("rating warm-up failed; ratings are folded on first use instead")
 
     async def board(self, guild_id: int, game: str | None, by: str, period: str, page: int
                     ) -> tuple[discord.Embed, discord.ui.View | None]:

@@ -341,6 +341,14 @@ class Leaderboards:
                 seats = []
         return games
 
+    async def stale_ratings(self) -> list[tuple[int, str]]:
+        """Return the (server, game type) pairs whose rating cache misses finished games (for a warm-up)."""
+        rows = await self._rows(
+            "SELECT t.guild_id, t.game FROM (SELECT guild_id, game, max(last_at) AS last FROM player_totals"
+            " GROUP BY guild_id, game) AS t LEFT JOIN rating_marks AS m ON m.guild_id = t.guild_id AND m.game = t.game"
+            " WHERE m.finished_at IS NULL OR m.finished_at < t.last ORDER BY t.guild_id, t.game", [])
+        return [(int(r[0]), str(r[1])) for r in rows]
+
     async def load_ratings(self, guild_id: int, game: str) -> list[StoredRating]:
         """Return every cached rating of a server in one game."""
         rows = await self._rows(

@@ -86,6 +86,9 @@ async def test_standings_ties_ai_entries_and_a_player_who_left(fake, table, stor
     await record(store, g, [(GUS, 8), (A, 4)], days_ago=50)
     await record(store, g, [(A, 3), (B, 3)], days_ago=1, game="indus", preset="standard")  # a shared win
     bot = await start_bot(fake, store, clock)
+    boards = bot.get_cog("Leaderboard").boards
+    await fake.run(lambda: bot.get_cog("Leaderboard")._warm)  # the start-up warm-up folds the history
+    assert await boards.rating_mark(g, "incan_gold") is not None and await boards.stale_ratings() == []
 
     wins = reply(await fake.slash(ann, table, "leaderboard", {"by": "wins"})).render()
     # Ann 2 wins (one shared), Gus 2, Bo 1 (shared), Cy 0: ties share a rank.
@@ -102,7 +105,6 @@ async def test_standings_ties_ai_entries_and_a_player_who_left(fake, table, stor
     assert "Gus" in lines[0]  # two wins in two games
     assert rating.index("Hard bot") < rating.index("Cy")
     # The cache is exactly a from-scratch recomputation of the stored results.
-    boards = bot.get_cog("Leaderboard").boards
     stored = await boards.rated_games(g, "incan_gold", None, 100)
     truth = recompute([GameOutcome(x.game_id, x.seats) for x in stored])
     cached = {r.key: (r.mu, r.sigma, r.games) for r in await boards.load_ratings(g, "incan_gold")}
