@@ -7,6 +7,7 @@ entries, paging (also after a restart), an empty server and a user who never pla
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
@@ -19,6 +20,7 @@ from bot import Bot
 from cogs.fake.harness import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 from db import NewResult, NewSeat, Store
 from engine.clock import ManualClock
+from engine.core import play
 from engine.ratings import GameOutcome, recompute
 
 NOW = datetime.fromtimestamp(1_800_000_000, UTC)  # the ManualClock's start
@@ -203,4 +205,24 @@ async def test_a_real_game_is_ranked_and_its_log_is_readable_only_when_over(fake
     elsewhere = await record(store, fake.guild_id + 1, [(NewSeat.human(ann.id, "Ann"), 3), (NewSeat.human(2, "X"), 1)])
     hidden = reply(await fake.slash(ann, table, "game log", {"id": elsewhere}))  # another server's game
     assert hidden.ephemeral and f"no game #{elsewhere}" in hidden.render() and not hidden.files
+    await fake.stop(bot)
+
+
+@pytest.mark.parametrize("name", ["indus", "sakkara"])
+async def test_game_log_of_the_other_games_lists_every_action_by_seat(fake, table, store, clock, name):
+    engine = importlib.import_module(f"engine.{name}").GAME
+    ann, bo = fake.user("Ann"), fake.user("Bo")
+    run = play(engine, [lambda view, legal, rng: rng.choice(legal)] * 2, seed=11)
+    row = await store.create_game(name, guild_id=fake.guild_id, channel_id=table.id, host_id=ann.id)
+    await store.start_game(row.id, [NewSeat.human(ann.id, "Ann"), NewSeat.human(bo.id, "Bo")], seed=11)
+    await store.append_actions(row.id, 0, run.log)
+    scores = engine.result(run.state)["scores"]
+    await store.finish_game(row.id, [NewResult(i, sc, 1 + sum(o > sc for o in scores), sc == max(scores))
+                                     for i, sc in enumerate(scores)])
+    bot = await start_bot(fake, store, clock)
+    sent = reply(await fake.slash(bo, table, "game log", {"id": row.id}))
+    text = sent.files[0].data.decode()
+    body = [line for line in text.splitlines() if re.match(r"\s*\d+  (Ann|Bo|chance): ", line)]
+    assert len(body) == len(run.log) and f"Game #{row.id}: {name.capitalize()}" in text
+    assert re.search(rf"1\. (Ann|Bo): {max(scores)}", text)
     await fake.stop(bot)
