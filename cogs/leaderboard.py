@@ -11,7 +11,6 @@ Replies are embeds; refusals are private.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import io
 import json
 import logging
@@ -29,7 +28,7 @@ from cogs.tables import TableBot
 from db.errors import GameNotFound, StoreError
 from db.leaderboard import DAY_MS, Leaderboards, PlayerKey, Ranking, StandingsPage, StoredRating, user_key
 from db.records import GameLog, ResultRow
-from engine.core import CHANCE
+from engine.core import CHANCE, IllegalAction
 from engine.ratings import GameOutcome, Rating, fold, ordinal, sparkline
 
 log = logging.getLogger(__name__)
@@ -202,16 +201,9 @@ def _incan_lines(log: GameLog) -> list[str]:
 
 
 def _generic_lines(log: GameLog) -> list[str]:
-    """List every action of the log by seat name (the engine replays it, so the log is checked)."""
-    game = importlib.import_module(f"engine.{log.game.game}").GAME
-    assert log.game.seed is not None
-    state = game.setup(len(log.seats), log.game.seed, log.game.options)
-    lines = []
-    for action in log.actions:
-        state, _ = game.apply(state, action.seat, action.payload)
-        who = t("lb.log.chance") if action.seat == CHANCE else _seat_name(log, action.seat)
-        lines.append(f"{action.seq:>5}  {who}: {json.dumps(action.payload, sort_keys=True)}")
-    return lines
+    """List every action of the log by seat name, as stored (no replay: also for an unreadable game)."""
+    return [f"{a.seq:>5}  {t('lb.log.chance') if a.seat == CHANCE else _seat_name(log, a.seat)}: "
+            f"{json.dumps(a.payload, sort_keys=True)}" for a in log.actions]
 
 
 def render_log(log: GameLog, results: Sequence[ResultRow]) -> str:
@@ -223,7 +215,10 @@ def render_log(log: GameLog, results: Sequence[ResultRow]) -> str:
               finished=g.finished_at.isoformat() if g.finished_at else "-",
               minutes=round(g.duration.total_seconds() / 60) if g.duration else "-"),
             t("lb.log.players", players=", ".join(f"{s.seat}: {_seat_name(log, s.seat)}" for s in log.seats)), ""]
-    body = _incan_lines(log) if g.game == "incan_gold" else _generic_lines(log)
+    try:
+        body = _incan_lines(log) if g.game == "incan_gold" else _generic_lines(log)
+    except (IllegalAction, ValueError, KeyError, TypeError):  # a log that no longer replays: list it raw
+        body = _generic_lines(log)
     tail = ["", t("lb.log.result")] + [
         t("lb.log.result_line", place=r.placement, name=_seat_name(log, r.seat), score=r.score,
           win=" 🏆" if r.is_winner else "") for r in sorted(results, key=lambda r: (r.placement, r.seat))]

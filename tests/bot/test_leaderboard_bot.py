@@ -226,3 +226,17 @@ async def test_game_log_of_the_other_games_lists_every_action_by_seat(fake, tabl
     assert len(body) == len(run.log) and f"Game #{row.id}: {name.capitalize()}" in text
     assert re.search(rf"1\. (Ann|Bo): {max(scores)}", text)
     await fake.stop(bot)
+
+
+async def test_an_abandoned_game_whose_log_no_longer_replays_is_listed_raw(fake, table, store, clock):
+    ann = fake.user("Ann")
+    row = await store.create_game("incan_gold", guild_id=fake.guild_id, channel_id=table.id, host_id=ann.id)
+    await store.start_game(row.id, [NewSeat.human(ann.id, "Ann"), NewSeat.ai("easy", "Easy bot 1")], seed=3)
+    await store.append_actions(row.id, 0, [(-1, "T5"), (0, "jump")])  # "jump" is no Incan Gold move
+    await store.cancel_game(row.id, "abandoned")
+    bot = await start_bot(fake, store, clock)
+    sent = reply(await fake.slash(ann, table, "game log", {"id": row.id}))
+    text = sent.files[0].data.decode()
+    assert "Status: abandoned" in text and '    0  chance: "T5"' in text and '    1  Ann: "jump"' in text
+    assert "Result:" not in text  # an abandoned game has no result
+    await fake.stop(bot)
