@@ -263,6 +263,7 @@ EN: dict[str, str] = {
     "lb.footer": "Page {page}/{pages}",
     "lb.min_games": "at least {count} games to be ranked",
     "lb.rating_note": "rating = skill − 3 × uncertainty (OpenSkill)",
+    "lb.rating_period_note": "period: players who finished a game in it; ratings count every game",
     "lb.stats.title": "Stats — {name}",
     "lb.stats.never": "{name} has not finished a game on this server yet.",
     "lb.stats.games": "Played **{games}** · won **{wins}** ({rate:.0%})",

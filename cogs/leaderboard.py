@@ -287,7 +287,7 @@ class Leaderboard(commands.Cog):
         if by == "win_rate":
             footer += " · " + t("lb.min_games", count=MIN_WIN_RATE_GAMES)
         if by == "rating":
-            footer += " · " + t("lb.rating_note")
+            footer += " · " + t("lb.rating_note" if period == "all" else "lb.rating_period_note")
         embed.set_footer(text=footer)
         return embed, _pager(game, by, period, standings)
 
