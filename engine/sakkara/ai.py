@@ -224,7 +224,7 @@ class Style:
 
 
 MEDIUM = Style(width=3, depth=4, birds=3, denial=0.5, reach=0.3, replies=0, samples=0)
-HARD = Style(width=5, depth=5, birds=5, denial=0.8, reach=0.45, replies=4, samples=3, far=0.5)
+HARD = Style(width=5, depth=5, birds=5, denial=0.8, reach=0.45, replies=5, samples=5, far=0.5)
 
 
 def evaluate(state: State, seat: int, style: Style = MEDIUM) -> float:
