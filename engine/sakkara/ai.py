@@ -13,9 +13,11 @@ opponent's rack) are drawn from the unseen pool, the same distribution as
   spells, Snake, end) is a beam search over whole turns, scored by pyramid progress, rack value
   (tiles still needed by the pyramid), position (useful tiles within a step) and denial (the
   opponent's progress and rack size count against).
-- **Hard**: Medium's planner with a wider beam, then a determinised 2-ply check before the step:
-  each of the best few turns is replayed on fresh samples of the hidden tiles, the opponent's
-  greedy reply turn is simulated, and the turn with the best mean outcome is played.
+- **Hard**: Medium's planner with a wider beam and a longer view of position (each still-needed
+  motif valued by walking distance to its nearest visible copy), then a determinised 2-ply check
+  before the step: each of the 5 best turns is replayed on the same 5 samples of the hidden tiles
+  (common random numbers: with independent samples per turn the noise hid the differences), the
+  opponent's greedy reply is simulated, and the turn with the best mean outcome is played.
 """
 
 from __future__ import annotations
