@@ -373,8 +373,7 @@ class _Attempt:
         while len(shape) < length:
             heads = shape[-1:] if path else shape
             nxt = sorted(
-                {nb for h in heads for nb in neighbours(h) if nb in allowed and nb not in shape}
-                & {sq for sq in allowed if self.free(sq, kind)}
+                {nb for h in heads for nb in neighbours(h) if nb in allowed and nb not in shape and self.free(nb, kind)}
             )
             if not nxt:
                 return None
