@@ -47,6 +47,7 @@ from .rules import (
     movable_colours,
     seat_colours,
     seat_of,
+    standing,
 )
 
 __all__ = ["AGENTS", "easy", "hard", "medium", "state_from_view"]
@@ -108,8 +109,15 @@ class _Eval:
         self.ncol = colours_in_play(st.players)
         self.seat_of = [seat_of(c, st.players) for c in range(self.ncol)]
         opp = 1.0 / (st.players - 1)
-        self.wcol = [1.0 if self.seat_of[c] == me else -opp for c in range(self.ncol)]
         self.wseat = [1.0 if s == me else -opp for s in range(st.players)]
+        if hard and st.players > 2 and _LEADER > 0.0:
+            # with 3-4 players the seat to beat is the leading opponent: weigh it more
+            scores = standing(st)["scores"]
+            lead = max((s for s in range(st.players) if s != me), key=lambda s: scores[s])
+            self.wseat = [w * (1.0 - _LEADER) for w in self.wseat]
+            self.wseat[me] = 1.0
+            self.wseat[lead] -= _LEADER
+        self.wcol = [self.wseat[self.seat_of[c]] for c in range(self.ncol)]
         self.stacks = [list(s) for s in st.stacks]
         self.owners = list(st.owners)
         self.frame = list(st.frame)
@@ -307,6 +315,8 @@ class _Eval:
         return [s for s, p in enumerate(self.frame) if p != EMPTY and p >> 2 in colours and p & 3 >= min_rank]
 
 
+_LEADER = 0.0
+"""Hard with 3–4 players: the extra weight of the leading opponent in its utility."""
 _SOFT = 1.0
 """Hard's weight of proportional (not winner-takes-all) ruin shares at the start of a game
 (times the share of the game still to come). Measured, 2 players, Hard vs Medium, 200 games:
