@@ -58,7 +58,7 @@ EN: dict[str, str] = {
     "lobby.left": "You left the table.",
     "lobby.dm_closed": "I could not send you a direct message. Your secret choices will come as "
                        "private prompts here: press **Choose** on the game message.",
-    "lobby.dm_ok": "You joined {game} in {channel}. Your secret choices will arrive here.",
+    "lobby.dm_ok": "You joined {game} in {channel}. I will message you here when it is your turn to decide.",
     "lobby.cancelled": "The table was cancelled.",
     "lobby.closed_empty": "Everyone left: the table is closed.",
     "lobby.abandoned": "This table's saved game could not be read and was closed. Sorry! Start a new one.",

@@ -76,7 +76,7 @@ class IncanRenderer:
         lines = self.lines.setdefault(table.id, [])
         if timed_out:
             lines.append(t("play.timed_out", names=seat_names(table, timed_out), label=t("incan.timeout_label")))
-        for event in events:
+        for index, event in enumerate(events):
             kind = event["type"]
             if kind == "round_start":
                 lines.clear()
@@ -91,7 +91,10 @@ class IncanRenderer:
                 key = "incan.collapse" if losers else "incan.collapse_empty"
                 lines.append(t(key, hazard=event["hazard"], names=seat_names(table, losers)))
             elif kind == "reveal":
-                lines.append(self._reveal_line(table, event, events))
+                # Only this reveal's own camp event: one update may hold several reveals.
+                rest = events[index + 1:]
+                end = next((i for i, e in enumerate(rest) if e["type"] == "reveal"), len(rest))
+                lines.append(self._reveal_line(table, event, rest[:end]))
             elif kind == "round_end" and event["reason"] == "deck-out":
                 lines.append(t("incan.deck_out"))
         del lines[:-LOG_LINES]
@@ -136,8 +139,10 @@ class IncanRenderer:
         return embed
 
     def _public_fields(self, hub: TableHub, table: Table) -> dict[str, Any]:
-        view = discord.ui.View(timeout=None)
-        view.add_item(PeekButton(table.id, t("play.choose")))
+        view: discord.ui.View | None = None
+        if table.status == "playing":
+            view = discord.ui.View(timeout=None)
+            view.add_item(PeekButton(table.id, t("play.choose")))
         owing_no_dm = [table.seats[s].user_id for s in table.humans_owing() if table.seats[s].user_id in hub.no_dm]
         content = " ".join(f"<@{u}>" for u in owing_no_dm) or None
         return {"content": content, "embed": self.round_embed(table), "view": view}

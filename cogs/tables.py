@@ -86,6 +86,9 @@ class TableHub:
         self.renderers: dict[str, Renderer] = {}
         self.no_dm: set[int] = set()  # users whose DMs are closed: they choose via ephemeral prompts
         self._messages: dict[tuple[int, str, int | None], tuple[int, int]] = {}
+        self._loaded: set[int] = set()  # tables whose recorded messages were read from the store
+        self._shown: dict[tuple[int, str, int | None], str] = {}  # what each message shows now
+        self._dm_channels: dict[int, int] = {}  # user id -> DM channel id (saves a lookup per DM)
         self._refresh_armed: set[int] = set()
 
     def register(self, renderer: Renderer) -> None:
@@ -101,9 +104,10 @@ class TableHub:
     async def message_ref(self, table: Table, kind: str, seat: int | None = None) -> tuple[int, int] | None:
         """Return (channel id, message id) of a recorded message, loading the store after a restart."""
         key = (table.id, kind, seat)
-        if key not in self._messages:
+        if key not in self._messages and table.id not in self._loaded:
+            self._loaded.add(table.id)
             for row in await self.store.messages(table.id):
-                self._messages[(table.id, row.kind, row.seat)] = (row.channel_id, row.message_id)
+                self._messages.setdefault((table.id, row.kind, row.seat), (row.channel_id, row.message_id))
         return self._messages.get(key)
 
     async def remember(self, table: Table, kind: str, message: discord.Message, seat: int | None = None) -> None:
@@ -116,19 +120,36 @@ class TableHub:
         """Edit the recorded channel message of ``kind`` (or send it when missing or ``new``)."""
         ref = None if new else await self.message_ref(table, kind, seat)
         channel = self.bot.get_partial_messageable(table.channel_id)
+        key = (table.id, kind, seat)
+        shown = _signature(fields)
         try:
             if ref is not None:
-                return await channel.get_partial_message(ref[1]).edit(**fields)
+                if shown is not None and self._shown.get(key) == shown:
+                    return None  # the message already shows exactly this: no edit
+                edited = await channel.get_partial_message(ref[1]).edit(**fields)
+                self._remember_shown(key, shown)
+                return edited
             message = await channel.send(**fields)
         except discord.NotFound:
             if ref is None:
                 raise
-            message = await channel.send(**fields)  # the old message was deleted: post a fresh one
+            # The old message was deleted: post a fresh one (a send takes files, not attachments).
+            resend = dict(fields)
+            if "attachments" in resend:
+                resend["files"] = resend.pop("attachments")
+            message = await channel.send(**resend)
         except discord.Forbidden:
             log.warning("table %s: no permission to post in channel %s", table.id, table.channel_id)
             return None
+        self._remember_shown(key, shown)
         await self.remember(table, kind, message, seat)
         return message
+
+    def _remember_shown(self, key: tuple[int, str, int | None], shown: str | None) -> None:
+        if shown is None:
+            self._shown.pop(key, None)
+        else:
+            self._shown[key] = shown
 
     async def dm(self, table: Table, seat: int, *, new: bool = False, **fields: Any) -> bool:
         """Send or edit a seat's DM prompt; return False when the user's DMs are closed."""
@@ -136,13 +157,23 @@ class TableHub:
         if user_id is None or user_id in self.no_dm:
             return False
         ref = None if new else await self.message_ref(table, "dm", seat)
+        key = (table.id, "dm", seat)
+        shown = _signature(fields)
         try:
             if ref is not None:
+                if shown is not None and self._shown.get(key) == shown:
+                    return True
                 channel = self.bot.get_partial_messageable(ref[0])
                 await channel.get_partial_message(ref[1]).edit(**fields)
+                self._remember_shown(key, shown)
                 return True
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            message = await user.send(**fields)
+            known = self._dm_channels.get(user_id)
+            if known is not None:
+                message = await self.bot.get_partial_messageable(known).send(**fields)
+            else:
+                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+                message = await user.send(**fields)
+                self._dm_channels[user_id] = message.channel.id
         except discord.Forbidden:
             self.no_dm.add(user_id)
             return False
@@ -150,6 +181,7 @@ class TableHub:
             if ref is None:
                 raise
             return await self.dm(table, seat, new=True, **fields)
+        self._remember_shown(key, shown)
         await self.remember(table, "dm", message, seat)
         return True
 
@@ -239,6 +271,22 @@ class TableHub:
         embed = discord.Embed(title=self.renderer(table).title(), description=t(key),
                               colour=discord.Colour.dark_grey())
         await self.post(table, "lobby", embed=embed, view=None)
+
+
+def _signature(fields: dict[str, Any]) -> str | None:
+    """Return what a message with these fields shows, to skip edits that change nothing
+    (None when files are involved: attachments are always sent)."""
+    if {"file", "files", "attachments"} & fields.keys():
+        return None
+    embed = fields.get("embed")
+    embeds = fields.get("embeds") or []
+    view = fields.get("view")
+    shown = {
+        "content": fields.get("content"),
+        "embeds": [e.to_dict() for e in ([embed] if embed is not None else []) + list(embeds)],
+        "view": view.to_components() if isinstance(view, discord.ui.View) else None,
+    }
+    return json.dumps(shown, sort_keys=True, default=str)
 
 
 def seat_label(seat: SeatSpec) -> str:

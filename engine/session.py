@@ -656,13 +656,24 @@ class Sessions:
                 return
             state = table.state
             actions: list[tuple[int, Any]] = []
+            game = table.spec.game
             for seat in absent:
-                # For a sequential game the timeout agent plays the absent seat's whole turn.
-                while seat in table.spec.game.to_move(state):
-                    position = table.version + len(actions)
-                    action = self._ai_action(table, state, seat, table.spec.timeout_agent, position)
-                    state, _, _ = self._step(table, state, seat, action)
-                    actions.append((seat, action))
+                # For a sequential game the timeout agent plays the absent seat's whole turn,
+                # chance draws inside that turn included (Indus: place, roll, move).
+                while True:
+                    movers = game.to_move(state)
+                    if seat in movers:
+                        position = table.version + len(actions)
+                        action = self._ai_action(table, state, seat, table.spec.timeout_agent, position)
+                    elif movers == [CHANCE] and actions:
+                        action = resolve_chance(game, state)
+                    else:
+                        break
+                    mover = seat if seat in movers else CHANCE
+                    state, _, _ = self._step(table, state, mover, action)
+                    actions.append((mover, action))
+                    if mover == CHANCE and seat not in game.to_move(state):
+                        break
             try:
                 await self._advance(table, actions, timed_out=absent)
             except SessionError:
