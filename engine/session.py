@@ -699,7 +699,10 @@ class Sessions:
             # One AI action per tick: the next one waits its own delay.
             seat = next((s for s in table.owing() if table.seats[s].is_ai), None)
             if seat is not None:
-                action = self._ai_action(table, table.state, seat, self._agent(table, seat), table.version)
+                # A search AI (Incan Gold's Hard) thinks for tens of milliseconds: off the event
+                # loop, so other tables' clicks are not held up meanwhile.
+                action = await asyncio.to_thread(self._ai_action, table, table.state, seat,
+                                                 self._agent(table, seat), table.version)
                 await self._advance(table, [(seat, action)])
 
     # ------------------------------------------------------------------ recovery
