@@ -1,6 +1,8 @@
 """Indus AI benchmark: head-to-head win rates with 95 % Wilson intervals, and Hard decision time.
 
-Usage: python bench/indus_ai.py [games] [pairs]   (default 200 games; pairs e.g. medium:easy,hard:medium)
+Usage: python bench/indus_ai.py [games] [pairs] [first seed] [player counts]
+(defaults: 200 games, medium:easy,hard:medium, seed 1000, 2,4). Hard was tuned on seeds
+1000–1199; use another first seed (e.g. 5000) for unbiased figures.
 
 2 players: the two agents alternate seat 0 / seat 1 game by game. 4 players: two seats each,
 alternating A B A B and B A B A game by game. A game's win is shared equally among tied winners;
@@ -64,19 +66,21 @@ def decision_times(players: int, games: int = 3) -> tuple[float, float, int]:
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     pairs = sys.argv[2].split(",") if len(sys.argv) > 2 else ["medium:easy", "hard:medium"]
-    print(f"Indus AI head-to-head, {games} games per row, rotating seats")
+    seed0 = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
+    counts = [int(n) for n in sys.argv[4].split(",")] if len(sys.argv) > 4 else [2, 4]
+    print(f"Indus AI head-to-head, {games} games per row, rotating seats, seeds {seed0}–{seed0 + games - 1}")
     print(f"{'pair':<16}{'players':>8}{'win rate':>10}{'95% interval':>18}{'s/game':>9}")
     for pair in pairs:
         a, b = pair.split(":")
-        for players in (2, 4):
-            wins, n, secs = match(a, b, players, games)
+        for players in counts:
+            wins, n, secs = match(a, b, players, games, seed0)
             lo, hi = wilson(wins, n)
             print(f"{a + ' vs ' + b:<16}{players:>8}{wins / n:>10.1%}{f'[{lo:.1%}, {hi:.1%}]':>18}"
                   f"{secs / n:>9.2f}", flush=True)
     print()
     print("Hard decision time (seconds)")
     print(f"{'players':>8}{'mean':>10}{'max':>10}{'decisions':>11}")
-    for players in (2, 4):
+    for players in counts:
         mean, worst, n = decision_times(players)
         print(f"{players:>8}{mean:>10.4f}{worst:>10.4f}{n:>11}")
 

@@ -315,8 +315,9 @@ class _Eval:
         return [s for s, p in enumerate(self.frame) if p != EMPTY and p >> 2 in colours and p & 3 >= min_rank]
 
 
-_LEADER = 0.0
-"""Hard with 3–4 players: the extra weight of the leading opponent in its utility."""
+_LEADER = 0.3
+"""Hard with 3–4 players: the extra weight of the leading opponent in its utility. Measured, 4
+players, Hard vs Medium, paired 200 games: 0.0 → 65.5 %, 0.3 → 72.0 %, 0.5 → 66.2 %."""
 _SOFT = 1.0
 """Hard's weight of proportional (not winner-takes-all) ruin shares at the start of a game
 (times the share of the game still to come). Measured, 2 players, Hard vs Medium, 200 games:
