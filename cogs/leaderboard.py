@@ -29,6 +29,7 @@ from db.errors import GameNotFound, StoreError
 from db.leaderboard import DAY_MS, Leaderboards, PlayerKey, Ranking, StandingsPage, StoredRating, user_key
 from db.records import GameLog, ResultRow
 from engine.core import CHANCE, IllegalAction
+from engine.incan_gold import GAME as INCAN
 from engine.ratings import GameOutcome, Rating, fold, ordinal, sparkline
 
 log = logging.getLogger(__name__)
@@ -167,8 +168,6 @@ def _seat_name(log: GameLog, seat: int) -> str:
 
 def _incan_lines(log: GameLog) -> list[str]:
     """Narrate an Incan Gold game by replaying it: cards, everyone's choices, camps, collapses."""
-    from engine.incan_gold import GAME as INCAN
-
     name = {s.seat: _seat_name(log, s.seat) for s in log.seats}
     assert log.game.seed is not None
     state = INCAN.setup(len(log.seats), log.game.seed, log.game.options)
