@@ -20,7 +20,8 @@ chance (1/6 each), never by peeking at the seeded generator.
   time it also charges each candidate with the opponents' best expected reply on the next turn.
 
 Utility of a seat = its score minus the mean score of the other seats (2 players: minus the
-other seat's two colours); each colour is scored as its own pseudo-player, as in §8.
+other seat's two colours; Hard with 3–4 players weighs the leading opponent more); each colour
+is scored as its own pseudo-player, as in §8.
 """
 
 from __future__ import annotations
