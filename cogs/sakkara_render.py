@@ -40,6 +40,7 @@ from cogs.tables import (
 )
 from engine.core import CHANCE, Event
 from engine.sakkara import GAME
+from engine.sakkara.state import NEIGHBOURS
 from engine.session import SessionError, Table, Update
 
 __all__ = ["NAV_ITEMS", "NavButton", "NavSelect", "SakkaraRenderer", "boards", "names", "space_name", "worker_name"]
@@ -327,10 +328,11 @@ class SakkaraRenderer:
         return t(f"sakkara.phase.{view['phase']}", name=name)
 
     @staticmethod
-    def _builder(view: dict[str, Any], seat: int) -> str:
+    def _builder(view: dict[str, Any], seat: int, rack: bool = True) -> str:
         ship = t("sakkara.yes") if view["ships"][seat] else t("sakkara.no")
-        return t("sakkara.builder", ship=ship, grain=view["grains"][seat], size=view["pyramid_sizes"][seat],
-                 levels=view["levels"][seat], rack=view["rack_sizes"][seat])
+        text = t("sakkara.builder", ship=ship, grain=view["grains"][seat], size=view["pyramid_sizes"][seat],
+                 levels=view["levels"][seat])
+        return text + ("\n" + t("sakkara.rack_size", count=view["rack_sizes"][seat]) if rack else "")
 
     def _public_fields(self, hub: TableHub, table: Table, png: bytes | None) -> dict[str, Any]:
         fields: dict[str, Any] = {"embed": self.public_embed(table, png is not None)}
@@ -378,7 +380,7 @@ class SakkaraRenderer:
             elif seat not in owing and seat not in movers and seat not in update.timed_out:
                 continue  # nothing of this seat's changed (a steal shows on its next prompt)
             embed, view = self.prompt(hub, table, seat)
-            await hub.dm(table, seat, new=fresh, embed=embed, view=view)
+            await dm_with_rack(hub, table, seat, new=fresh, embed=embed, view=view)
 
     @staticmethod
     async def _retire_dm(hub: TableHub, table: Table, seat: int) -> None:
@@ -439,7 +441,7 @@ class SakkaraRenderer:
         embed = discord.Embed(title=t("sakkara.you_title", channel=f"<#{table.channel_id}>", seat=seat + 1),
                               colour=discord.Colour.blurple())
         lines = [t("sakkara.your_rack", count=sum(view["rack"].values()), tiles=counts_text(view["rack"]))]
-        lines.append(self._builder(view, seat))
+        lines.append(self._builder(view, seat, rack=False))
         if "revealed_rack" in view:
             lines.append(t("sakkara.revealed", name=table.seats[1 - seat].display_name,
                            tiles=counts_text(view["revealed_rack"])))
@@ -484,19 +486,25 @@ class Controls:
             self._menus(self.legal, phase, 0, back=False)
             return
         if phase == "return":
-            sizes = sorted(g)
+            sizes = sorted(g, key=lambda name: int(name.removeprefix("ret")))
             if len(sizes) == 1:
                 self._menus(g[sizes[0]], sizes[0], 0, back=False)
                 return
             for i, size in enumerate(sizes):  # the split choice: which piece goes down next
-                self.items.add_item(NavButton(self.table.id, self.window, size,
-                                              t("sakkara.piece", count=size.removeprefix("ret")),
+                count = int(size.removeprefix("ret"))
+                key = "sakkara.piece_all" if count == len(self.view["pending"]) else "sakkara.piece"
+                self.items.add_item(NavButton(self.table.id, self.window, size, t(key, count=count),
                                               discord.ButtonStyle.primary, row=i // 5))
             return
-        for action in g.get("step", []):  # one row of direction buttons per worker
+        steps = sorted(g.get("step", []), key=lambda a: (a["worker"], "WNSE".index(str(a["dir"]))))
+        for action in steps:  # one row of direction buttons per worker, west to east
             w = int(action["worker"])
-            self._button(action, t("sakkara.worker", worker=worker_name(self.view["seat"], w)), w,
-                         emoji=ARROWS[str(action["dir"])])
+            seat = int(self.view["seat"])
+            to = NEIGHBOURS[self.view["workers"][seat][w]][str(action["dir"])]
+            cell = self.view["board"][to]
+            label = t("sakkara.step", worker=worker_name(seat, w), space=space_name(to),
+                      top=motif(cell["top"]) if cell["height"] else t("sakkara.empty"))
+            self._button(action, label, w, emoji=ARROWS[str(action["dir"])])
         row2 = [*g.get("horse", []), *g.get("snake", []), *g.get("end", [])]
         for action in row2:
             style = discord.ButtonStyle.danger if action["do"] == "end" else discord.ButtonStyle.secondary
@@ -516,6 +524,7 @@ class Controls:
         per_page = MENU * MENUS_PER_PAGE
         pages = max(1, -(-len(actions) // per_page))
         page = min(max(page, 0), pages - 1)
+        actions = sorted(actions, key=_menu_order)
         chunk = actions[page * per_page:(page + 1) * per_page]
         for i in range(0, len(chunk), MENU):
             part = chunk[i:i + MENU]
@@ -546,7 +555,12 @@ def names(table: Table) -> list[str]:
 
 
 def _short(label: str) -> str:
-    return label.split(" ", 1)[0]
+    return label.split(" ", 1)[0].rstrip(":")
+
+
+def _menu_order(action: dict[str, Any]) -> tuple[int, int, int]:
+    """Menus list spaces in board order (the legal list is sorted by JSON text: 1, 10, 11, ..., 2)."""
+    return int(action.get("worker", 0)), int(action.get("space", -1)), int(action.get("count", 0))
 
 
 def text_board(table: Table, view: dict[str, Any]) -> str:
@@ -581,3 +595,18 @@ async def post_with_image(hub: TableHub, table: Table, kind: str, png: bytes | N
     except TypeError:  # the message was deleted: hub.post re-sends, and a send takes files, not attachments
         await hub.post(table, kind, new=True, files=[module.board_file(png, "board.png")], **fields)
 
+
+async def dm_with_rack(hub: TableHub, table: Table, seat: int, *, new: bool = False, **fields: Any) -> None:
+    """``hub.dm`` with the seat's rack image attached (when boards are installed), replaced on edits."""
+    module = boards()
+    if module is None:
+        await hub.dm(table, seat, new=new, **fields)
+        return
+    png = module.sakkara_rack(GAME.view(table.state, seat), names(table))
+    if new or await hub.message_ref(table, "dm", seat) is None:
+        await hub.dm(table, seat, new=True, files=[module.board_file(png, "rack.png")], **fields)
+        return
+    try:
+        await hub.dm(table, seat, attachments=[module.board_file(png, "rack.png")], **fields)
+    except TypeError:  # the DM was deleted: hub.dm re-sends, and a send takes files, not attachments
+        await hub.dm(table, seat, new=True, files=[module.board_file(png, "rack.png")], **fields)

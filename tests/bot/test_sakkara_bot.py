@@ -253,7 +253,7 @@ async def test_the_rack_and_the_snakes_reveal_never_reach_a_public_message():
                     revealed = last_prompt(fake, ann)
                     assert revealed is not None and "Medium bot 1's rack:" in revealed.text
             texts = fake.public_texts()
-            assert images and all("rack:" not in x and "Your rack" not in x for x in texts)
+            assert images and [x for x in texts if "Your rack" in x or "Medium bot 1's rack:" in x] == []
             mine = sakkara_render.counts_text(GAME.view(game.state, seat)["rack"])
             assert not any(mine in x for x in texts)
             runs[steal_last] = (texts, images)
@@ -348,4 +348,23 @@ async def test_status_shows_the_board_and_only_your_own_rack_image(fake, table, 
     assert [f.filename for f in rec.replies[-1].files] == ["board.png"]
     rec = await fake.slash(stranger, table, "sakkara rules", {})
     assert rec.ephemeral and "apex" in rec.replies[-1].render()
+    await fake.stop(bot)
+
+
+async def test_rack_image_in_the_dm_follows_the_rack_and_a_deleted_board_is_posted_again(fake, table, store, clock):
+    ann = fake.user("Ann")
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, ann, seed=3)
+    rng, racks = random.Random(3), []
+    for _ in range(4):
+        dm = last_prompt(fake, ann)
+        assert dm is not None and [f.filename for f in dm.files] == ["rack.png"]
+        racks.append(dm.files[0].data)
+        await play_one(fake, game, {ann.id: ann}, rng)
+    assert len(set(racks)) > 1  # Ann took tiles: her rack image changed
+    old = board_message(fake, table)
+    old.deleted = True  # someone deleted the board message: the next redraw posts a new one
+    await play_one(fake, game, {ann.id: ann}, rng)
+    new = board_message(fake, table)
+    assert new.id != old.id and [f.filename for f in new.files] == ["board.png"]
     await fake.stop(bot)
