@@ -368,3 +368,29 @@ async def test_rack_image_in_the_dm_follows_the_rack_and_a_deleted_board_is_post
     new = board_message(fake, table)
     assert new.id != old.id and [f.filename for f in new.files] == ["board.png"]
     await fake.stop(bot)
+
+
+async def test_a_stale_sub_menu_is_refused_privately(fake, table, store, clock, monkeypatch):
+    monkeypatch.setattr(sakkara_render, "boards", lambda: None)
+    ann = fake.user("Ann")
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, ann, seed=9)
+    rng = random.Random(9)
+    for _ in range(200):  # play on until Ann's prompt has a sub-menu (specials, spells or a split)
+        dm = last_prompt(fake, ann)
+        if game.humans_owing() and dm is not None and any(c[:4] in ("sks:", "skn:") for c in dm.custom_ids):
+            break
+        await play_one(fake, game, {ann.id: ann}, rng)
+    else:
+        pytest.fail("no sub-menu came up")
+    public = board_message(fake, table)
+    await fake.click(ann, public, buttons(public, "peek:")[0])
+    stale = fake.ephemeral_replies(ann)[-1]
+    opener = next(c for c in stale.custom_ids if c[:4] in ("sks:", "skn:"))
+    await play_one(fake, game, {ann.id: ann}, rng)  # through the DM: the window moves on
+    version = game.version
+    value = stale.component(opener).get("options", [{}])[0].get("value")
+    rec = await (fake.click(ann, stale, opener) if value is None else fake.select(ann, stale, opener, [value]))
+    assert rec.replies[-1].ephemeral and "That choice is over" in rec.replies[-1].render()
+    assert game.version == version
+    await fake.stop(bot)
