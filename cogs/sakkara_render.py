@@ -377,8 +377,9 @@ class SakkaraRenderer:
             fresh = seat in owing and (not movers or movers[-1] != seat)
             if fresh:
                 await self._retire_dm(hub, table, seat)  # a new DM notifies; the old one loses its buttons
-            elif seat not in owing and seat not in movers and seat not in update.timed_out:
-                continue  # nothing of this seat's changed (a steal shows on its next prompt)
+            elif seat not in owing and seat not in movers and seat not in update.timed_out and not any(
+                    e["type"] == "stolen" and e["from"] == seat for e in update.events):
+                continue  # nothing of this seat's changed
             embed, view = self.prompt(hub, table, seat)
             await dm_with_rack(hub, table, seat, new=fresh, embed=embed, view=view)
 
