@@ -15,6 +15,7 @@ Events are JSON-ready dicts with a ``"type"``; an event that only some seats may
 from __future__ import annotations
 
 import enum
+import json
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +33,7 @@ __all__ = [
     "chance_key",
     "chance_uniform",
     "freeze",
+    "is_listed",
     "pick_weighted",
     "play",
     "public_events",
@@ -180,6 +182,16 @@ def resolve_chance(game: Game, state: Any) -> Any:
 def agent_rng(seed: int, seat: int) -> random.Random:
     """Return the private RNG of an AI seat: a local instance derived from the game seed."""
     return random.Random(splitmix64((seed & MASK64) ^ splitmix64(seat + 1)))
+
+
+def is_listed(action: Any, legal: Sequence[Any]) -> bool:
+    """Return True when ``action`` is one of ``legal`` exactly, as JSON (so ``False`` or ``0.0``
+    never pass for ``0``: a logged action is always the canonical one)."""
+    try:
+        key = json.dumps(action, sort_keys=True)
+    except (TypeError, ValueError):
+        return False
+    return any(json.dumps(a, sort_keys=True) == key for a in legal)
 
 
 def public_events(events: Sequence[Event]) -> list[Event]:

@@ -32,7 +32,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.core import CHANCE, Event, IllegalAction, Reason, pick_weighted
+from engine.core import CHANCE, Event, IllegalAction, Reason, is_listed, pick_weighted
 
 from .layout import SIZE, TYPE_NAMES, Layout, build_layout, layout_from_option
 
@@ -477,7 +477,7 @@ class IndusGame:
             raise IllegalAction(Reason.CHANCE_DUE, "the die must be rolled first")
         if seat not in self.to_move(state):
             raise IllegalAction(Reason.NOT_YOUR_TURN, f"seat {seat} is not to move")
-        if action not in _legal(state, seat) or (seat == CHANCE and type(action) is not int):
+        if not is_listed(action, _legal(state, seat)) or (seat == CHANCE and type(action) is not int):
             raise IllegalAction(Reason.ILLEGAL_MOVE, f"{action!r} is not legal now")
         nxt, events = _apply(state, seat, action)
         if nxt.phase == "over":

@@ -7,9 +7,8 @@ used-tile stack, which is placed face up.
 
 Chance: the only random event is the opening deal. Its space (~10^60 layouts) cannot be
 enumerated, so ``sample_chance`` draws it with ``random.Random(key)`` locally, and
-``chance_outcomes`` lists a Monte Carlo stand-in: ``DEAL_SAMPLES`` equally likely deals, the
-first of which is exactly the deal the state's own seed selects. A deal may also be pinned
-with the option ``layout``.
+``chance_outcomes`` lists the one deal the state's own seed selects with probability 1.0
+(binding answer 2). A deal may also be pinned with the option ``layout``.
 """
 
 from __future__ import annotations
@@ -18,14 +17,13 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from ..core import CHANCE, IllegalAction, Reason, chance_key, splitmix64
+from ..core import CHANCE, IllegalAction, Reason, chance_key, is_listed
 from . import rules
 from .state import State, deal, dumps, loads, validate_layout
 from .tiles import MOTIF_INDEX, MOTIFS, SPACES
 
-__all__ = ["DEAL_SAMPLES", "GAME", "Sakkara"]
+__all__ = ["GAME", "Sakkara"]
 
-DEAL_SAMPLES = 8
 _EMPTY_RACK: tuple[int, ...] = (0,) * len(MOTIFS)
 _OPTIONS = frozenset({"layout"})
 
@@ -87,15 +85,11 @@ class Sakkara:
         return rules.to_move(state)
 
     def chance_outcomes(self, state: State) -> list[tuple[Any, float]]:
-        """Return ``DEAL_SAMPLES`` equally likely deals (a sample: the space is unenumerable).
-
-        The first is the deal the state's own seed selects (what ``resolve_chance`` applies).
-        """
+        """Return the one deal the state's seed selects, with probability 1.0 (binding answer 2:
+        the space of deals cannot be enumerated, so the deal is drawn from the seeded RNG)."""
         if state.phase != "deal":
             return []
-        key = chance_key(state.seed, state.draws)
-        keys = [key] + [splitmix64(key ^ splitmix64(i)) for i in range(1, DEAL_SAMPLES)]
-        return [(deal(k), 1.0 / DEAL_SAMPLES) for k in keys]
+        return [(deal(chance_key(state.seed, state.draws)), 1.0)]
 
     def sample_chance(self, state: State, key: int) -> Any:
         """Return the opening deal the 64-bit key selects (49 stacks of motif names)."""
@@ -123,7 +117,7 @@ class Sakkara:
             raise IllegalAction(Reason.CHANCE_DUE, "the deal comes first")
         if seat not in movers:
             raise IllegalAction(Reason.NOT_YOUR_TURN, f"seat {movers[0]} is to move")
-        if action not in rules.legal(state, seat):
+        if not is_listed(action, rules.legal(state, seat)):
             raise IllegalAction(Reason.ILLEGAL_MOVE, f"{action!r} is not legal now")
         return rules.do(state, seat, action)
 

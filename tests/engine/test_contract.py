@@ -62,7 +62,7 @@ def _playout(game: Game, players: int, seed: int) -> tuple[Any, list[tuple[int, 
             action = rng.choice(legal)
         before = game.dumps(state)
         state, events = game.apply(state, seat, action)
-        assert game.loads(before) is not None
+        assert game.dumps(game.loads(before)) == before
         json.dumps(events)
         log.append((seat, action))
     else:
@@ -91,6 +91,9 @@ def test_random_playouts_finish_and_replay(game: Game, seed: int) -> None:
         assert len(result["scores"]) == players
         assert result["winners"] and set(result["winners"]) <= set(range(players))
         assert game.dumps(replay(game, players, seed, log)) == game.dumps(state)
+        # The log as the database returns it (JSON: tuples come back as lists) replays the same.
+        stored = [(seat, action) for seat, action in json.loads(json.dumps(log))]
+        assert game.dumps(replay(game, players, seed, stored)) == game.dumps(state)
         assert game.dumps(game.loads(game.dumps(state))) == game.dumps(state)
         assert game.loads(game.dumps(state)) == state
         with pytest.raises(IllegalAction):
@@ -141,3 +144,30 @@ def test_views_do_not_change_when_hidden_information_is_redrawn(game: Game, seed
 def test_unknown_option_is_a_value_error_naming_it(game: Game) -> None:
     with pytest.raises(ValueError, match="no_such_option"):
         game.setup(game.min_players, 0, {"no_such_option": 1})
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_look_alike_actions_are_refused(game: Game) -> None:
+    """``False`` or ``0.0`` must not pass for ``0``: the log keeps only canonical actions."""
+    rng = random.Random(5)
+    state = game.setup(game.min_players, 5)
+    tried = 0
+    for _ in range(300):
+        movers = game.to_move(state)
+        if not movers:
+            break
+        seat = movers[0]
+        if seat != CHANCE:
+            for action in game.legal_actions(state, seat):
+                fields = [k for k, v in action.items() if type(v) is int] if isinstance(action, dict) else []
+                for name in fields[:1]:
+                    for fake in (float(action[name]), bool(action[name])):
+                        forged = {**action, name: fake}
+                        with pytest.raises(IllegalAction):
+                            game.apply(state, seat, forged)
+                        tried += 1
+        state, _ = game.apply(state, seat, _any_action(game, state, seat, rng))
+    if game.name != "incan_gold":  # Incan Gold's actions are plain strings
+        assert tried > 0
+    with pytest.raises(IllegalAction):
+        game.apply(game.setup(game.min_players, 5), CHANCE, object())

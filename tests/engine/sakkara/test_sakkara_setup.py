@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import CHANCE, IllegalAction, Reason, chance_key, resolve_chance
+from engine.core import CHANCE, IllegalAction, Reason, chance_key, pick_weighted, resolve_chance
 from engine.sakkara import GAME
 from engine.sakkara.rules import tiles_everywhere
 from engine.sakkara.tiles import MOTIFS, TILES
@@ -83,13 +83,12 @@ def test_random_deal_follows_the_rules():
         assert set(events[0]["board"][0]) == {"height", "top"}
 
 
-def test_chance_outcomes_sample_the_deal_and_list_the_seeded_one_first():
+def test_chance_outcomes_list_the_seeded_deal_with_probability_one():
     state = GAME.setup(2, 7)
     outcomes = GAME.chance_outcomes(state)
-    assert len(outcomes) > 1
-    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
-    assert outcomes[0][0] == GAME.sample_chance(state, chance_key(7, 0))
-    assert GAME.chance_outcomes(GAME.apply(state, CHANCE, outcomes[1][0])[0]) == []
+    assert outcomes == [(GAME.sample_chance(state, chance_key(7, 0)), 1.0)]
+    assert pick_weighted(outcomes, chance_key(7, 0)) == resolve_chance(GAME, state)
+    assert GAME.chance_outcomes(GAME.apply(state, CHANCE, outcomes[0][0])[0]) == []
 
 
 def test_a_bad_chance_outcome_is_refused():
