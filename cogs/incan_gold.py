@@ -16,14 +16,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.i18n import t
+from cogs.table_cog import TableCog
 from cogs.tables import (
     ActButton,
     PeekButton,
     RematchButton,
     TableBot,
     TableHub,
-    as_seat,
-    lobby_op,
     refuse,
     seat_label,
     seat_names,
@@ -254,29 +253,13 @@ class IncanRenderer:
 RULE_SECTIONS = 4  # incan.rules1 ... incan.rules4 in the catalogue
 
 
-class IncanGold(commands.GroupCog, group_name="incan", group_description="Play Incan Gold / Diamant"):
+class IncanGold(TableCog, group_name="incan", group_description="Play Incan Gold / Diamant"):
     """Incan Gold tables: open one with /incan new, then use the buttons."""
 
+    renderer: IncanRenderer
+
     def __init__(self, bot: TableBot) -> None:
-        self.bot = bot
-        self.renderer = IncanRenderer()
-        bot.hub.register(self.renderer)
-
-    async def _table(self, interaction: discord.Interaction) -> Table:
-        if interaction.guild is None or interaction.channel is None:
-            raise SessionError("guild_only")
-        table = self.bot.sessions.table_in(interaction.channel.id)
-        if table.spec.name != self.renderer.name:
-            raise SessionError("wrong_game", game=table.spec.name)
-        return table
-
-    async def _lobby(self, interaction: discord.Interaction, op: str) -> None:
-        try:
-            table = await self._table(interaction)
-        except SessionError as exc:
-            await refuse(interaction, exc, "incan")
-            return
-        await lobby_op(self.bot.hub, interaction, table.id, op)
+        super().__init__(bot, IncanRenderer())
 
     @app_commands.command(name="new", description="Open an Incan Gold table in this channel")
     @app_commands.describe(preset="Edition of the game", artifact_scoring="How artifacts score",
@@ -298,52 +281,14 @@ class IncanGold(commands.GroupCog, group_name="incan", group_description="Play I
         if one_change:
             options["one_change_per_game"] = True
         table_options = {"decision_timeout_s": timeout} if timeout else {}
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            await self.bot.sessions.create("incan_gold", interaction.guild.id, interaction.channel.id,
-                                           as_seat(interaction.user), options, table_options)
-        except SessionError as exc:
-            await refuse(interaction, exc, "incan")
-            return
-        except ValueError as exc:
-            await refuse(interaction, SessionError("bad_option", detail=str(exc)))
-            return
-        ok = await self.bot.hub.check_dm(interaction.user, t("lobby.dm_ok", game=self.renderer.title(),
-                                                              channel=f"<#{interaction.channel.id}>"))
-        await interaction.followup.send(t("lobby.opened") + ("" if ok else "\n" + t("lobby.dm_closed")),
-                                        ephemeral=True)
-
-    @app_commands.command(name="join", description="Sit down at this channel's table")
-    async def join(self, interaction: discord.Interaction) -> None:
-        """Join the lobby."""
-        await self._lobby(interaction, "join")
-
-    @app_commands.command(name="leave", description="Leave this channel's table before it starts")
-    async def leave(self, interaction: discord.Interaction) -> None:
-        """Leave the lobby."""
-        await self._lobby(interaction, "leave")
-
-    @app_commands.command(name="addbot", description="Add a bot player")
-    async def addbot(self, interaction: discord.Interaction,
-                     level: Literal["easy", "medium", "hard"] = "medium") -> None:
-        """Seat an AI player."""
-        await self._lobby(interaction, f"ai-{level}")
-
-    @app_commands.command(name="start", description="Start the game (host)")
-    async def start(self, interaction: discord.Interaction) -> None:
-        """Start the game."""
-        await self._lobby(interaction, "start")
-
-    @app_commands.command(name="cancel", description="Cancel this channel's table (host or server manager)")
-    async def cancel(self, interaction: discord.Interaction) -> None:
-        """Cancel the table."""
-        await self._lobby(interaction, "cancel")
+        dm_ok = t("lobby.dm_ok", game=self.renderer.title(), channel=f"<#{interaction.channel.id}>")
+        await self.open_table(interaction, options, table_options, dm_ok, t("lobby.dm_closed"))
 
     @app_commands.command(name="status", description="Show the table, and your own tent privately")
     async def status(self, interaction: discord.Interaction) -> None:
         """Show the public state and, if seated, the private prompt."""
         try:
-            table = await self._table(interaction)
+            table = await self.table_here(interaction)
         except SessionError as exc:
             await refuse(interaction, exc, "incan")
             return

@@ -15,10 +15,11 @@ from discord.ext import commands
 
 from cogs.i18n import t
 from cogs.indus_render import IndusRenderer, PieceButton, board_file, board_png
-from cogs.tables import TableBot, as_seat, lobby_op, refuse
+from cogs.table_cog import TableCog
+from cogs.tables import TableBot, refuse
 from engine.indus import GAME
 from engine.indus.layout import generate_layout, layout_to_text
-from engine.session import SessionError, Table
+from engine.session import SessionError
 
 __all__ = ["Indus", "layout_options", "setup"]
 
@@ -40,29 +41,13 @@ def layout_options(layout: str, seed: int | None) -> tuple[dict[str, Any], dict[
     return {"layout": layout_to_text(generate_layout(seed))}, {"layout_seed": seed}
 
 
-class Indus(commands.GroupCog, group_name="indus", group_description="Play Indus (2-4 players)"):
+class Indus(TableCog, group_name="indus", group_description="Play Indus (2-4 players)"):
     """Indus tables: open one with /indus new, then use the buttons."""
 
+    renderer: IndusRenderer
+
     def __init__(self, bot: TableBot) -> None:
-        self.bot = bot
-        self.renderer = IndusRenderer()
-        bot.hub.register(self.renderer)
-
-    async def _table(self, interaction: discord.Interaction) -> Table:
-        if interaction.guild is None or interaction.channel is None:
-            raise SessionError("guild_only")
-        table = self.bot.sessions.table_in(interaction.channel.id)
-        if table.spec.name != self.renderer.name:
-            raise SessionError("wrong_game", game=table.spec.name)
-        return table
-
-    async def _lobby(self, interaction: discord.Interaction, op: str) -> None:
-        try:
-            table = await self._table(interaction)
-        except SessionError as exc:
-            await refuse(interaction, exc, "indus")
-            return
-        await lobby_op(self.bot.hub, interaction, table.id, op)
+        super().__init__(bot, IndusRenderer())
 
     @app_commands.command(name="new", description="Open an Indus table in this channel")
     @app_commands.describe(layout="The board: the default layout or a random one",
@@ -73,55 +58,23 @@ class Indus(commands.GroupCog, group_name="indus", group_description="Play Indus
                   seed: app_commands.Range[int, 0, MAX_LAYOUT_SEED] | None = None,
                   timeout: app_commands.Range[int, 30, 600] | None = None) -> None:
         """Open a table; the lobby message has Join / Leave / Add bot / Start buttons."""
-        assert interaction.channel is not None and interaction.guild is not None
+        assert interaction.channel is not None
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             options, table_options = layout_options(layout, seed)
-            if timeout:
-                table_options["decision_timeout_s"] = timeout
-            await self.bot.sessions.create("indus", interaction.guild.id, interaction.channel.id,
-                                           as_seat(interaction.user), options, table_options)
-        except SessionError as exc:
-            await refuse(interaction, exc, "indus")
-            return
         except ValueError as exc:
             await refuse(interaction, SessionError("bad_option", detail=str(exc)))
             return
-        ok = await self.bot.hub.check_dm(interaction.user, t("indus.dm_ok", channel=f"<#{interaction.channel.id}>"))
-        await interaction.followup.send(t("lobby.opened") + ("" if ok else "\n" + t("indus.dm_closed")),
-                                        ephemeral=True)
-
-    @app_commands.command(name="join", description="Sit down at this channel's table")
-    async def join(self, interaction: discord.Interaction) -> None:
-        """Join the lobby."""
-        await self._lobby(interaction, "join")
-
-    @app_commands.command(name="leave", description="Leave this channel's table before it starts")
-    async def leave(self, interaction: discord.Interaction) -> None:
-        """Leave the lobby."""
-        await self._lobby(interaction, "leave")
-
-    @app_commands.command(name="addbot", description="Add a bot player")
-    async def addbot(self, interaction: discord.Interaction,
-                     level: Literal["easy", "medium", "hard"] = "medium") -> None:
-        """Seat an AI player."""
-        await self._lobby(interaction, f"ai-{level}")
-
-    @app_commands.command(name="start", description="Start the game (host)")
-    async def start(self, interaction: discord.Interaction) -> None:
-        """Start the game."""
-        await self._lobby(interaction, "start")
-
-    @app_commands.command(name="cancel", description="Cancel this channel's table (host or server manager)")
-    async def cancel(self, interaction: discord.Interaction) -> None:
-        """Cancel the table."""
-        await self._lobby(interaction, "cancel")
+        if timeout:
+            table_options["decision_timeout_s"] = timeout
+        await self.open_table(interaction, options, table_options,
+                              t("indus.dm_ok", channel=f"<#{interaction.channel.id}>"), t("indus.dm_closed"))
 
     @app_commands.command(name="status", description="Show the board privately, with a link to the game")
     async def status(self, interaction: discord.Interaction) -> None:
         """Show the board (image or text) and whose turn it is, privately."""
         try:
-            table = await self._table(interaction)
+            table = await self.table_here(interaction)
         except SessionError as exc:
             await refuse(interaction, exc, "indus")
             return

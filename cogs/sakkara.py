@@ -7,7 +7,7 @@ the board and, privately, your rack; ``rules`` explains the game. No rule lives 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -15,39 +15,24 @@ from discord.ext import commands
 
 from cogs.i18n import t
 from cogs.sakkara_render import NAV_ITEMS, SakkaraRenderer, boards, names
-from cogs.tables import TableBot, as_seat, lobby_op, refuse
+from cogs.table_cog import TableCog
+from cogs.tables import TableBot, refuse
 from engine.sakkara import GAME
-from engine.session import SessionError, Table
+from engine.session import SessionError
 
 __all__ = ["Sakkara", "setup"]
 
 RULE_SECTIONS = 4  # sakkara.rules1 ... sakkara.rules4 in the catalogue
 
 
-class Sakkara(commands.GroupCog, group_name="sakkara", group_description="Play Sakkara (2 players)"):
+class Sakkara(TableCog, group_name="sakkara", group_description="Play Sakkara (2 players)"):
     """Sakkara tables: open one with /sakkara new, then use the buttons."""
 
+    renderer: SakkaraRenderer
+
     def __init__(self, bot: TableBot) -> None:
-        self.bot = bot
-        self.renderer = SakkaraRenderer()
-        bot.hub.register(self.renderer)
+        super().__init__(bot, SakkaraRenderer())
         bot.add_dynamic_items(*NAV_ITEMS)
-
-    async def _table(self, interaction: discord.Interaction) -> Table:
-        if interaction.guild is None or interaction.channel is None:
-            raise SessionError("guild_only")
-        table = self.bot.sessions.table_in(interaction.channel.id)
-        if table.spec.name != self.renderer.name:
-            raise SessionError("wrong_game", game=table.spec.name)
-        return table
-
-    async def _lobby(self, interaction: discord.Interaction, op: str) -> None:
-        try:
-            table = await self._table(interaction)
-        except SessionError as exc:
-            await refuse(interaction, exc, "sakkara")
-            return
-        await lobby_op(self.bot.hub, interaction, table.id, op)
 
     @app_commands.command(name="new", description="Open a Sakkara table in this channel")
     @app_commands.describe(timeout="Seconds per decision before the Easy bot plays your turn (30-600)")
@@ -55,50 +40,16 @@ class Sakkara(commands.GroupCog, group_name="sakkara", group_description="Play S
     async def new(self, interaction: discord.Interaction,
                   timeout: app_commands.Range[int, 30, 600] | None = None) -> None:
         """Open a table; the lobby message has Join / Leave / Add bot / Start buttons."""
-        assert interaction.channel is not None and interaction.guild is not None
+        assert interaction.channel is not None
         table_options = {"decision_timeout_s": timeout} if timeout else {}
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            await self.bot.sessions.create("sakkara", interaction.guild.id, interaction.channel.id,
-                                           as_seat(interaction.user), {}, table_options)
-        except SessionError as exc:
-            await refuse(interaction, exc, "sakkara")
-            return
-        ok = await self.bot.hub.check_dm(interaction.user, t("sakkara.dm_ok", channel=f"<#{interaction.channel.id}>"))
-        await interaction.followup.send(t("lobby.opened") + ("" if ok else "\n" + t("lobby.dm_closed")),
-                                        ephemeral=True)
-
-    @app_commands.command(name="join", description="Sit down at this channel's table")
-    async def join(self, interaction: discord.Interaction) -> None:
-        """Join the lobby."""
-        await self._lobby(interaction, "join")
-
-    @app_commands.command(name="leave", description="Leave this channel's table before it starts")
-    async def leave(self, interaction: discord.Interaction) -> None:
-        """Leave the lobby."""
-        await self._lobby(interaction, "leave")
-
-    @app_commands.command(name="addbot", description="Add a bot player")
-    async def addbot(self, interaction: discord.Interaction,
-                     level: Literal["easy", "medium", "hard"] = "medium") -> None:
-        """Seat an AI player."""
-        await self._lobby(interaction, f"ai-{level}")
-
-    @app_commands.command(name="start", description="Start the game (host)")
-    async def start(self, interaction: discord.Interaction) -> None:
-        """Start the game."""
-        await self._lobby(interaction, "start")
-
-    @app_commands.command(name="cancel", description="Cancel this channel's table (host or server manager)")
-    async def cancel(self, interaction: discord.Interaction) -> None:
-        """Cancel the table."""
-        await self._lobby(interaction, "cancel")
+        await self.open_table(interaction, {}, table_options,
+                              t("sakkara.dm_ok", channel=f"<#{interaction.channel.id}>"), t("lobby.dm_closed"))
 
     @app_commands.command(name="status", description="Show the board, and your own rack privately")
     async def status(self, interaction: discord.Interaction) -> None:
         """Show the public board and, if seated, the private prompt (with the rack image)."""
         try:
-            table = await self._table(interaction)
+            table = await self.table_here(interaction)
         except SessionError as exc:
             await refuse(interaction, exc, "sakkara")
             return

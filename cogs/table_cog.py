@@ -1,0 +1,93 @@
+"""The slash commands every game shares: ``/<game> join | leave | addbot | start | cancel``.
+
+Each game's cog subclasses :class:`TableCog` (a ``GroupCog``: the group name is the game's
+command) and adds only what differs: ``new`` with its options, ``status`` and ``rules``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.i18n import t
+from cogs.tables import Renderer, TableBot, as_seat, lobby_op, refuse
+from engine.session import SessionError, Table
+
+__all__ = ["TableCog"]
+
+
+class TableCog(commands.GroupCog):
+    """A game's command group: the shared lobby commands and the helpers its ``new`` uses."""
+
+    bot: TableBot
+    renderer: Renderer
+
+    def __init__(self, bot: TableBot, renderer: Renderer) -> None:
+        self.bot = bot
+        self.renderer = renderer
+        bot.hub.register(renderer)
+
+    async def table_here(self, interaction: discord.Interaction) -> Table:
+        """Return this channel's table of this game, or raise SessionError."""
+        if interaction.guild is None or interaction.channel is None:
+            raise SessionError("guild_only")
+        table = self.bot.sessions.table_in(interaction.channel.id)
+        if table.spec.name != self.renderer.name:
+            raise SessionError("wrong_game", game=table.spec.name)
+        return table
+
+    async def lobby(self, interaction: discord.Interaction, op: str) -> None:
+        """Run a lobby operation on this channel's table for the user."""
+        try:
+            table = await self.table_here(interaction)
+        except SessionError as exc:
+            await refuse(interaction, exc, self.renderer.command)
+            return
+        await lobby_op(self.bot.hub, interaction, table.id, op)
+
+    async def open_table(self, interaction: discord.Interaction, options: dict[str, Any],
+                         table_options: dict[str, Any], dm_ok: str, dm_closed: str) -> None:
+        """Open a table in the channel with the user as host; check that DMs reach them."""
+        assert interaction.channel is not None and interaction.guild is not None
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await self.bot.sessions.create(self.renderer.name, interaction.guild.id, interaction.channel.id,
+                                           as_seat(interaction.user), options, table_options)
+        except SessionError as exc:
+            await refuse(interaction, exc, self.renderer.command)
+            return
+        except ValueError as exc:
+            await refuse(interaction, SessionError("bad_option", detail=str(exc)))
+            return
+        ok = await self.bot.hub.check_dm(interaction.user, dm_ok)
+        await interaction.followup.send(t("lobby.opened") + ("" if ok else "\n" + dm_closed), ephemeral=True)
+
+    @app_commands.command(name="join", description="Sit down at this channel's table")
+    async def join(self, interaction: discord.Interaction) -> None:
+        """Join the lobby."""
+        await self.lobby(interaction, "join")
+
+    @app_commands.command(name="leave", description="Leave this channel's table before it starts")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        """Leave the lobby."""
+        await self.lobby(interaction, "leave")
+
+    @app_commands.command(name="addbot", description="Add a bot player")
+    async def addbot(self, interaction: discord.Interaction,
+                     level: Literal["easy", "medium", "hard"] = "medium") -> None:
+        """Seat an AI player."""
+        await self.lobby(interaction, f"ai-{level}")
+
+    @app_commands.command(name="start", description="Start the game (host)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        """Start the game."""
+        await self.lobby(interaction, "start")
+
+    @app_commands.command(name="cancel", description="Cancel this channel's table (host or server manager)")
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        """Cancel the table."""
+        await self.lobby(interaction, "cancel")
