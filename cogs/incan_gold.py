@@ -172,25 +172,13 @@ class IncanRenderer:
 
     async def _rebuild_log(self, hub: TableHub, table: Table, update: Update) -> None:
         """After a restart, rebuild this expedition's log by replaying the stored actions."""
-        state = GAME.setup(len(table.seats), table.seed or 0, table.options)
-        rows = await hub.store.actions(table.id)
         self.lines[table.id] = []
-        for row in rows[: table.version - len(update.actors)]:
-            state, events = GAME.apply(state, row.seat, row.payload)
+        for events in await hub.past_events(table, table.version - len(update.actors)):
             self._log(table, events, [])
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
         """Remind privately (a public reminder naming them would tell who has not chosen yet)."""
-        left = int(max(0.0, (table.deadline or 0) - hub.bot.sessions.clock.now()))
-        for seat in seats:
-            user_id = table.seats[seat].user_id
-            text = t("play.timeout_reminder", names=table.seats[seat].display_name, seconds=left)
-            if user_id is not None and user_id not in hub.no_dm:
-                user = hub.bot.get_user(user_id) or await hub.bot.fetch_user(user_id)
-                try:
-                    await user.send(text)
-                except discord.Forbidden:
-                    hub.no_dm.add(user_id)
+        await hub.remind_privately(table, seats)
 
     async def finished(self, hub: TableHub, table: Table, result: dict[str, Any]) -> None:
         """Post the final scores with a Rematch button."""

@@ -260,11 +260,8 @@ class IndusRenderer:
 
     async def _rebuild_log(self, hub: TableHub, table: Table, update: Update) -> None:
         """After a restart, rebuild the recent log by replaying the stored actions."""
-        state = GAME.setup(len(table.seats), table.seed or 0, table.options)
-        rows = await hub.store.actions(table.id)
         self.lines[table.id] = []
-        for row in rows[: table.version - len(update.actors)]:
-            state, events = GAME.apply(state, row.seat, row.payload)
+        for events in await hub.past_events(table, table.version - len(update.actors)):
             self._log(table, events, [])
 
     # ------------------------------------------------------------------ the board message

@@ -289,11 +289,8 @@ class SakkaraRenderer:
 
     async def _rebuild_log(self, hub: TableHub, table: Table, update: Update) -> None:
         """After a restart, rebuild the log by replaying the stored actions before this update."""
-        state = GAME.setup(len(table.seats), table.seed or 0, table.options)
-        rows = await hub.store.actions(table.id)
         self.lines[table.id] = []
-        for row in rows[: table.version - len(update.actors)]:
-            state, events = GAME.apply(state, row.seat, row.payload)
+        for events in await hub.past_events(table, table.version - len(update.actors)):
             self.log_events(table, events, [])
 
     # ------------------------------------------------------------------ the public message
@@ -390,17 +387,7 @@ class SakkaraRenderer:
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
         """Remind privately that the decision timer is running out."""
-        left = int(max(0.0, (table.deadline or 0) - hub.bot.sessions.clock.now()))
-        for seat in seats:
-            user_id = table.seats[seat].user_id
-            if user_id is None or user_id in hub.no_dm:
-                continue
-            text = t("play.timeout_reminder", names=table.seats[seat].display_name, seconds=left)
-            user = hub.bot.get_user(user_id) or await hub.bot.fetch_user(user_id)
-            try:
-                await user.send(text)
-            except discord.Forbidden:
-                hub.no_dm.add(user_id)
+        await hub.remind_privately(table, seats)
 
     async def finished(self, hub: TableHub, table: Table, result: dict[str, Any]) -> None:
         """Post the final pyramids with a Rematch button; the DM prompts lose their buttons."""

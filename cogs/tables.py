@@ -22,6 +22,7 @@ from discord.ext import commands
 
 from cogs.i18n import t
 from db.store import Store
+from engine.core import Event
 from engine.session import SeatSpec, SessionError, Sessions, Table, Update
 
 __all__ = ["ActButton", "ActSelect", "LobbyButton", "PeekButton", "RematchButton", "Renderer", "TableBot", "TableHub"]
@@ -184,6 +185,30 @@ class TableHub:
         self._remember_shown(key, shown)
         await self.remember(table, "dm", message, seat)
         return True
+
+    async def remind_privately(self, table: Table, seats: Sequence[int]) -> None:
+        """DM each seat how long is left to decide (public reminders would tell who has not chosen)."""
+        left = int(max(0.0, (table.deadline or 0) - self.bot.sessions.clock.now()))
+        for seat in seats:
+            user_id = table.seats[seat].user_id
+            if user_id is None or user_id in self.no_dm:
+                continue
+            text = t("play.timeout_reminder", names=table.seats[seat].display_name, seconds=left)
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            try:
+                await user.send(text)
+            except discord.Forbidden:
+                self.no_dm.add(user_id)
+
+    async def past_events(self, table: Table, upto: int) -> list[list[Event]]:
+        """Return the events of the first ``upto`` stored actions, by replay (rebuilds a log after a restart)."""
+        game = table.spec.game
+        state = game.setup(len(table.seats), table.seed or 0, table.options)
+        out = []
+        for row in (await self.store.actions(table.id))[:upto]:
+            state, events = game.apply(state, row.seat, row.payload)
+            out.append(events)
+        return out
 
     async def check_dm(self, user: discord.User | discord.Member, text: str) -> bool:
         """Send a DM to check that the user accepts them; remember when they do not."""
