@@ -8,11 +8,14 @@ exception a command, view or listener raised and discord.py swallowed); use
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 from sample_cog import SampleBot
 
 from cogs.fake.harness import FakeChannel, FakeDiscord, FakeUser
+from db.store import Store
+from engine.clock import ManualClock
 
 
 @pytest.fixture
@@ -43,3 +46,17 @@ async def bot(fake: FakeDiscord, table: FakeChannel) -> AsyncIterator[SampleBot]
     yield b
     if b in fake.bots:
         await fake.stop(b)
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    """The bot's database as a file (WAL), so a restart test can reopen it."""
+    s = await Store.open(str(tmp_path / "bot.sqlite3"))
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    """The session clock: tests move it, nothing sleeps."""
+    return ManualClock()

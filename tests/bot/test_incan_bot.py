@@ -8,8 +8,6 @@ and timers on a fake clock.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from incan_kit import act_id, buttons, last_dm, lobby_id, start_bot
@@ -21,18 +19,6 @@ from engine.clock import ManualClock
 from engine.core import replay
 from engine.incan_gold import GAME
 from engine.session import Table
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(str(tmp_path / "bot.sqlite3"))
-    yield s
-    await s.close()
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock()
 
 
 @pytest.fixture

@@ -12,8 +12,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,7 +21,6 @@ from bot import Bot
 from cogs.fake.harness import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from cogs.indus_render import board_png_available
 from db.store import Store
-from engine.clock import ManualClock
 from engine.core import replay
 from engine.indus import GAME
 from engine.indus.layout import generate_layout
@@ -32,18 +29,6 @@ from engine.session import Table
 TINY_PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
 KEEP_SEED = 16  # 2 players, both taking the first legal action: an own-colour capture at turn 23
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(str(tmp_path / "bot.sqlite3"))
-    yield s
-    await s.close()
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock()
 
 
 @pytest.fixture

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 from incan_kit import act_id, buttons, config, last_dm, lobby_id, start_bot
@@ -19,23 +17,10 @@ from incan_kit import act_id, buttons, config, last_dm, lobby_id, start_bot
 from bot import Bot
 from cogs.fake.harness import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 from db import NewResult, NewSeat, Store
-from engine.clock import ManualClock
 from engine.core import play
 from engine.ratings import GameOutcome, recompute
 
 NOW = datetime.fromtimestamp(1_800_000_000, UTC)  # the ManualClock's start
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(str(tmp_path / "bot.sqlite3"))
-    yield s
-    await s.close()
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock()
 
 
 async def record(store: Store, guild: int, seats: list[tuple[NewSeat, int]], days_ago: float = 1.0,

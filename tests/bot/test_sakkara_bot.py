@@ -8,8 +8,6 @@ mid-turn; the timeout (the Easy bot plays the absent player's turn).
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from incan_kit import buttons, lobby_id, start_bot
@@ -27,18 +25,6 @@ from engine.sakkara import GAME
 from engine.sakkara import ai as sakkara_ai
 from engine.session import SeatSpec, Table
 from engine.specs import SPECS
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    s = await Store.open(str(tmp_path / "bot.sqlite3"))
-    yield s
-    await s.close()
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock()
 
 
 def lobby_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
