@@ -8,10 +8,16 @@ returns; the bot replies only after that.
 
 Concurrency: aiosqlite runs statements one at a time on its own thread, but a transaction spans
 several awaits, so every method holds one ``asyncio.Lock`` for its whole duration; other coroutines
-never see a half-written transaction. Appends use group commit: appends queued while the store is
-busy are written together in one transaction (one fsync), each caller still getting its own
-result or typed error. An append cancelled while still queued is dropped; if a caller is cancelled
-after its write was handed to SQLite the outcome is unknown: reload the game before trusting memory.
+never see a half-written transaction. Each statement is a round trip to that thread, which under
+load waits for a full event-loop iteration, so the hot paths are single statements in autocommit
+mode (a statement is its own transaction): an append and the decision timer it re-arms are one
+INSERT into the ``action_appends`` view (``migrations/0003_append_with_deadline.sql``), and
+``set_message`` / ``set_deadline`` are one upsert each. Appends use group commit: appends queued
+while the store is busy are written together by one multi-row INSERT (one round trip, one fsync),
+each caller still getting its own result or typed error (if any of them is refused, SQLite undoes
+the statement and each is written alone). An append cancelled while still queued is dropped; if a
+caller is cancelled after its write was handed to SQLite the outcome is unknown: reload the game
+before trusting memory.
 
 Invariants (seq == version, append-only log, frozen seats after the start, legal status changes,
 one active game per channel) are enforced by the schema itself (see ``migrations/0001_initial.sql``);
@@ -420,27 +426,37 @@ class Store:
         return await self.append_actions(game_id, expected_seq, [(seat, payload)])
 
     async def append_actions(
-        self, game_id: int, expected_seq: int, actions: Sequence[tuple[int, object]]
+        self,
+        game_id: int,
+        expected_seq: int,
+        actions: Sequence[tuple[int, object]],
+        *,
+        deadline: tuple[str, datetime, int] | None = None,
     ) -> int:
         """Append ``actions`` ((seat, payload) pairs) at ``expected_seq``, ``expected_seq + 1``, ...
         atomically (all or nothing) and return the game's new version.
 
-        Errors as :meth:`append_action`; a payload that is not JSON data raises ValueError before
-        anything is written.
+        With ``deadline`` = (kind, due_at, version), the game's timer ``kind`` is armed or re-armed
+        as :meth:`set_deadline` would, in the same statement: it is written with the actions and
+        only if they are. Errors as :meth:`append_action`; a payload that is not JSON data or a
+        deadline the schema would refuse raises ValueError before anything is written.
         """
         if not actions:
             raise ValueError("append_actions needs at least one action")
         check_int64(expected_seq, "expected_seq")
+        timer = _NO_TIMER if deadline is None else _timer(*deadline)
         now = self._now_ms()
         rows: list[_Row] = []
         for offset, (seat, payload) in enumerate(actions):
             if isinstance(seat, bool) or not isinstance(seat, int) or seat < CHANCE_SEAT:
                 raise ValueError(f"seat must be an int >= {CHANCE_SEAT}, not {seat!r}")
-            rows.append((game_id, expected_seq + offset, seat, encode_json(payload, "payload"), now))
+            # The timer rides on the last row, so it is upserted once and after every action passed.
+            row_timer = timer if offset == len(actions) - 1 else _NO_TIMER
+            rows.append((game_id, expected_seq + offset, seat, encode_json(payload, "payload"), now, *row_timer))
         request = _Append(game_id, expected_seq, rows)
         # Group commit: queue the request, then whoever holds the lock next writes every queued
-        # append in one transaction (one fsync for many tables under load). A request written by
-        # another coroutine's flush is already settled when its own turn at the lock comes.
+        # append in one statement (one round trip, one fsync for many tables under load). A
+        # request written by another coroutine's flush is already settled when its turn comes.
         self._pending.append(request)
         try:
             async with self._lock:
@@ -467,18 +483,16 @@ class Store:
     async def _flush_appends(self, batch: list[_Append]) -> None:
         """Write queued appends (inside the lock): all together if they all fit and pass, else one
         by one so each gets its own outcome; settle every request."""
-        db = self._db
         rows = [row for request in batch for row in request.rows]
         if len(batch) > 1 and len(rows) <= _ROWS_PER_INSERT:
             try:
-                await db.execute("BEGIN IMMEDIATE")
-                await db.execute(_insert_actions_sql(len(rows)), [v for row in rows for v in row])
-                await db.execute("COMMIT")
+                # One statement, so atomic without BEGIN/COMMIT: the batch costs one round trip.
+                await self._insert_rows(rows)
             except sqlite3.IntegrityError:
-                # One of them is stale or refused (a double click in the same batch): retry each alone.
-                await rollback_quietly(db)
+                # One of them is stale or refused (a double click in the same batch). SQLite undid
+                # the whole statement, timers included: retry each alone for its own outcome.
+                pass
             except Exception as exc:
-                await rollback_quietly(db)
                 for request in batch:
                     request.settle(exc)
                 return
@@ -503,14 +517,12 @@ class Store:
             # version. One multi-row INSERT is one statement, hence atomic even in autocommit
             # mode: the common case costs a single round trip and a single commit.
             if len(rows) <= _ROWS_PER_INSERT:
-                await db.execute(_insert_actions_sql(len(rows)), [v for row in rows for v in row])
+                await self._insert_rows(rows)
             else:
                 await db.execute("BEGIN IMMEDIATE")
                 try:
                     for start in range(0, len(rows), _ROWS_PER_INSERT):
-                        chunk = rows[start : start + _ROWS_PER_INSERT]
-                        params = [v for row in chunk for v in row]
-                        await db.execute(_insert_actions_sql(len(chunk)), params)
+                        await self._insert_rows(rows[start : start + _ROWS_PER_INSERT])
                     await db.execute("COMMIT")
                 except BaseException:
                     await rollback_quietly(db)
@@ -518,12 +530,16 @@ class Store:
         except sqlite3.IntegrityError as exc:
             raise await self._append_refused(db, request.game_id, request.expected_seq, rows, exc) from exc
 
+    async def _insert_rows(self, rows: Sequence[_Row]) -> None:
+        """Insert ``rows`` (at most ``_ROWS_PER_INSERT``) through ``action_appends`` in one statement."""
+        await self._db.execute(_insert_actions_sql(len(rows)), [v for row in rows for v in row])
+
     async def _append_refused(
         self,
         db: aiosqlite.Connection,
         game_id: int,
         expected_seq: int,
-        rows: Iterable[tuple[int, int, int, str, int]],
+        rows: Iterable[_Row],
         exc: sqlite3.IntegrityError,
     ) -> Exception:
         """Return the typed error for an append the schema refused (inside the caller's lock)."""
@@ -624,7 +640,10 @@ class Store:
         self, game_id: int, kind: str, channel_id: int, message_id: int, *, seat: int | None = None
     ) -> MessageRow:
         """Record (or replace) the message of ``kind`` for the game, or for one seat's DM."""
-        async with self._write() as db:
+        # One statement in autocommit mode (atomic on its own): one round trip to the database
+        # thread instead of BEGIN / upsert / COMMIT. The error path may take more.
+        async with self._lock:
+            db = self._db
             try:
                 rows = await self._fetch(
                     db,
@@ -667,7 +686,8 @@ class Store:
     ) -> DeadlineRow:
         """Arm (or re-arm) the game's timer ``kind`` for ``due_at``, valid at game ``version``.
 
-        Only for games in the lobby or playing (ending a game clears its deadlines).
+        Only for games in the lobby or playing (ending a game clears its deadlines). A timer armed
+        together with actions is cheaper through ``append_actions(..., deadline=...)``.
         """
         due = to_ms(due_at)
         # One statement (atomic in autocommit mode): the timer is re-armed on every decision
@@ -717,7 +737,21 @@ class Store:
         return [DeadlineRow.decode(row) for row in rows]
 
 
-_Row = tuple[int, int, int, str, int]
+_Timer = tuple[str | None, int | None, int | None]
+_Row = tuple[int, int, int, str, int, str | None, int | None, int | None]
+"""A row of ``action_appends``: game_id, seq, seat, payload, created_at, then the timer (or NULLs)."""
+
+_NO_TIMER: _Timer = (None, None, None)
+
+
+def _timer(kind: str, due_at: datetime, version: int) -> _Timer:
+    """Return an append's deadline as the view's columns; raise ValueError where the schema would refuse it."""
+    if not isinstance(kind, str) or not 1 <= len(kind) <= 32:
+        raise ValueError(f"deadline kind must be 1 to 32 characters, not {kind!r}")
+    check_int64(version, "deadline version")
+    if version < 0:
+        raise ValueError(f"deadline version must be >= 0, not {version}")
+    return (kind, to_ms(due_at), version)
 
 
 class _Append:
@@ -739,9 +773,12 @@ class _Append:
 
 
 def _insert_actions_sql(count: int) -> str:
-    """Return a multi-row INSERT of ``count`` actions."""
-    values = ", ".join(["(?, ?, ?, ?, ?)"] * count)
-    return f"INSERT INTO actions (game_id, seq, seat, payload, created_at) VALUES {values}"
+    """Return a multi-row INSERT of ``count`` actions (with their timers) into ``action_appends``."""
+    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * count)
+    return (
+        "INSERT INTO action_appends (game_id, seq, seat, payload, created_at,"
+        f" deadline_kind, deadline_due, deadline_version) VALUES {values}"
+    )
 
 
 def _check_results(results: Sequence[NewResult], seats: Sequence[int]) -> None:

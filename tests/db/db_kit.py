@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
 
 from db import NewSeat, Store
 
@@ -40,3 +44,17 @@ class PlayingGame:
         )
         await self.store.start_game(game.id, list(seats), seed=7)
         return game.id
+
+
+def count_round_trips(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record every hop from now on to aiosqlite's thread (``Connection._execute``, as
+    bench/bot_latency.py counts them); return the live list of the statements' first words."""
+    hops: list[str] = []
+    execute: Callable[..., Awaitable[Any]] = store._db._execute
+
+    async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        hops.append(" ".join(str(args[0]).split()[:3]) if args else getattr(fn, "__name__", "?"))
+        return await execute(fn, *args, **kwargs)
+
+    monkeypatch.setattr(store._db, "_execute", counted)
+    return hops

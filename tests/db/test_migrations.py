@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from datetime import timedelta
 from pathlib import Path
 
 import aiosqlite
 import pytest
+from db_kit import T0, FakeClock, PlayingGame
 
+import db.store
 from db import MigrationError, SchemaTooNew, Store
 from db.migrate import apply_migrations, check_sequence, load_migrations, parse_migration, split_statements
 
@@ -86,6 +89,49 @@ async def test_a_failing_migration_applies_nothing(db_path: Path):
         assert await apply_migrations(conn, [good, fixed]) == 2
     assert _tables(db_path) == {"a", "b"}
     assert _user_version(db_path) == 2
+
+
+async def test_a_0002_database_migrates_to_0003_and_keeps_its_data(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    # A database as the code of migration 0002 left it: the store opened with only 0001 and 0002.
+    async def up_to_0002(conn: aiosqlite.Connection) -> int:
+        return await apply_migrations(conn, load_migrations()[:2])
+
+    monkeypatch.setattr(db.store, "apply_migrations", up_to_0002)
+    clock = FakeClock()
+    old = await Store.open(db_path, clock=clock)
+    assert old.schema_version == 2
+    game_id = await PlayingGame(old)()
+    await old.set_message(game_id, "round", 500, 42)
+    await old.set_deadline(game_id, "decision", T0 + timedelta(minutes=2), version=2)
+    await old.close()
+    with sqlite3.connect(db_path) as conn:  # 0002 had no action_appends view: the log as it wrote it
+        conn.executemany(
+            "INSERT INTO actions VALUES (?, ?, ?, ?, 0)", [(game_id, 0, -1, '"T5"'), (game_id, 1, 0, '"torch"')]
+        )
+        before = {
+            table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+            for table in ("games", "seats", "actions", "messages", "deadlines")
+        }
+        assert "action_appends" not in {r[0] for r in conn.execute("SELECT name FROM sqlite_schema")}
+    monkeypatch.undo()
+
+    store = await Store.open(db_path, clock=clock)
+    assert store.schema_version == 3
+    await store.close()
+    assert _user_version(db_path) == 3
+    with sqlite3.connect(db_path) as conn:
+        after = {table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall() for table in before}
+    assert after == before
+    # The migrated database takes appends that re-arm the timer.
+    store = await Store.open(db_path, clock=clock)
+    later = T0 + timedelta(minutes=3)
+    assert await store.append_actions(game_id, 2, [(1, "camp")], deadline=("decision", later, 3)) == 3
+    timer = await store.deadline(game_id, "decision")
+    assert timer is not None and (timer.due_at, timer.version) == (later, 3)
+    assert (await store.load_game(game_id)).moves() == [(-1, "T5"), (0, "torch"), (1, "camp")]
+    await store.close()
 
 
 def test_malformed_migration_files_are_refused():

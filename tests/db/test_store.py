@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-from db_kit import ANN, BO, HARD, T0, FakeClock, PlayingGame
+from db_kit import ANN, BO, HARD, T0, FakeClock, PlayingGame, count_round_trips
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -364,12 +364,17 @@ async def test_messages_are_recorded_per_kind_and_seat(store: Store, playing: Pl
     assert [(m.kind, m.seat, m.channel_id, m.message_id) for m in await store.messages(game_id)] == [
         ("dm", 0, 9001, 6), ("dm", 1, 9002, 5), ("lobby", None, 500, 1), ("round", None, 500, 3)
     ]
+    with pytest.raises(ValueError, match="bad message record"):
+        await store.set_message(game_id, "k" * 33, 500, 7)  # the schema refuses the kind
     assert await store.delete_message(game_id, "dm", seat=1)
     assert not await store.delete_message(game_id, "dm", seat=1)
     assert await store.delete_message(game_id, "lobby")
     assert len(await store.messages(game_id)) == 2
     with pytest.raises(GameNotFound):
         await store.set_message(777, "lobby", 1, 2)
+    await store.finish_game(game_id, RESULTS)
+    await store.set_message(game_id, "summary", 500, 8)  # an ended game still gets its summary
+    assert (await store.messages(game_id))[-1].message_id == 8
 
 
 async def test_deadlines_survive_in_the_store(store: Store, playing: PlayingGame):
@@ -455,12 +460,15 @@ async def test_the_schema_guards_the_log_without_the_store(db_path: Path):
             ("DELETE FROM actions WHERE game_id = ?", "append_only"),
             ("INSERT INTO actions VALUES (?, 0, 1, '\"camp\"', 0)", "stale_version"),
             ("INSERT INTO actions VALUES (?, 5, 1, '\"camp\"', 0)", "stale_version"),
+            ("INSERT INTO action_appends VALUES (?, 0, 1, '\"camp\"', 0, 'decision', 0, 1)", "stale_version"),
+            ("INSERT INTO action_appends VALUES (?, 1, 7, '\"camp\"', 0, 'decision', 0, 2)", "no_such_seat"),
             ("INSERT INTO seats VALUES (?, 3, 104, NULL, 'Dee')", "seats_frozen"),
             ("UPDATE games SET status = 'lobby' WHERE id = ?", "bad_status_transition"),
         ]
         for sql, reason in refused:
             with pytest.raises(sqlite3.IntegrityError, match=reason):
                 conn.execute(sql, (game_id,))
+        assert conn.execute("SELECT count(*) FROM deadlines").fetchone()[0] == 0  # undone with the refusal
         conn.execute("INSERT INTO actions VALUES (?, 1, 1, '\"camp\"', 0)", (game_id,))
         assert conn.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()[0] == 2
 
@@ -566,6 +574,124 @@ async def test_cancelling_the_flushing_caller_still_settles_the_others(store: St
     # The flush was finished, not torn: the cancelled caller's append is durable too.
     assert (await store.get_game(first)).version == 1
     assert (await store.get_game(second)).version == 1
+
+
+# ---------------------------------------------------------------- appends that re-arm the decision timer
+
+DUE = T0 + timedelta(minutes=2)
+
+
+async def _timer(store: Store, game_id: int) -> tuple[datetime, int | None] | None:
+    row = await store.deadline(game_id, "decision")
+    return None if row is None else (row.due_at, row.version)
+
+
+async def test_a_deadline_is_written_with_the_actions_and_only_then(store: Store, playing: PlayingGame):
+    game_id = await playing()
+    assert await store.append_actions(game_id, 0, [(-1, "T5"), (0, "torch")]) == 2
+    assert await _timer(store, game_id) is None  # no deadline asked, none written
+    await store.append_actions(game_id, 2, [(1, "camp"), (-1, "T7")], deadline=("decision", DUE, 4))
+    assert await _timer(store, game_id) == (DUE, 4)
+    assert await store.deadlines(game_id) == [await store.deadline(game_id, "decision")]  # once, not per row
+    # An append without one leaves the armed timer alone; the next with one replaces it.
+    await store.append_action(game_id, 4, 2, "torch")
+    assert await _timer(store, game_id) == (DUE, 4)
+    later = DUE + timedelta(seconds=30)
+    assert await store.append_actions(game_id, 5, [(-1, "H-snakes")], deadline=("decision", later, 6)) == 6
+    assert await _timer(store, game_id) == (later, 6)
+    # It also replaces a timer armed by set_deadline, and leaves the game's other timers alone.
+    await store.set_deadline(game_id, "reminder", DUE, version=6)
+    await store.append_actions(game_id, 6, [(0, "camp")], deadline=("decision", DUE, 7))
+    assert [(d.kind, d.due_at, d.version) for d in await store.deadlines(game_id)] == [
+        ("decision", DUE, 7), ("reminder", DUE, 6)
+    ]
+
+
+async def test_a_long_append_carries_its_deadline_through_the_chunked_transaction(
+    store: Store, playing: PlayingGame
+):
+    game_id = await playing()
+    batch: list[tuple[int, object]] = [(-1, f"T{i}") for i in range(1200)]
+    batch[1100] = (7, "torch")  # refused in the last chunk, after the first ones were inserted
+    with pytest.raises(NoSuchSeat):
+        await store.append_actions(game_id, 0, batch, deadline=("decision", DUE, 1200))
+    assert (await store.get_game(game_id)).version == 0 and await _timer(store, game_id) is None
+    batch[1100] = (0, "torch")
+    assert await store.append_actions(game_id, 0, batch, deadline=("decision", DUE, 1200)) == 1200
+    assert await _timer(store, game_id) == (DUE, 1200)
+
+
+async def test_a_refused_append_writes_neither_actions_nor_deadline(store: Store, playing: PlayingGame):
+    game_id = await playing()
+    await store.append_actions(game_id, 0, [(-1, "T5")], deadline=("decision", DUE, 1))
+    later = DUE + timedelta(minutes=1)
+    with pytest.raises(StaleVersion):
+        await store.append_actions(game_id, 0, [(0, "torch")], deadline=("decision", later, 2))
+    with pytest.raises(NoSuchSeat):
+        await store.append_actions(game_id, 1, [(0, "torch"), (9, "camp")], deadline=("decision", later, 3))
+    lobby = await _new(store, channel_id=1, seats=[ANN])
+    with pytest.raises(WrongStatus):
+        await store.append_actions(lobby, 0, [(0, "torch")], deadline=("decision", later, 1))
+    with pytest.raises(GameNotFound):
+        await store.append_actions(424242, 0, [(0, "torch")], deadline=("decision", later, 1))
+    # A deadline the schema would refuse is refused before anything is written.
+    bad: list[tuple[str, datetime, int]] = [
+        ("", later, 2), ("k" * 33, later, 2), ("decision", datetime(2026, 1, 1), 2), ("decision", later, -1)
+    ]
+    for deadline in bad:
+        with pytest.raises(ValueError):
+            await store.append_actions(game_id, 1, [(0, "torch")], deadline=deadline)
+    assert (await store.get_game(game_id)).version == 1
+    assert await _timer(store, game_id) == (DUE, 1)
+    assert await store.deadlines() == await store.deadlines(game_id)  # nothing armed for the others
+
+
+async def test_a_batch_with_a_refused_append_keeps_each_callers_deadline(store: Store, playing: PlayingGame):
+    good, clicked, missing_seat = [await playing(channel_id=n) for n in (1, 2, 3)]
+    first, second, third = (DUE + timedelta(seconds=n) for n in (1, 2, 3))
+    async with store._lock:  # white-box: queue them all, so one flush writes them together
+        calls = [
+            asyncio.create_task(store.append_action(good, 0, 0, "torch")),
+            asyncio.create_task(store.append_actions(clicked, 0, [(0, "torch")], deadline=("decision", first, 1))),
+            # a double click on the same decision: stale once the first is in
+            asyncio.create_task(store.append_actions(clicked, 0, [(0, "camp")], deadline=("decision", second, 9))),
+            asyncio.create_task(store.append_actions(missing_seat, 0, [(8, "x")], deadline=("decision", third, 1))),
+            asyncio.create_task(store.append_actions(good, 1, [(1, "camp")], deadline=("decision", third, 2))),
+        ]
+        await asyncio.sleep(0.01)
+    outcomes = await asyncio.gather(*calls, return_exceptions=True)
+    assert outcomes[:2] == [1, 1] and outcomes[4] == 2
+    assert isinstance(outcomes[2], StaleVersion) and isinstance(outcomes[3], NoSuchSeat)
+    assert await _timer(store, good) == (third, 2)
+    assert await _timer(store, clicked) == (first, 1)
+    assert (await store.load_game(clicked)).moves() == [(0, "torch")]
+    assert await _timer(store, missing_seat) is None and (await store.get_game(missing_seat)).version == 0
+
+
+async def test_round_trips_to_the_database_thread(
+    store: Store, playing: PlayingGame, monkeypatch: pytest.MonkeyPatch
+):
+    tables = [await playing(channel_id=n) for n in range(6)]
+    hops = count_round_trips(store, monkeypatch)
+    # One append that re-arms its timer: one statement, no separate set_deadline.
+    await store.append_actions(tables[0], 0, [(-1, "T5"), (0, "torch")], deadline=("decision", DUE, 2))
+    assert hops == ["INSERT INTO action_appends"]
+    # k appends queued while the store is busy: one statement for all of them, timers included.
+    hops.clear()
+    async with store._lock:
+        calls = [
+            asyncio.create_task(store.append_actions(game_id, 0, [(0, "torch")], deadline=("decision", DUE, 1)))
+            for game_id in tables[1:]
+        ]
+        await asyncio.sleep(0.01)
+    assert await asyncio.gather(*calls) == [1] * 5
+    assert hops == ["INSERT INTO action_appends"]
+    assert [await _timer(store, game_id) for game_id in tables[1:]] == [(DUE, 1)] * 5
+    # Recording a new message: one upsert, no BEGIN / COMMIT around it.
+    hops.clear()
+    await store.set_message(tables[0], "round", 500, 1)
+    await store.set_message(tables[0], "round", 500, 2)
+    assert hops == ["INSERT INTO messages"] * 2
 
 
 # ---------------------------------------------------------------- indexes the leaderboards will rely on
