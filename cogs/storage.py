@@ -57,10 +57,12 @@ class StoreRepository:
         """Record the seating and seed."""
         await self.store.start_game(table_id, [_seat(s) for s in seats], seed)
 
-    async def append(self, table_id: int, expected: int, actions: Sequence[tuple[int, Any]]) -> None:
-        """Append actions atomically at ``expected``."""
+    async def append(self, table_id: int, expected: int, actions: Sequence[tuple[int, Any]],
+                     deadline: tuple[str, float, int] | None = None) -> None:
+        """Append actions atomically at ``expected`` (with the timer they arm, if any)."""
+        timer = None if deadline is None else (deadline[0], datetime.fromtimestamp(deadline[1], UTC), deadline[2])
         try:
-            await self.store.append_actions(table_id, expected, list(actions))
+            await self.store.append_actions(table_id, expected, list(actions), deadline=timer)
         except StaleVersion as exc:
             raise RepoStale(str(exc)) from exc
 

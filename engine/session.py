@@ -139,8 +139,13 @@ class Repository(Protocol):
         """Record the final seating and the seed; the table is playing."""
         ...
 
-    async def append(self, table_id: int, expected: int, actions: Sequence[tuple[int, Any]]) -> None:
-        """Append actions at version ``expected`` atomically; raise RepoStale if it moved."""
+    async def append(self, table_id: int, expected: int, actions: Sequence[tuple[int, Any]],
+                     deadline: tuple[str, float, int] | None = None) -> None:
+        """Append actions at version ``expected`` atomically; raise RepoStale if it moved.
+
+        ``deadline`` (kind, due in epoch seconds, window) is persisted in the same write: the
+        decision timer of the window these actions open costs no second commit.
+        """
         ...
 
     async def finish(self, table_id: int, results: Sequence[ResultSpec]) -> None:
@@ -220,6 +225,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timers: list[Handle] = field(default_factory=list)
     deadline: float | None = None
+    opened_at: float = 0.0  # clock time the current decision window opened
 
     def seat_of(self, user_id: int) -> int | None:
         """Return the seat of a user at this table, if seated."""
@@ -580,15 +586,22 @@ class Sessions:
             events += more
             if opened:
                 opened_at = table.version + len(batch)
+        due: float | None = None
         if batch:
+            deadline = None
+            if opened_at is not None and self._humans_owing(table, state) and not table.spec.game.is_over(state):
+                # The new window's timer is written with the actions that open it: one commit.
+                due = self.clock.now() + table.timeout_s(self.settings)
+                deadline = (DECISION, due, opened_at)
             try:
-                await self.repo.append(table.id, table.version, batch)
+                await self.repo.append(table.id, table.version, batch, deadline)
             except RepoStale as exc:
                 raise SessionError("stale") from exc
         table.state = state
         table.version += len(batch)
         if opened_at is not None:
             table.window = opened_at
+            table.opened_at = self.clock.now()
         update = Update(table, events, [s for s, _ in batch], opened_at is not None, timed_out or [])
         if not batch and not new_window:
             return update  # nothing happened: nothing to render
@@ -596,7 +609,7 @@ class Sessions:
             await self._finish(table, update)
             return update
         if update.new_window:
-            await self._arm(table)
+            await self._arm(table, due)
         await self._notify(self.listener.played(update))
         self._schedule_ai(table)
         return update
@@ -616,8 +629,14 @@ class Sessions:
 
     # ------------------------------------------------------------------ timers and AI seats
 
+    @staticmethod
+    def _humans_owing(table: Table, state: Any) -> list[int]:
+        """Return the human seats that owe an action in ``state`` (not yet the table's state)."""
+        return [s for s in table.spec.game.to_move(state) if s != CHANCE and not table.seats[s].is_ai]
+
     async def _arm(self, table: Table, due: float | None = None) -> None:
-        """Arm the decision timer of the current window (persisted), with its reminder."""
+        """Arm the decision timer of the current window, with its reminder; persist it unless
+        ``due`` says it already is (written with the actions, or read back after a restart)."""
         for handle in table.timers:
             handle.cancel()
         table.timers.clear()
@@ -696,14 +715,20 @@ class Sessions:
         async with table.lock:
             if table.version != version or table.status != "playing":
                 return
-            # One AI action per tick: the next one waits its own delay.
-            seat = next((s for s in table.owing() if table.seats[s].is_ai), None)
-            if seat is not None:
+            # Every AI seat owing now acts: in a simultaneous window (Incan Gold) they choose
+            # together, in one write and one redraw; in a turn-based game only one seat owes, and
+            # the next AI turn waits its own delay.
+            seats = [s for s in table.owing() if table.seats[s].is_ai]
+            if seats:
                 # A search AI (Incan Gold's Hard) thinks for tens of milliseconds: off the event
                 # loop, so other tables' clicks are not held up meanwhile.
-                action = await asyncio.to_thread(self._ai_action, table, table.state, seat,
-                                                 self._agent(table, seat), table.version)
-                await self._advance(table, [(seat, action)])
+                actions = await asyncio.to_thread(self._ai_actions, table, seats)
+                await self._advance(table, actions)
+
+    def _ai_actions(self, table: Table, seats: list[int]) -> list[tuple[int, Any]]:
+        """Return the actions of AI seats choosing together (each sees the state before the others')."""
+        return [(seat, self._ai_action(table, table.state, seat, self._agent(table, seat), table.version + n))
+                for n, seat in enumerate(seats)]
 
     # ------------------------------------------------------------------ recovery
 
@@ -733,6 +758,7 @@ class Sessions:
                     continue
                 saved = await self.repo.deadline(table.id, DECISION)
                 due = saved[0] if saved is not None and saved[1] == table.window else None
+                table.opened_at = self.clock.now()
                 await self._arm(table, due)  # without a saved deadline, a fresh one is persisted
                 if self.settings.ai_delay_s <= 0:
                     await self._advance(table, [])

@@ -3,7 +3,7 @@
 --         event-loop iteration; a card cost an append plus a separate set_deadline (its own lock
 --         turn and commit). Inserting into this view does both in ONE statement, hence atomically
 --         even in autocommit mode: the timer can never be re-armed for actions that were refused.
--- Date: 2026-12-03
+-- Date: 2026-12-02
 --
 -- Reading the view gives the log with NULL deadline columns; only its INSERT matters. The actions go
 -- through `actions` itself, so every check of 0001 (game_not_playing, stale_version, no_such_seat,

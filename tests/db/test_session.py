@@ -203,19 +203,25 @@ async def test_corrupt_rows_abandon_the_table_on_recovery(store):
     assert (await store.get_game(table.id)).status == "abandoned"
 
 
-async def test_ai_seats_wait_their_delay(store):
+async def test_ai_seats_wait_their_delay_then_choose_together(store):
+    """In a simultaneous window every AI seat chooses after one delay, in one write."""
     clock = ManualClock()
-    sessions, _ = make(store, clock, ai_delay=1.0)
+    sessions, rec = make(store, clock, ai_delay=1.0)
     table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN)
     for _ in range(2):
         await sessions.add_ai(table.id, ANN.user_id or 0, "easy")
     await sessions.start(table.id, ANN.user_id or 0, seed=3)
     owing_ai = [s for s in table.owing() if table.seats[s].is_ai]
     assert len(owing_ai) == 2
-    await clock.advance(1.0)
-    assert len([s for s in table.owing() if table.seats[s].is_ai]) == 1
-    await clock.advance(1.0)
+    version, updates = table.version, len(rec.updates)
+    await clock.advance(0.99)
+    assert table.version == version  # not before the delay
+    await clock.advance(0.01)
     assert [s for s in table.owing() if table.seats[s].is_ai] == []
+    assert table.version == version + 2 and len(rec.updates) == updates + 1
+    assert sorted(rec.updates[-1].actors) == owing_ai
+    deadline = await store.deadline(table.id, "decision")
+    assert deadline is not None  # Ann still owes: her timer was armed at the window's start
 
 
 async def test_rematch_reopens_the_lobby_with_the_same_seats(store):
