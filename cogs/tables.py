@@ -9,7 +9,9 @@ stale click gets a private refusal. No rule lives here: legality is the session'
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import contextvars
 import functools
 import json
 import logging
@@ -19,6 +21,7 @@ from typing import Any, Protocol, TypeVar
 
 import discord
 from discord.ext import commands
+from discord.http import handle_message_parameters
 
 from cogs.i18n import t
 from db.store import Store
@@ -29,7 +32,16 @@ __all__ = ["ActButton", "ActSelect", "LobbyButton", "PeekButton", "RematchButton
 
 log = logging.getLogger(__name__)
 
-COUNT_REFRESH_S = 1.0  # "k of n have chosen" is redrawn at most once a second (one edit per burst)
+COUNT_REFRESH_S = 5.0  # "k of n have chosen" is redrawn at most every 5 s (one edit per burst)
+COUNT_REFRESH_AFTER_S = 10.0
+"""...and only in a decision window open this long: a quick card is redrawn once, at its reveal
+(at most one public edit per card), while a table waiting on a slow player sees who has chosen."""
+ACK_GUARD_S = 1.5
+"""A click is answered by its own redraw; if the move takes longer than this, it is deferred first
+(Discord fails an interaction not answered within 3 s)."""
+
+ANSWER: contextvars.ContextVar[Answer | None] = contextvars.ContextVar("table_answer", default=None)
+"""The click being processed by this task, so the redraw of the pressed message can answer it."""
 
 
 class Renderer(Protocol):
@@ -67,6 +79,58 @@ class Renderer(Protocol):
         ...
 
 
+class Answer:
+    """A button press not answered yet: the first redraw of the pressed message answers it.
+
+    Discord wants exactly one response per interaction within 3 s. Answering with the redraw itself
+    (an UPDATE_MESSAGE callback) instead of a defer followed by an edit halves a click's REST calls;
+    if the move is slow, :meth:`guard` defers in time and later redraws edit the original response.
+    """
+
+    def __init__(self, interaction: discord.Interaction) -> None:
+        self.interaction = interaction
+        self.message_id = interaction.message.id if interaction.message is not None else None
+        self.claimed = False
+        self._deferring: asyncio.Future[Any] | None = None
+
+    def _claim(self) -> bool:
+        """Take the one response (synchronously, so a concurrent guard cannot also take it)."""
+        if self.claimed:
+            return False
+        self.claimed = True
+        return True
+
+    def guard(self) -> None:
+        """Defer now unless already answered (a timer callback: the move is taking long)."""
+        if self._claim():
+            self._deferring = asyncio.ensure_future(self.interaction.response.defer())
+
+    async def settled(self) -> None:
+        """Wait for a deferral the guard started, so followups come after it."""
+        if self._deferring is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self._deferring
+
+    async def edit(self, **fields: Any) -> None:
+        """Show ``fields`` on the pressed message: as the response if still possible, else an edit."""
+        if self._claim():
+            await self.interaction.response.edit_message(**fields)
+        else:
+            await self.settled()
+            await self.interaction.edit_original_response(**fields)
+
+    async def defer(self) -> None:
+        """Acknowledge without changing the pressed message (when nothing answered it yet)."""
+        if self._claim():
+            await self.interaction.response.defer()
+
+
+def _answering(message_id: int) -> Answer | None:
+    """Return the click this task is processing when it was pressed on ``message_id``."""
+    answer = ANSWER.get()
+    return answer if answer is not None and answer.message_id == message_id else None
+
+
 class TableBot(commands.Bot):
     """The bot: discord.py's Bot plus the store, the sessions and the hub (set in setup_hook)."""
 
@@ -90,7 +154,7 @@ class TableHub:
         self._loaded: set[int] = set()  # tables whose recorded messages were read from the store
         self._shown: dict[tuple[int, str, int | None], str] = {}  # what each message shows now
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id (saves a lookup per DM)
-        self._refresh_armed: set[int] = set()
+        self._refresh_armed: dict[int, int] = {}  # table id -> the window a count redraw is armed for
 
     def register(self, renderer: Renderer) -> None:
         """Add a game's renderer."""
@@ -118,7 +182,7 @@ class TableHub:
 
     async def post(self, table: Table, kind: str, *, seat: int | None = None, new: bool = False,
                    **fields: Any) -> discord.Message | None:
-        """Edit the recorded channel message of ``kind`` (or send it when missing or ``new``)."""
+        """Edit the recorded channel message of ``kind`` (or send it when missing or ``new``); return a sent message."""
         ref = None if new else await self.message_ref(table, kind, seat)
         channel = self.bot.get_partial_messageable(table.channel_id)
         key = (table.id, kind, seat)
@@ -127,9 +191,9 @@ class TableHub:
             if ref is not None:
                 if shown is not None and self._shown.get(key) == shown:
                     return None  # the message already shows exactly this: no edit
-                edited = await channel.get_partial_message(ref[1]).edit(**fields)
+                await self._edit(ref, fields)
                 self._remember_shown(key, shown)
-                return edited
+                return None
             message = await channel.send(**fields)
         except discord.NotFound:
             if ref is None:
@@ -145,6 +209,23 @@ class TableHub:
         self._remember_shown(key, shown)
         await self.remember(table, kind, message, seat)
         return message
+
+    async def _edit(self, ref: tuple[int, int], fields: dict[str, Any]) -> None:
+        """Edit a recorded message; when it is the one the current click pressed, answer the click with it."""
+        answer = _answering(ref[1])
+        if answer is not None:
+            try:
+                await answer.edit(**fields)
+                return None
+            except discord.NotFound:
+                pass  # the interaction expired (the bot was very late): a plain edit still works
+        # Straight to the REST call: PartialMessage.edit would also build a Message from Discord's
+        # reply (about a tenth of the bot's CPU under load) that nothing here reads, and register
+        # the view, which DynamicItems (every component of this bot) do not need.
+        mentions = self.bot.allowed_mentions if "content" in fields else None
+        with handle_message_parameters(previous_allowed_mentions=mentions, **fields) as params:
+            await self.bot.http.edit_message(ref[0], ref[1], params=params)
+        return None
 
     def _remember_shown(self, key: tuple[int, str, int | None], shown: str | None) -> None:
         if shown is None:
@@ -164,8 +245,7 @@ class TableHub:
             if ref is not None:
                 if shown is not None and self._shown.get(key) == shown:
                     return True
-                channel = self.bot.get_partial_messageable(ref[0])
-                await channel.get_partial_message(ref[1]).edit(**fields)
+                await self._edit(ref, fields)
                 self._remember_shown(key, shown)
                 return True
             known = self._dm_channels.get(user_id)
@@ -221,20 +301,25 @@ class TableHub:
         return True
 
     def schedule_refresh(self, table: Table) -> None:
-        """Redraw the public message soon, once for a burst of decisions."""
-        if table.id in self._refresh_armed:
+        """Redraw the public message once for a burst of decisions, if the window stays open long."""
+        window = table.window
+        if self._refresh_armed.get(table.id) == window:
             return
-        self._refresh_armed.add(table.id)
+        self._refresh_armed[table.id] = window
         clock = self.bot.sessions.clock
 
         async def fire() -> None:
-            self._refresh_armed.discard(table.id)
+            if self._refresh_armed.get(table.id) == window:
+                del self._refresh_armed[table.id]
             live = self.bot.sessions.tables.get(table.id)
-            if live is not None and live.status == "playing":
+            if live is not None and live.status == "playing" and live.window == window:
                 async with live.lock:
-                    await self.renderer(live).refresh(self, live)
+                    if live.window == window:  # a reveal meanwhile redrew the message already
+                        await self.renderer(live).refresh(self, live)
 
-        table.timers.append(clock.call_at(clock.now() + COUNT_REFRESH_S, fire))
+        due = max(clock.now() + COUNT_REFRESH_S, table.opened_at + COUNT_REFRESH_AFTER_S)
+        # In table.timers: a new window cancels it (that window's redraw shows the count anyway).
+        table.timers.append(clock.call_at(due, fire))
 
     # ------------------------------------------------------------------ lobby drawing
 
@@ -288,10 +373,12 @@ class TableHub:
 
     async def finished(self, table: Table, result: dict[str, Any]) -> None:
         """Let the game's renderer draw the summary."""
+        self._refresh_armed.pop(table.id, None)
         await self.renderer(table).finished(self, table, result)
 
     async def ended(self, table: Table, reason: str) -> None:
         """Close the table's messages after a cancel or an unreadable save."""
+        self._refresh_armed.pop(table.id, None)
         key = {"cancelled": "lobby.cancelled", "empty": "lobby.closed_empty"}.get(reason, "lobby.abandoned")
         embed = discord.Embed(title=self.renderer(table).title(), description=t(key),
                               colour=discord.Colour.dark_grey())
@@ -424,24 +511,33 @@ class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 async def act_and_confirm(interaction: discord.Interaction, table_id: int, window: int, action: Any) -> None:
-    """Apply a move for the clicker; then redraw the clicked prompt unless the renderer already did."""
+    """Apply a move for the clicker (committed first); answer the click with the redraw of the
+    pressed message, made by the renderer or, failing that, here."""
     hub = hub_of(interaction)
-    await interaction.response.defer()  # acknowledge now; the reveal may edit several messages
+    answer = Answer(interaction)
+    token = ANSWER.set(answer)
+    guard = asyncio.get_running_loop().call_later(ACK_GUARD_S, answer.guard)
     try:
-        update = await hub.bot.sessions.act(table_id, interaction.user.id, window, action)
-    except SessionError as exc:
-        await refuse(interaction, exc)
-        return
-    table = update.table
-    seat = table.seat_of(interaction.user.id)
-    ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
-    if seat is not None and update.new_window and seat in table.humans_owing() and not ephemeral:
-        return  # the renderer already sent this seat its next prompt
-    if seat is not None and table.status == "playing":
-        embed, view = hub.renderer(table).prompt(hub, table, seat)
-        await interaction.edit_original_response(embed=embed, view=view)
-    else:
-        await interaction.edit_original_response(view=None)
+        try:
+            update = await hub.bot.sessions.act(table_id, interaction.user.id, window, action)
+        except SessionError as exc:
+            guard.cancel()
+            await answer.settled()
+            await refuse(interaction, exc)
+            return
+        table = update.table
+        seat = table.seat_of(interaction.user.id)
+        ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
+        if seat is not None and update.new_window and seat in table.humans_owing() and not ephemeral:
+            await answer.defer()  # the renderer already sent this seat its next prompt
+        elif seat is not None and table.status == "playing":
+            embed, view = hub.renderer(table).prompt(hub, table, seat)
+            await answer.edit(embed=embed, view=view)
+        else:
+            await answer.edit(view=None)
+    finally:
+        guard.cancel()
+        ANSWER.reset(token)
 
 
 class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],

@@ -13,7 +13,9 @@ import pytest
 from incan_kit import act_id, buttons, last_dm, lobby_id, start_bot
 
 from bot import QUIET_LOGGERS, Bot, configure_logging
+from cogs import tables
 from cogs.fake.harness import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from cogs.tables import COUNT_REFRESH_AFTER_S
 from db.store import Store
 from engine.clock import ManualClock
 from engine.core import replay
@@ -110,7 +112,7 @@ async def test_a_choice_never_shows_in_public_before_the_reveal(caplog):
             game = bot.sessions.table_in(channel.id)
             await bot.sessions.start(game.id, users[0].id, seed=42)  # same seats and cards in both runs
             await decide(fake, game, users[0], first)
-            await fake.run(clock.advance, 5)  # the coalesced "k of n have chosen" refresh
+            await fake.run(clock.advance, COUNT_REFRESH_AFTER_S)  # the "k of n have chosen" refresh
             texts[first] = fake.public_texts()
             assert game.version == 2  # the first card and Ann's choice: no reveal yet
             await fake.stop(bot)
@@ -249,4 +251,77 @@ async def test_an_unexpected_failure_is_answered_privately_and_logged(fake, tabl
     assert rec.replies[-1].ephemeral and "went wrong" in rec.replies[-1].render()
     assert any("disk on fire" in (r.exc_text or "") or r.exc_info for r in caplog.records if r.levelname == "ERROR")
     assert game.version == version
+    await fake.stop(bot)
+
+
+def calls_since(fake: FakeDiscord, start: int, method: str, route_part: str) -> list[str]:
+    """Return the paths of REST calls made since index ``start`` with this method and route part."""
+    return [c.path for c in fake.rest_calls[start:] if c.method == method and route_part in c.route]
+
+
+async def test_a_click_is_answered_by_the_redraw_of_its_own_prompt(fake, table, store, clock, players):
+    """One REST call answers a click (no defer + edit); the revealing click's next prompt is that answer."""
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, players, bots=())
+    ann, bo, cy = players
+    prompt = last_dm(fake, ann)
+    assert prompt is not None
+    start = len(fake.rest_calls)
+    rec = await fake.click(ann, prompt, act_id(prompt, "torch"))
+    assert rec.callbacks == [7]  # UPDATE_MESSAGE, carrying the redrawn prompt
+    assert calls_since(fake, start, "PATCH", "/webhooks/") == []
+    assert "You chose **Torch" in prompt.render() and "You chose" not in "".join(fake.public_texts())
+    await decide(fake, game, bo, "torch")
+    window = game.window
+    cy_prompt = last_dm(fake, cy)
+    assert cy_prompt is not None
+    start = len(fake.rest_calls)
+    rec = await fake.click(cy, cy_prompt, act_id(cy_prompt, "camp"))  # the last choice: the reveal
+    assert game.window != window and rec.callbacks == [7]
+    edits = calls_since(fake, start, "PATCH", "/channels/{channel_id}/messages/{message_id}")
+    public = [p for p in edits if p.startswith(f"/channels/{table.id}/")]
+    assert len(public) == 1  # one public edit for the card
+    assert sorted(edits) == sorted(public + [f"/channels/{last_dm(fake, u).channel_id}/messages/{last_dm(fake, u).id}"
+                                             for u in (ann, bo)])  # one DM edit per other explorer
+    assert calls_since(fake, start, "PATCH", "/webhooks/") == []
+    await fake.stop(bot)
+
+
+async def test_a_slow_move_is_deferred_in_time_then_drawn(fake, table, store, clock, players, monkeypatch):
+    """When the move outlasts the guard, the click is deferred first (never a failed interaction)."""
+    monkeypatch.setattr(tables, "ACK_GUARD_S", 0.0)  # every move is "slow": the guard always wins
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, players, bots=())
+    ann = players[0]
+    public = [m for m in fake.channel_messages(table) if buttons(m, "peek:")][-1]
+    for _ in range(2):  # two private prompts: the second click on them is a double click
+        await fake.click(ann, public, buttons(public, "peek:")[0])
+    first, second = fake.ephemeral_replies(ann)[-2:]
+    start = len(fake.rest_calls)
+    rec = await fake.click(ann, first, act_id(first, "torch"))
+    assert rec.callbacks == [6]  # deferred ...
+    assert len(calls_since(fake, start, "PATCH", "/webhooks/")) == 1  # ... then the prompt edited
+    assert "You chose **Torch" in first.render()
+    version = game.version
+    rec = await fake.click(ann, second, act_id(second, "torch"))
+    assert rec.callbacks == [4] and game.version == version  # refused at once: one private answer
+    assert rec.replies[-1].ephemeral and "nothing for you to decide" in rec.replies[-1].render()
+    await fake.stop(bot)
+
+
+async def test_a_quick_card_is_one_public_edit_and_a_slow_one_shows_the_count(fake, table, store, clock, players):
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, players, bots=())
+    ann = players[0]
+    round_message = [m for m in fake.channel_messages(table) if buttons(m, "peek:")][-1]
+    start = len(fake.rest_calls)
+    for user in players:
+        await decide(fake, game, user, "torch")
+    await fake.run(clock.advance, 5)  # quick choices: no "k of n" redraw was left pending
+    edits = calls_since(fake, start, "PATCH", "/channels/{channel_id}/messages/{message_id}")
+    assert edits.count(f"/channels/{table.id}/messages/{round_message.id}") == 1
+    await decide(fake, game, ann, "torch")
+    assert "1 of 3 have chosen" not in round_message.render()
+    await fake.run(clock.advance, COUNT_REFRESH_AFTER_S)  # the table has waited: show the count
+    assert "1 of 3 have chosen" in round_message.render()
     await fake.stop(bot)
