@@ -12,10 +12,11 @@ never see a half-written transaction. Each statement is a round trip to that thr
 load waits for a full event-loop iteration, so the hot paths are single statements in autocommit
 mode (a statement is its own transaction): an append and the decision timer it re-arms are one
 INSERT into the ``action_appends`` view (``migrations/0003_append_with_deadline.sql``), and
-``set_message`` / ``set_deadline`` are one upsert each. Appends use group commit: appends queued
-while the store is busy are written together by one multi-row INSERT (one round trip, one fsync),
-each caller still getting its own result or typed error (if any of them is refused, SQLite undoes
-the statement and each is written alone). An append cancelled while still queued is dropped; if a
+``set_message`` / ``set_deadline`` are one upsert each. Appends use group commit: one writer task
+takes every append queued while the store was busy and writes them with one multi-row INSERT per
+500 rows (one round trip, one fsync), each caller, waiting on its own request rather than on the
+lock, still getting its own result or typed error (if any of them is refused, SQLite undoes the
+statement and each is written alone). An append cancelled while still queued is dropped; if a
 caller is cancelled after its write was handed to SQLite the outcome is unknown: reload the game
 before trusting memory.
 
@@ -29,7 +30,6 @@ The store never imports ``discord`` or ``engine``: it stores ints and opaque JSO
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
@@ -98,6 +98,7 @@ class Store:
         self._clock: Clock = clock
         self._lock: asyncio.Lock = asyncio.Lock()
         self._pending: list[_Append] = []
+        self._writer: asyncio.Future[None] | None = None  # the task writing queued appends, if any
         self.journal_mode: str = journal_mode
         self.schema_version: int = schema_version
 
@@ -453,26 +454,19 @@ class Store:
             # The timer rides on the last row, so it is upserted once and after every action passed.
             row_timer = timer if offset == len(actions) - 1 else _NO_TIMER
             rows.append((game_id, expected_seq + offset, seat, encode_json(payload, "payload"), now, *row_timer))
-        request = _Append(game_id, expected_seq, rows)
-        # Group commit: queue the request, then whoever holds the lock next writes every queued
-        # append in one statement (one round trip, one fsync for many tables under load). A
-        # request written by another coroutine's flush is already settled when its turn comes.
+        request = _Append(game_id, expected_seq, rows, asyncio.get_running_loop().create_future())
+        # Group commit: queue the request; one writer task takes everything queued at each turn of
+        # the lock and writes it in one statement (one round trip, one fsync for many tables under
+        # load). Callers wait on their own request, not on the lock: handing a lock from waiter to
+        # waiter costs an event-loop turn each, which under load was most of an append's latency.
         self._pending.append(request)
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.ensure_future(self._write_appends())
         try:
-            async with self._lock:
-                if not request.settled:
-                    batch, self._pending = self._pending, []
-                    flush = asyncio.ensure_future(self._flush_appends(batch))
-                    try:
-                        await asyncio.shield(flush)
-                    except asyncio.CancelledError:
-                        # Other callers' appends ride on this flush: finish it before the lock goes.
-                        while not flush.done():
-                            with contextlib.suppress(asyncio.CancelledError):
-                                await asyncio.shield(flush)
-                        raise
-        except BaseException:
-            # Cancelled while waiting: a request still queued must not be written later, unseen.
+            await asyncio.shield(request.written)
+        except asyncio.CancelledError:
+            # Cancelled while queued: the request must not be written later, unseen. Once the
+            # writer took it, the outcome is unknown to this caller (see the module docstring).
             if request in self._pending:
                 self._pending.remove(request)
             raise
@@ -480,11 +474,39 @@ class Store:
             raise request.error
         return expected_seq + len(rows)
 
+    async def _write_appends(self) -> None:
+        """Write queued appends until none is left, each turn taking everything queued so far."""
+        while self._pending:
+            batch: list[_Append] = []
+            try:
+                async with self._lock:
+                    batch, self._pending = self._pending, []
+                    await self._flush_appends(batch)
+            except BaseException as exc:
+                # Only a stop (cancellation at shutdown) gets here: no caller may wait forever.
+                error = exc if isinstance(exc, Exception) else StoreError("the store stopped before the write")
+                for request in [*batch, *self._pending]:
+                    if not request.settled:
+                        request.settle(error)
+                self._pending = []
+                raise
+
     async def _flush_appends(self, batch: list[_Append]) -> None:
         """Write queued appends (inside the lock): all together if they all fit and pass, else one
         by one so each gets its own outcome; settle every request."""
+        if len(batch) > 1 and sum(len(r.rows) for r in batch) > _ROWS_PER_INSERT:
+            # A big queue (hundreds of tables at once) is written in statements that fit, not one
+            # request at a time: under load this is where group commit earns its keep.
+            chunk: list[_Append] = []
+            for request in batch:
+                if chunk and sum(len(r.rows) for r in chunk) + len(request.rows) > _ROWS_PER_INSERT:
+                    await self._flush_appends(chunk)
+                    chunk = []
+                chunk.append(request)
+            await self._flush_appends(chunk)
+            return
         rows = [row for request in batch for row in request.rows]
-        if len(batch) > 1 and len(rows) <= _ROWS_PER_INSERT:
+        if len(batch) > 1:
             try:
                 # One statement, so atomic without BEGIN/COMMIT: the batch costs one round trip.
                 await self._insert_rows(rows)
@@ -757,19 +779,22 @@ def _timer(kind: str, due_at: datetime, version: int) -> _Timer:
 class _Append:
     """One queued append_actions call: its rows, and once written, its outcome."""
 
-    __slots__ = ("error", "expected_seq", "game_id", "rows", "settled")
+    __slots__ = ("error", "expected_seq", "game_id", "rows", "settled", "written")
 
-    def __init__(self, game_id: int, expected_seq: int, rows: list[_Row]) -> None:
+    def __init__(self, game_id: int, expected_seq: int, rows: list[_Row], written: asyncio.Future[None]) -> None:
         self.game_id = game_id
         self.expected_seq = expected_seq
         self.rows = rows
         self.settled = False
         self.error: Exception | None = None
+        self.written = written  # resolved once the outcome is known
 
     def settle(self, error: Exception | None) -> None:
-        """Record the outcome: written (None) or refused with ``error``."""
+        """Record the outcome: written (None) or refused with ``error``; wake the caller."""
         self.settled = True
         self.error = error
+        if not self.written.done():
+            self.written.set_result(None)
 
 
 def _insert_actions_sql(count: int) -> str:

@@ -25,6 +25,7 @@ from db import (
     Store,
     WrongStatus,
 )
+from db import store as store_module
 
 CY = NewSeat.human(103, "Cy")
 EASY = NewSeat.ai("easy", "Bot (easy)")
@@ -692,6 +693,23 @@ async def test_round_trips_to_the_database_thread(
     await store.set_message(tables[0], "round", 500, 1)
     await store.set_message(tables[0], "round", 500, 2)
     assert hops == ["INSERT INTO messages"] * 2
+
+
+async def test_a_queue_bigger_than_one_statement_is_written_in_few_statements(
+    store: Store, playing: PlayingGame, monkeypatch: pytest.MonkeyPatch
+):
+    """Hundreds of tables appending at once: the queue is cut into statements that fit, not one per table."""
+    monkeypatch.setattr(store_module, "_ROWS_PER_INSERT", 10)  # white-box: a small statement size
+    tables = [await playing(channel_id=2000 + n) for n in range(7)]
+    hops = count_round_trips(store, monkeypatch)
+    async with store._lock:
+        calls = [asyncio.create_task(store.append_actions(game_id, 0, [(-1, "T5"), (0, "torch"), (1, "camp")]))
+                 for game_id in tables]
+        await asyncio.sleep(0.01)
+    assert await asyncio.gather(*calls) == [3] * 7
+    assert hops == ["INSERT INTO action_appends"] * 3  # 21 rows: 9 + 9 + 3
+    for game_id in tables:
+        assert (await store.load_game(game_id)).moves() == [(-1, "T5"), (0, "torch"), (1, "camp")]
 
 
 # ---------------------------------------------------------------- indexes the leaderboards will rely on
