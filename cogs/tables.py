@@ -32,10 +32,10 @@ __all__ = ["ActButton", "ActSelect", "LobbyButton", "PeekButton", "RematchButton
 
 log = logging.getLogger(__name__)
 
-COUNT_REFRESH_S = 5.0  # "k of n have chosen" is redrawn at most every 5 s (one edit per burst)
 COUNT_REFRESH_AFTER_S = 10.0
-"""...and only in a decision window open this long: a quick card is redrawn once, at its reveal
-(at most one public edit per card), while a table waiting on a slow player sees who has chosen."""
+""""k of n have chosen" is redrawn only in a decision window open this long, then at most this
+often: a quick card is drawn once, at its reveal (one public edit per card), while a table waiting
+on a slow player sees how many have chosen, at the cost of one more edit per 10 s of waiting."""
 ACK_GUARD_S = 1.5
 """A click is answered by its own redraw; if the move takes longer than this, it is deferred first
 (Discord fails an interaction not answered within 3 s)."""
@@ -155,6 +155,7 @@ class TableHub:
         self._shown: dict[tuple[int, str, int | None], str] = {}  # what each message shows now
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id (saves a lookup per DM)
         self._refresh_armed: dict[int, int] = {}  # table id -> the window a count redraw is armed for
+        self._refreshed_at: dict[int, float] = {}  # table id -> when its count was last redrawn
 
     def register(self, renderer: Renderer) -> None:
         """Add a game's renderer."""
@@ -315,9 +316,11 @@ class TableHub:
             if live is not None and live.status == "playing" and live.window == window:
                 async with live.lock:
                     if live.window == window:  # a reveal meanwhile redrew the message already
+                        self._refreshed_at[table.id] = clock.now()
                         await self.renderer(live).refresh(self, live)
 
-        due = max(clock.now() + COUNT_REFRESH_S, table.opened_at + COUNT_REFRESH_AFTER_S)
+        last = self._refreshed_at.get(table.id, float("-inf"))
+        due = max(clock.now(), table.opened_at + COUNT_REFRESH_AFTER_S, last + COUNT_REFRESH_AFTER_S)
         # In table.timers: a new window cancels it (that window's redraw shows the count anyway).
         table.timers.append(clock.call_at(due, fire))
 
@@ -374,11 +377,13 @@ class TableHub:
     async def finished(self, table: Table, result: dict[str, Any]) -> None:
         """Let the game's renderer draw the summary."""
         self._refresh_armed.pop(table.id, None)
+        self._refreshed_at.pop(table.id, None)
         await self.renderer(table).finished(self, table, result)
 
     async def ended(self, table: Table, reason: str) -> None:
         """Close the table's messages after a cancel or an unreadable save."""
         self._refresh_armed.pop(table.id, None)
+        self._refreshed_at.pop(table.id, None)
         key = {"cancelled": "lobby.cancelled", "empty": "lobby.closed_empty"}.get(reason, "lobby.abandoned")
         embed = discord.Embed(title=self.renderer(table).title(), description=t(key),
                               colour=discord.Colour.dark_grey())

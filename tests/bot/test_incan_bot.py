@@ -318,10 +318,17 @@ async def test_a_quick_card_is_one_public_edit_and_a_slow_one_shows_the_count(fa
     for user in players:
         await decide(fake, game, user, "torch")
     await fake.run(clock.advance, 5)  # quick choices: no "k of n" redraw was left pending
+    assert COUNT_REFRESH_AFTER_S == 10  # the timings below are written for it
     edits = calls_since(fake, start, "PATCH", "/channels/{channel_id}/messages/{message_id}")
     assert edits.count(f"/channels/{table.id}/messages/{round_message.id}") == 1
     await decide(fake, game, ann, "torch")
     assert "1 of 3 have chosen" not in round_message.render()
     await fake.run(clock.advance, COUNT_REFRESH_AFTER_S)  # the table has waited: show the count
     assert "1 of 3 have chosen" in round_message.render()
+    # That redraw came due 5 s ago: Bo's choice now is shown 10 s after it (one count edit per 10 s).
+    await decide(fake, game, players[1], "torch")
+    await fake.run(clock.advance, 4)
+    assert "1 of 3 have chosen" in round_message.render()
+    await fake.run(clock.advance, 1)
+    assert "2 of 3 have chosen" in round_message.render()
     await fake.stop(bot)
