@@ -4,7 +4,9 @@ N tables (``--tables 100 1000``) play at once in one process, as the bot would h
 real :class:`bot.Bot` with its cogs and session layer, a real file database (WAL, fsync per
 commit as in production) in a temporary directory, and :class:`cogs.fake.harness.FakeDiscord`
 standing in for Discord. Every table is opened through the UI (``/incan new``, two players press
-Join, two AI seats are added with the lobby buttons, Start) and has 3 humans + 2 AI seats. Each
+Join, two AI seats are added with the lobby buttons) and has 3 humans + 2 AI seats; the hosts press
+Start at random moments of the first ``--stagger`` seconds, and measuring begins after ``--warmup``
+seconds, so the tables' cards and timers are spread out as on a real server. Each
 human waits for the DM prompt, "thinks" for a random ``--think`` time, then clicks Torch or Camp
 (camp when carrying 8+ gems or facing 2 hazards, else torch). AI seats act after ``--ai-delay``
 seconds, "k of n have chosen" redraws come from the cog's timer (windows open 10 s or more): both run on the
@@ -25,9 +27,9 @@ REST calls are classified by route and by what caused them, per revealed card: p
 (excluding the "k of n" refresh), the refresh edits counted separately, DM edits per human seat
 still inside after the card, new messages, and interaction responses (callbacks, @original edits).
 
-Run: ``.venv/bin/python bench/bot_latency.py [--tables 100 1000] [--duration 60]``. Each size
-runs for ``--duration`` seconds of play after its tables are opened (tables still playing then
-are simply stopped), so a run's length does not depend on how long games last.
+Run: ``.venv/bin/python bench/bot_latency.py [--tables 100 1000] [--duration 60] [--think 1 6]``.
+Each size is measured for ``--duration`` seconds after the warm-up (tables still playing then are
+simply stopped), so a run's length does not depend on how long games last.
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
-from bot import Bot, Config
+from bot import Bot, Config, configure_gc
 from cogs.fake.harness import FakeDiscord, FakeMessage, FakeUser, RestCall
 from db.store import Store
 from engine.clock import ManualClock
@@ -142,6 +144,7 @@ class Run:
         self.guild_channels: set[int] = set()
         self.finished_channels: set[int] = set()
         self.stop = False
+        self.measuring = False  # set after the warm-up
         self.stopping = asyncio.Event()
         self.table_of_channel: dict[int, list[int]] = {}  # channel id -> the table's human user ids
         self.bot: Bot | None = None
@@ -332,22 +335,28 @@ class Run:
         opened = time.perf_counter()
         sem = asyncio.Semaphore(50)
 
-        async def open_one(channel: Any, users: list[FakeUser]) -> None:
+        async def open_one(channel: Any, users: list[FakeUser]) -> Callable[[], Awaitable[Any]]:
             async with sem:
-                await self.open_table(channel, users)
+                return await self.open_table(channel, users)
 
-        await asyncio.gather(*(open_one(c, us) for c, us in zip(channels, seats, strict=True)))
+        starts = await asyncio.gather(*(open_one(c, us) for c, us in zip(channels, seats, strict=True)))
         setup_s = time.perf_counter() - opened
-        self.counts = Counts()  # lobby traffic is not part of play
         fake.rest_calls.clear()
-        gc.collect()
-        gc.freeze()  # the world built so far is long-lived: keep the collector off it
+        configure_gc()  # as bot.main does at start-up (here after the fake's world and the lobbies exist)
         ticker = asyncio.create_task(self.tick())
+        # Tables start at random moments of the warm-up, as tables on a real server do: started all
+        # at once, their AI turns and timers would come due together, card after card.
+        rng = random.Random(args.seed)
+        starters = [asyncio.create_task(self.start_after(rng.uniform(0, args.stagger), start)) for start in starts]
         humans = [asyncio.create_task(self.human(user, random.Random(args.seed * 7919 + user.id)))
                   for users in seats for user in users]
-        began = time.perf_counter()
-        cpu0 = time.process_time()
+        began, cpu0 = time.perf_counter(), time.process_time()
         try:
+            await asyncio.sleep(args.warmup)
+            self.counts = Counts()  # lobby traffic and the warm-up are not measured
+            self.measuring = True
+            began = time.perf_counter()
+            cpu0 = time.process_time()
             await asyncio.sleep(args.duration)
         finally:
             self.stop = True
@@ -356,14 +365,21 @@ class Run:
             self.stopping.set()
             for event in self.wake.values():
                 event.set()
-            await asyncio.gather(*humans, ticker, return_exceptions=True)
-        for task in [*humans, ticker]:
+            await asyncio.gather(*humans, *starters, ticker, return_exceptions=True)
+        for task in [*humans, *starters, ticker]:
             if task.exception() is not None:
                 raise task.exception()  # type: ignore[misc]
         return {"setup_s": setup_s, "elapsed": elapsed, "cpu": cpu, "finished": len(self.finished_channels)}
 
-    async def open_table(self, channel: Any, users: list[FakeUser]) -> None:
-        """Open a table through the UI: /incan new, Join x2, Add bot x2, Start."""
+    async def start_after(self, delay: float, start: Callable[[], Awaitable[Any]]) -> None:
+        """Press a table's Start button after ``delay`` seconds (unless the run is over by then)."""
+        try:
+            await asyncio.wait_for(self.stopping.wait(), delay)
+        except TimeoutError:
+            await start()
+
+    async def open_table(self, channel: Any, users: list[FakeUser]) -> Callable[[], Awaitable[Any]]:
+        """Open a table through the UI: /incan new, Join x2, Add bot x2; return its Start press."""
         fake = self.fake
         host, *others = users
         await fake.slash(host, channel, "incan new")
@@ -376,7 +392,8 @@ class Run:
             await fake.click(user, lobby, button("join"))
         for level in self.args.ai:
             await fake.click(host, lobby, button(f"ai-{level}"))
-        await fake.click(host, lobby, button("start"))
+        start = button("start")
+        return lambda: fake.click(host, lobby, start)
 
     async def tick(self) -> None:
         """Advance the session clock with the wall clock, running the timers that came due."""
@@ -417,14 +434,16 @@ class Run:
             hazards = len(view["hazards_seen"])
             choice = "camp" if view["you"]["carried"] >= CARRY_ENOUGH or hazards >= HAZARDS_ENOUGH else "torch"
             click = Click(table_id)
+            measured = self.measuring  # a click sent during the warm-up is not measured
             CLICK.set(click)
             click.sent = time.perf_counter()
             record = await fake.click(user, prompt.message_id, prompt.buttons[choice])
             click.settled = time.perf_counter()
             click.acked = record.acked_at
             CLICK.set(None)
-            self.clicks.append(click)
-            self.counts.clicks += 1
+            if measured:
+                self.clicks.append(click)
+                self.counts.clicks += 1
             done_window = prompt.window
 
 
@@ -472,7 +491,8 @@ def report(tables: int, run: Run, meta: dict[str, Any]) -> None:
     }
     counts = run.counts
     print(f"\n## {tables} tables ({HUMANS} humans + {len(run.args.ai)} AI seats: {', '.join(run.args.ai)})")
-    print(f"opened in {meta['setup_s']:.1f} s; played {meta['elapsed']:.1f} s (CPU {meta['cpu']:.1f} s); "
+    print(f"opened in {meta['setup_s']:.1f} s; started over {run.args.stagger:g} s; after {run.args.warmup:g} s of "
+          f"warm-up, measured {meta['elapsed']:.1f} s (CPU {meta['cpu']:.1f} s); "
           f"{len(clicks)} clicks ({len(clicks) / meta['elapsed']:.0f}/s), {counts.cards} cards revealed "
           f"({counts.cards / meta['elapsed']:.0f}/s), {meta['finished']} games finished")
     print(f"\n{'per click, from injection':<30} {'n':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
@@ -523,6 +543,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play per size")
     parser.add_argument("--think", type=float, nargs=2, default=[1.0, 6.0], metavar=("MIN", "MAX"),
                         help="a human's decision time, uniform in [MIN, MAX] seconds")
+    parser.add_argument("--stagger", type=float, default=20.0,
+                        help="tables start at uniform random moments in the first S seconds")
+    parser.add_argument("--warmup", type=float, default=30.0,
+                        help="seconds of play before measuring starts (lets the tables drift apart)")
     parser.add_argument("--ai", nargs="+", default=["medium", "easy"], help="the AI seats' levels")
     parser.add_argument("--ai-delay", type=float, default=1.5, help="seconds before an AI seat acts")
     parser.add_argument("--tick", type=float, default=0.1, help="session clock step, seconds")
