@@ -25,9 +25,10 @@ from discord import app_commands
 from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
 
+from cogs.buttons import DYNAMIC_ITEMS
 from cogs.i18n import t
 from cogs.storage import StoreRepository
-from cogs.tables import DYNAMIC_ITEMS, TableBot, TableHub
+from cogs.tables import TableBot, TableHub
 from db.store import Store
 from engine.clock import Clock, SystemClock
 from engine.session import Sessions, Settings

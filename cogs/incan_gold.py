@@ -15,18 +15,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.buttons import ActButton, PeekButton, RematchButton, refuse
 from cogs.i18n import t
 from cogs.table_cog import TableCog
-from cogs.tables import (
-    ActButton,
-    PeekButton,
-    RematchButton,
-    TableBot,
-    TableHub,
-    refuse,
-    seat_label,
-    seat_names,
-)
+from cogs.tables import TableBot, TableHub, seat_label, seat_names
 from engine.core import CHANCE, Event
 from engine.incan_gold import GAME
 from engine.session import SessionError, Table, Update

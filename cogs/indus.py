@@ -13,10 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.buttons import refuse
 from cogs.i18n import t
 from cogs.indus_render import IndusRenderer, PieceButton, board_file, board_png
 from cogs.table_cog import TableCog
-from cogs.tables import TableBot, refuse
+from cogs.tables import TableBot
 from engine.indus import GAME
 from engine.indus.layout import generate_layout, layout_to_text
 from engine.session import SessionError

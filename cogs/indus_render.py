@@ -22,18 +22,9 @@ from typing import Any
 
 import discord
 
+from cogs.buttons import ActButton, ActSelect, RematchButton, guarded, hub_of, refuse
 from cogs.i18n import t
-from cogs.tables import (
-    ActButton,
-    ActSelect,
-    RematchButton,
-    TableHub,
-    guarded,
-    hub_of,
-    refuse,
-    seat_label,
-    seat_names,
-)
+from cogs.tables import TableHub, seat_label, seat_names
 from engine.core import CHANCE, Event
 from engine.indus import GAME
 from engine.session import SessionError, Table, Update

@@ -13,10 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.buttons import refuse
 from cogs.i18n import t
 from cogs.sakkara_render import NAV_ITEMS, SakkaraRenderer, boards, names
 from cogs.table_cog import TableCog
-from cogs.tables import TableBot, refuse
+from cogs.tables import TableBot
 from engine.sakkara import GAME
 from engine.session import SessionError
 

@@ -25,19 +25,9 @@ from typing import Any
 
 import discord
 
+from cogs.buttons import ActButton, ActSelect, PeekButton, RematchButton, guarded, hub_of, refuse
 from cogs.i18n import t
-from cogs.tables import (
-    ActButton,
-    ActSelect,
-    PeekButton,
-    RematchButton,
-    TableHub,
-    guarded,
-    hub_of,
-    refuse,
-    seat_label,
-    seat_names,
-)
+from cogs.tables import TableHub, seat_label, seat_names
 from engine.core import CHANCE, Event
 from engine.sakkara import GAME
 from engine.sakkara.state import NEIGHBOURS

@@ -12,8 +12,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.buttons import as_seat, lobby_op, refuse
 from cogs.i18n import t
-from cogs.tables import Renderer, TableBot, as_seat, lobby_op, refuse
+from cogs.tables import Renderer, TableBot
 from engine.session import SessionError, Table
 
 __all__ = ["TableCog"]

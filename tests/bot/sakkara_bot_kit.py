@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cogs.buttons import encode_action
 from cogs.fake.harness import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
-from cogs.tables import encode_action
 
 
 def _components(message: FakeMessage) -> list[dict[str, Any]]:

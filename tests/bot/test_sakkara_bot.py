@@ -15,9 +15,9 @@ from sakkara_bot_kit import last_prompt, perform, prompt_ids
 
 from bot import Bot
 from cogs import sakkara_render
+from cogs.buttons import encode_action
 from cogs.fake.harness import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from cogs.sakkara_render import SakkaraRenderer
-from cogs.tables import encode_action
 from db.store import Store
 from engine.clock import ManualClock
 from engine.core import CHANCE, replay, resolve_chance
