@@ -152,7 +152,8 @@ class Bot(TableBot):
         self.config = config
         self.store = store
         self.hub = TableHub(self, store)
-        settings = Settings(config.decision_timeout_s, config.reminder_before_s, config.ai_delay_s)
+        settings = Settings(config.decision_timeout_s, config.reminder_before_s, config.ai_delay_s,
+                            ai_name=lambda level, number: t("lobby.ai_name", level=level.capitalize(), number=number))
         self.sessions = Sessions(StoreRepository(store), SPECS, self.hub, clock or SystemClock(), settings)
 
     async def setup_hook(self) -> None:

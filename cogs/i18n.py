@@ -52,6 +52,7 @@ EN: dict[str, str] = {
     "lobby.cancel": "Cancel",
     "lobby.add_bot": "Add {level} bot",
     "lobby.remove_bot": "Remove bot",
+    "lobby.ai_name": "{level} bot {number}",
     "lobby.joined": "You joined the table.",
     "lobby.done": "Done.",
     "lobby.opened": "Your table is open: the lobby message is in the channel.",

@@ -20,7 +20,7 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -200,6 +200,9 @@ class Settings:
     decision_timeout_s: float = 120.0
     reminder_before_s: float = 30.0
     ai_delay_s: float = 1.0
+    ai_name: Callable[[str, int], str] = field(default=lambda level, number: f"{level} {number}")
+    """Names the AI seat of ``level`` that is the ``number``-th of its level at the table; the Discord
+    layer passes its translated wording (the session holds no user-facing text)."""
 
 
 # --------------------------------------------------------------------------- tables
@@ -393,7 +396,7 @@ class Sessions:
             if len(table.seats) >= table.spec.max_players:
                 raise SessionError("table_full", max=table.spec.max_players)
             same = sum(1 for s in table.seats if s.ai_level == level)
-            seat = SeatSpec(f"{level.capitalize()} bot {same + 1}", ai_level=level)
+            seat = SeatSpec(self.settings.ai_name(level, same + 1), ai_level=level)
             await self.repo.add_seat(table.id, seat)
             table.seats.append(seat)
             await self._notify(self.listener.lobby_changed(table))

@@ -252,3 +252,13 @@ async def test_a_rendering_failure_never_stalls_or_undoes_the_game(store, caplog
     await clock.advance(1.0)  # the AI seat still acts: its timer was armed despite the failure
     assert table.version > version + 1
     assert failures and any("rendering failed" in r.getMessage() for r in caplog.records)
+
+
+async def test_ai_seats_are_named_by_the_settings(store):
+    """The session holds no user-facing text: the Discord layer names AI seats (translated)."""
+    sessions = Sessions(StoreRepository(store), SPECS, Recorder(), ManualClock(),
+                        Settings(ai_name=lambda level, number: f"Robot {number} ({level})"))
+    table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN)
+    for level in ("easy", "easy", "hard"):
+        await sessions.add_ai(table.id, ANN.user_id or 0, level)
+    assert [s.display_name for s in table.seats[1:]] == ["Robot 1 (easy)", "Robot 2 (easy)", "Robot 1 (hard)"]
