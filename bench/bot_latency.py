@@ -9,7 +9,7 @@ Start at random moments of the first ``--stagger`` seconds, and measuring begins
 seconds, so the tables' cards and timers are spread out as on a real server. Each
 human waits for the DM prompt, "thinks" for a random ``--think`` time, then clicks Torch or Camp
 (camp when carrying 8+ gems or facing 2 hazards, else torch). AI seats act after ``--ai-delay``
-seconds, "k of n have chosen" redraws come from the cog's timer (windows open 10 s or more): both run on the
+seconds, "k of n have chosen" redraws come from the cog's timer (windows open 30 s or more): both run on the
 session clock, a :class:`ManualClock` this script advances in step with the wall clock
 (``--tick``), running the timers that came due together, as the real clock would.
 
@@ -549,7 +549,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="seconds of play before measuring starts (lets the tables drift apart)")
     parser.add_argument("--ai", nargs="+", default=["medium", "easy"], help="the AI seats' levels")
     parser.add_argument("--ai-delay", type=float, default=1.5, help="seconds before an AI seat acts")
-    parser.add_argument("--tick", type=float, default=0.1, help="session clock step, seconds")
+    parser.add_argument("--tick", type=float, default=0.02, help="session clock step, seconds")
     parser.add_argument("--synchronous", choices=["FULL", "NORMAL"], default="FULL",
                         help="the database's fsync policy (the bot uses FULL)")
     parser.add_argument("--memory", action="store_true",
