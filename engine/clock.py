@@ -8,6 +8,7 @@ timer that came due, in order, and waits for it to finish.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import heapq
 import itertools
 import time
@@ -46,7 +47,9 @@ class _TaskHandle:
 
     def cancel(self) -> None:
         self.timer.cancel()
-        if self.task is not None and not self.task.done():
+        # A timer's own task re-arms the table's timers (an AI turn, a timeout): cancelling itself
+        # would abort the very update it is drawing. A running task of another timer is stale.
+        if self.task is not None and not self.task.done() and self.task is not asyncio.current_task():
             self.task.cancel()
 
 
@@ -71,7 +74,9 @@ class SystemClock:
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
 
-        handle = _TaskHandle(loop.call_later(max(0.0, when - self.now()), fire))
+        # A fresh context: a timer armed while handling a click must not inherit that click's
+        # context variables (the Discord layer keeps the click being answered in one).
+        handle = _TaskHandle(loop.call_later(max(0.0, when - self.now()), fire, context=contextvars.Context()))
         return handle
 
 

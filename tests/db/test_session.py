@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 
 from cogs.storage import StoreRepository
 from db import Store
-from engine.clock import ManualClock
+from engine.clock import ManualClock, SystemClock
 from engine.core import replay
 from engine.incan_gold import GAME
 from engine.session import SeatSpec, SessionError, Sessions, Settings, Table, Update
@@ -262,3 +263,36 @@ async def test_ai_seats_are_named_by_the_settings(store):
     for level in ("easy", "easy", "hard"):
         await sessions.add_ai(table.id, ANN.user_id or 0, level)
     assert [s.display_name for s in table.seats[1:]] == ["Robot 1 (easy)", "Robot 2 (easy)", "Robot 1 (hard)"]
+
+
+async def _until(condition: Callable[[], bool], seconds: float = 10.0) -> None:
+    """Wait (real time) until ``condition()`` holds."""
+    for _ in range(int(seconds / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("condition not reached in time")
+
+
+async def test_with_the_real_clock_ai_turns_and_timeouts_draw_what_they_did(store):
+    """A timer's task re-arms the table's timers; it must not cancel itself (it did, with SystemClock)."""
+    class Drawing(Recorder):
+        async def played(self, update: Update) -> None:
+            await asyncio.sleep(0)  # drawing awaits (Discord calls): a cancellation would land here
+            await super().played(update)
+
+    rec = Drawing()
+    sessions = Sessions(StoreRepository(store), SPECS, rec, SystemClock(),
+                        Settings(decision_timeout_s=0.2, reminder_before_s=0.0, ai_delay_s=0.01))
+    table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN)
+    for _ in range(2):
+        await sessions.add_ai(table.id, ANN.user_id or 0, "medium")
+    await sessions.start(table.id, ANN.user_id or 0, seed=3)
+    ann = table.seat_of(ANN.user_id or 0)
+    # The AI seats choose on their timer, and that update is drawn (not cancelled mid-way).
+    await _until(lambda: any(set(u.actors) == {s for s in range(3) if s != ann} for u in rec.updates))
+    # Ann never chooses: the timeout plays for her and the reveal it causes is drawn too.
+    await _until(lambda: any(u.timed_out == [ann] for u in rec.updates))
+    timed_out = next(u for u in rec.updates if u.timed_out == [ann])
+    assert any(e["type"] == "reveal" for e in timed_out.events)
+    await sessions.close()
