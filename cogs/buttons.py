@@ -52,6 +52,8 @@ class Answer:
         self.interaction = interaction
         self.message_id = interaction.message.id if interaction.message is not None else None
         self.claimed = False
+        self.used = False  # a redraw of the pressed message went through this answer
+        self.closed = False  # the click's handler is done: timers it armed must not answer through it
         self._deferring: asyncio.Future[Any] | None = None
 
     def _claim(self) -> bool:
@@ -75,21 +77,30 @@ class Answer:
     async def edit(self, **fields: Any) -> None:
         """Show ``fields`` on the pressed message: as the response if still possible, else an edit."""
         if self._claim():
-            await self.interaction.response.edit_message(**fields)
+            try:
+                await self.interaction.response.edit_message(**fields)
+            except discord.HTTPException:
+                if not self.interaction.response.is_done():
+                    self.claimed = False  # not answered after all: a later defer still can
+                raise
         else:
             await self.settled()
             await self.interaction.edit_original_response(**fields)
+        self.used = True
 
     async def defer(self) -> None:
         """Acknowledge without changing the pressed message (when nothing answered it yet)."""
         if self._claim():
             await self.interaction.response.defer()
+        else:
+            await self.settled()
 
 
 def answering(message_id: int) -> Answer | None:
     """Return the click this task is processing when it was pressed on ``message_id``."""
     answer = ANSWER.get()
-    return answer if answer is not None and answer.message_id == message_id else None
+    # closed: a timer armed during the click copied this context; its redraws are plain edits.
+    return answer if answer is not None and not answer.closed and answer.message_id == message_id else None
 
 
 # --------------------------------------------------------------------------- errors
@@ -204,8 +215,9 @@ async def act_and_confirm(interaction: discord.Interaction, table_id: int, windo
         table = update.table
         seat = table.seat_of(interaction.user.id)
         ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
-        if seat is not None and update.new_window and seat in table.humans_owing() and not ephemeral:
-            await answer.defer()  # the renderer already sent this seat its next prompt
+        if answer.used or (seat is not None and update.new_window and seat in table.humans_owing()
+                           and not ephemeral):
+            await answer.defer()  # the renderer already redrew the pressed message or sent the next prompt
         elif seat is not None and table.status == "playing":
             embed, view = hub.renderer(table).prompt(hub, table, seat)
             await answer.edit(embed=embed, view=view)
@@ -213,7 +225,9 @@ async def act_and_confirm(interaction: discord.Interaction, table_id: int, windo
             await answer.edit(view=None)
     finally:
         guard.cancel()
+        answer.closed = True
         ANSWER.reset(token)
+        await answer.settled()  # an error answered by `guarded` must come after a deferral in flight
 
 
 class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],

@@ -156,7 +156,11 @@ class TableHub:
                 await answer.edit(**fields)
                 return None
             except discord.NotFound:
-                pass  # the interaction expired (the bot was very late): a plain edit still works
+                # The interaction expired (the bot was very late): a plain edit still works, with
+                # any image rewound (the failed request read it).
+                for item in fields.get("attachments") or []:
+                    if isinstance(item, discord.File):
+                        item.reset()
         # Straight to the REST call: PartialMessage.edit would also build a Message from Discord's
         # reply (about a tenth of the bot's CPU under load) that nothing here reads, and register
         # the view, which DynamicItems (every component of this bot) do not need.

@@ -8,7 +8,10 @@ and timers on a fake clock.
 from __future__ import annotations
 
 import logging
+from types import SimpleNamespace
+from typing import Any
 
+import discord
 import pytest
 from incan_kit import act_id, buttons, last_dm, lobby_id, start_bot
 
@@ -332,3 +335,42 @@ async def test_a_quick_card_is_one_public_edit_and_a_slow_one_shows_the_count(fa
     await fake.run(clock.advance, 1)
     assert "2 of 3 have chosen" in round_message.render()
     await fake.stop(bot)
+
+
+async def test_a_redraw_that_fails_still_leaves_the_click_answered(fake, table, store, clock, players, monkeypatch):
+    """If the response carrying the next prompt fails, the click is still acknowledged (no "interaction failed")."""
+    monkeypatch.setattr(button_module, "ACK_GUARD_S", 60.0)
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, players, bots=())
+    ann, bo, cy = players
+    for user in (ann, bo):
+        await decide(fake, game, user, "torch")
+    original = discord.InteractionResponse.edit_message
+    failures = []
+
+    async def failing_once(self: discord.InteractionResponse, **fields: Any) -> Any:
+        if not failures:
+            failures.append(fields)
+            raise discord.HTTPException(SimpleNamespace(status=500, reason="Server Error"), "Discord hiccup")
+        return await original(self, **fields)
+
+    monkeypatch.setattr(discord.InteractionResponse, "edit_message", failing_once)
+    prompt = last_dm(fake, cy)
+    assert prompt is not None
+    rec = await fake.click(cy, prompt, act_id(prompt, "torch"))  # the reveal: Cy's next prompt fails
+    assert failures and rec.callbacks == [6]  # still answered, by a deferral
+    await fake.stop(bot)
+
+
+def test_a_finished_click_answers_no_later_redraw():
+    """A timer armed while a click is handled copies its context: once the click is done, redraws of
+    that message are plain edits, never answers to the old (possibly expired) interaction."""
+    interaction = SimpleNamespace(message=SimpleNamespace(id=5))
+    answer = button_module.Answer(interaction)  # type: ignore[arg-type]
+    token = button_module.ANSWER.set(answer)
+    try:
+        assert button_module.answering(5) is answer and button_module.answering(6) is None
+        answer.closed = True  # what act_and_confirm does when it returns
+        assert button_module.answering(5) is None
+    finally:
+        button_module.ANSWER.reset(token)
