@@ -483,7 +483,8 @@ class Store:
                     batch, self._pending = self._pending, []
                     await self._flush_appends(batch)
             except BaseException as exc:
-                # Only a stop (cancellation at shutdown) gets here: no caller may wait forever.
+                # Only a stop (cancellation at shutdown) gets here: no caller may wait forever. A
+                # statement already handed to SQLite may still commit: its callers' outcome is unknown.
                 error = exc if isinstance(exc, Exception) else StoreError("the store stopped before the write")
                 for request in [*batch, *self._pending]:
                     if not request.settled:
@@ -498,11 +499,13 @@ class Store:
             # A big queue (hundreds of tables at once) is written in statements that fit, not one
             # request at a time: under load this is where group commit earns its keep.
             chunk: list[_Append] = []
+            size = 0
             for request in batch:
-                if chunk and sum(len(r.rows) for r in chunk) + len(request.rows) > _ROWS_PER_INSERT:
+                if chunk and size + len(request.rows) > _ROWS_PER_INSERT:
                     await self._flush_appends(chunk)
-                    chunk = []
+                    chunk, size = [], 0
                 chunk.append(request)
+                size += len(request.rows)
             await self._flush_appends(chunk)
             return
         rows = [row for request in batch for row in request.rows]
