@@ -7,6 +7,7 @@ and timers on a fake clock.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from types import SimpleNamespace
 from typing import Any
@@ -20,7 +21,7 @@ from cogs import buttons as button_module
 from cogs.fake.harness import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from cogs.tables import COUNT_REFRESH_AFTER_S
 from db.store import Store
-from engine.clock import ManualClock
+from engine.clock import ManualClock, SystemClock
 from engine.core import replay
 from engine.incan_gold import GAME
 from engine.session import Table
@@ -374,3 +375,23 @@ def test_a_finished_click_answers_no_later_redraw():
         assert button_module.answering(5) is None
     finally:
         button_module.ANSWER.reset(token)
+
+
+async def test_on_the_real_clock_bot_seats_play_and_every_step_is_drawn(fake, table, store, players):
+    """The production clock end to end: AI turns run on real timers and what they commit is shown."""
+    bot = await start_bot(fake, store, SystemClock(), ai_delay_s=0.01)
+    ann = players[0]
+    game = await open_table(fake, bot, table, [ann], bots=("medium", "easy"))
+    seat = game.seat_of(ann.id)
+    for _ in range(2000):  # real time: at most ~20 s
+        if game.status != "playing":
+            break
+        prompt = last_dm(fake, ann)
+        current = prompt is not None and any(c.startswith(f"act:{game.id}:{game.window}:") for c in prompt.custom_ids)
+        if seat in game.humans_owing() and current:
+            await decide(fake, game, ann, choice_for(game, seat))
+        await asyncio.sleep(0.01)
+    assert game.status == "finished"
+    summary = [m for m in fake.channel_messages(table) if buttons(m, "rematch:")]
+    assert summary and "Incan Gold — final scores" in summary[-1].render()
+    await fake.stop(bot)
