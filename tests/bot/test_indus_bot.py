@@ -21,6 +21,7 @@ from bot import Bot
 from cogs.fake.harness import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from cogs.indus_render import board_png_available
 from db.store import Store
+from engine.clock import SystemClock
 from engine.core import replay
 from engine.indus import GAME
 from engine.indus.layout import generate_layout
@@ -322,4 +323,24 @@ async def test_layout_option_and_commands(fake, table, store, clock, players):
     assert rec.ephemeral and "game of indus" in rec.replies[-1].render()
     rec = await fake.slash(ann, table, "indus cancel", {})
     assert bot.sessions.by_channel.get(table.id) is None
+    await fake.stop(bot)
+
+
+async def test_on_the_real_clock_bot_turns_follow_each_other_to_the_summary(fake, table, store, players, monkeypatch):
+    """Turn-based bot seats on real timers: each AI turn arms the next; every turn is drawn."""
+    monkeypatch.setattr("cogs.indus_render._boards", lambda: None)  # text board: keeps the test quick
+    bot = await start_bot(fake, store, SystemClock(), ai_delay_s=0.01)
+    game = await open_table(fake, bot, table, players[:2], bots=("easy", "medium"))
+    for _ in range(6000):  # real time: at most ~60 s
+        if game.status != "playing":
+            break
+        if game.humans_owing():
+            message = await board(fake, bot, game)
+            moves = [c for c in message.custom_ids if c.startswith(("act:", "pick:"))]
+            if moves and moves[0].split(":")[2] == str(game.window):  # the board shows this very turn
+                await play_step(fake, bot, game, players[:2])
+                continue
+        await asyncio.sleep(0.01)
+    assert game.status == "finished"
+    await final_checks(fake, store, table, game)
     await fake.stop(bot)
