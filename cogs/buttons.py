@@ -152,7 +152,9 @@ def guarded(
         try:
             await callback(item, interaction)
         except Exception:
-            log.exception("button %s failed", interaction.data and interaction.data.get("custom_id"))
+            # Without the action part: a move's custom_id names a secret choice ("act:7:12:\"torch\"").
+            custom_id = str((interaction.data or {}).get("custom_id", ""))
+            log.exception("button %s failed", ":".join(custom_id.split(":", 3)[:3]))
             with contextlib.suppress(discord.HTTPException):
                 await reply(interaction, t("error.internal"))
 
