@@ -153,7 +153,8 @@ def guarded(
             await callback(item, interaction)
         except Exception:
             # Without the action part: a move's custom_id names a secret choice ("act:7:12:\"torch\"").
-            custom_id = str((interaction.data or {}).get("custom_id", ""))
+            data: dict[str, Any] = dict(interaction.data or {})
+            custom_id = str(data.get("custom_id", ""))
             log.exception("button %s failed", ":".join(custom_id.split(":", 3)[:3]))
             with contextlib.suppress(discord.HTTPException):
                 await reply(interaction, t("error.internal"))
