@@ -15,10 +15,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.buttons import ActButton, PeekButton, RematchButton, refuse
+from cogs.buttons import ActButton, PeekButton, refuse
 from cogs.i18n import t
 from cogs.table_cog import TableCog
-from cogs.tables import TableBot, TableHub, seat_label, seat_names
+from cogs.tables import TableBot, TableHub, seat_label, seat_names, standings, winner_line
 from engine.core import CHANCE, Event
 from engine.incan_gold import GAME
 from engine.session import SessionError, Table, Update
@@ -175,20 +175,14 @@ class IncanRenderer:
     async def finished(self, hub: TableHub, table: Table, result: dict[str, Any]) -> None:
         """Post the final scores with a Rematch button."""
         view_ = GAME.view(table.state, None)
-        order = sorted(range(len(table.seats)), key=lambda s: (s not in result["winners"], -result["scores"][s]))
         lines = []
-        for place, seat in enumerate(order, start=1):
+        for place, seat in enumerate(standings(result), start=1):
             arts = view_["artifacts"][seat]
             lines.append(t("incan.summary_line", place=place, name=seat_label(table.seats[seat]),
                            score=result["scores"][seat], gems=result["banked"][seat],
                            artifacts=t("incan.summary_artifacts", artifacts=", ".join(arts)) if arts else ""))
-        key = "play.winner" if len(result["winners"]) == 1 else "play.winners"
-        lines.append("\n" + t(key, names=seat_names(table, result["winners"])))
-        embed = discord.Embed(title=t("incan.summary_title"), description="\n".join(lines),
-                              colour=discord.Colour.green())
-        view = discord.ui.View(timeout=None)
-        view.add_item(RematchButton(table.id, t("play.rematch")))
-        await hub.post(table, "summary", embed=embed, view=view)
+        lines.append(winner_line(table, result))
+        await hub.post_summary(table, t("incan.summary_title"), lines)
         for seat in range(len(table.seats)):
             if not table.seats[seat].is_ai and await hub.message_ref(table, "dm", seat) is not None:
                 mine, _ = self.prompt(hub, table, seat)

@@ -22,9 +22,9 @@ from typing import Any
 
 import discord
 
-from cogs.buttons import ActButton, ActSelect, RematchButton, guarded, hub_of, refuse
+from cogs.buttons import ActButton, ActSelect, guarded, hub_of, refuse
 from cogs.i18n import t
-from cogs.tables import TableHub, seat_label, seat_names
+from cogs.tables import TableHub, seat_label, seat_names, standings, winner_line
 from engine.core import CHANCE, Event
 from engine.indus import GAME
 from engine.session import SessionError, Table, Update
@@ -463,25 +463,20 @@ class IndusRenderer:
             ruin_lines.append(t("indus.ruin_line", id=ruin["id"], type=t(f"indus.type_{ruin['id'][0]}"),
                                 value=value, takers=takers or t("indus.ruin_nobody")))
         scores = result["scores"]
-        order = sorted(range(len(table.seats)), key=lambda s: (s not in result["winners"], -scores[s]))
         total_lines = []
-        for place, seat in enumerate(order, start=1):
+        for place, seat in enumerate(standings(result), start=1):
             colours = " + ".join(f"{COLOUR_EMOJI[c]} {result['colour_points'][c]}"
                                  for c in view["seat_colours"][seat])
             total_lines.append(t("indus.summary_line", place=place, name=seat_label(table.seats[seat]),
                                  score=scores[seat], ruins=colours, prisoners=result["prisoner_points"][seat]))
-        key = "play.winner" if len(result["winners"]) == 1 else "play.winners"
-        total_lines.append("\n" + t(key, names=seat_names(table, result["winners"])))
+        total_lines.append(winner_line(table, result))
         if sum(1 for s in scores if s == max(scores)) > len(result["winners"]):
             total_lines.append(t("indus.tiebreak"))
-        embed = discord.Embed(title=t("indus.summary_title"), description="\n".join(total_lines),
-                              colour=discord.Colour.green())
-        embed.add_field(name=t("indus.summary_ruins"), value="\n".join(ruin_lines)[:1024], inline=False)
-        if len("\n".join(ruin_lines)) > 1024:  # a huge custom layout: the rest in a second field
-            embed.add_field(name="…", value="\n".join(ruin_lines)[1024:2048], inline=False)
-        buttons = discord.ui.View(timeout=None)
-        buttons.add_item(RematchButton(table.id, t("play.rematch")))
-        await hub.post(table, "summary", embed=embed, view=buttons)
+        ruins = "\n".join(ruin_lines)
+        fields = [(t("indus.summary_ruins"), ruins[:1024])]
+        if len(ruins) > 1024:  # a huge custom layout: the rest in a second field
+            fields.append(("…", ruins[1024:2048]))
+        await hub.post_summary(table, t("indus.summary_title"), total_lines, fields)
         self.lines.pop(table.id, None)
 
     def prompt(self, hub: TableHub, table: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:

@@ -25,9 +25,9 @@ from typing import Any
 
 import discord
 
-from cogs.buttons import ActButton, ActSelect, PeekButton, RematchButton, guarded, hub_of, refuse
+from cogs.buttons import ActButton, ActSelect, PeekButton, guarded, hub_of, refuse
 from cogs.i18n import t
-from cogs.tables import TableHub, seat_label, seat_names
+from cogs.tables import TableHub, seat_label, seat_names, standings, winner_line
 from engine.core import CHANCE, Event
 from engine.sakkara import GAME
 from engine.sakkara.state import NEIGHBOURS
@@ -382,18 +382,12 @@ class SakkaraRenderer:
     async def finished(self, hub: TableHub, table: Table, result: dict[str, Any]) -> None:
         """Post the final pyramids with a Rematch button; the DM prompts lose their buttons."""
         view = GAME.view(table.state, None)
-        order = sorted(range(len(table.seats)), key=lambda s: (s not in result["winners"], -result["scores"][s]))
         lines = [t(f"sakkara.ended.{result['ended'] or 'apex'}")]
-        for place, seat in enumerate(order, start=1):
+        for place, seat in enumerate(standings(result), start=1):
             lines.append(t("sakkara.summary_line", place=place, name=seat_label(table.seats[seat]),
                            size=result["scores"][seat], levels=view["levels"][seat], grain=view["grains"][seat]))
-        key = "play.winner" if len(result["winners"]) == 1 else "play.winners"
-        lines.append("\n" + t(key, names=seat_names(table, result["winners"])))
-        embed = discord.Embed(title=t("sakkara.summary_title"), description="\n".join(lines),
-                              colour=discord.Colour.green())
-        buttons = discord.ui.View(timeout=None)
-        buttons.add_item(RematchButton(table.id, t("play.rematch")))
-        await hub.post(table, "summary", embed=embed, view=buttons)
+        lines.append(winner_line(table, result))
+        await hub.post_summary(table, t("sakkara.summary_title"), lines)
         for seat, spec in enumerate(table.seats):
             if not spec.is_ai:
                 await self._retire_dm(hub, table, seat)

@@ -18,7 +18,7 @@ import discord
 from discord.ext import commands
 from discord.http import handle_message_parameters
 
-from cogs.buttons import LobbyButton, answering
+from cogs.buttons import LobbyButton, RematchButton, answering
 from cogs.i18n import t
 from db.store import Store
 from engine.core import Event
@@ -321,6 +321,16 @@ class TableHub:
         self._refreshed_at.pop(table.id, None)
         await self.renderer(table).finished(self, table, result)
 
+    async def post_summary(self, table: Table, title: str, lines: Sequence[str],
+                           fields: Sequence[tuple[str, str]] = ()) -> None:
+        """Post a game's final summary (``lines``, then ``fields``) with the Rematch button."""
+        embed = discord.Embed(title=title, description="\n".join(lines), colour=discord.Colour.green())
+        for name, value in fields:
+            embed.add_field(name=name, value=value, inline=False)
+        view = discord.ui.View(timeout=None)
+        view.add_item(RematchButton(table.id, t("play.rematch")))
+        await self.post(table, "summary", embed=embed, view=view)
+
     async def ended(self, table: Table, reason: str) -> None:
         """Close the table's messages after a cancel or an unreadable save."""
         self._refresh_armed.pop(table.id, None)
@@ -345,6 +355,17 @@ def _signature(fields: dict[str, Any]) -> str | None:
         "view": view.to_components() if isinstance(view, discord.ui.View) else None,
     }
     return json.dumps(shown, sort_keys=True, default=str)
+
+
+def standings(result: dict[str, Any]) -> list[int]:
+    """Return the seats in final order: the engine's winners first, then by score."""
+    return sorted(range(len(result["scores"])), key=lambda s: (s not in result["winners"], -result["scores"][s]))
+
+
+def winner_line(table: Table, result: dict[str, Any]) -> str:
+    """Return the summary's "Winner: ..." (or shared win) line."""
+    key = "play.winner" if len(result["winners"]) == 1 else "play.winners"
+    return "\n" + t(key, names=seat_names(table, result["winners"]))
 
 
 def seat_label(seat: SeatSpec) -> str:
