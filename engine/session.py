@@ -247,6 +247,10 @@ class Table:
         """Return the human seats that owe an action now."""
         return [s for s in self.owing() if not self.seats[s].is_ai]
 
+    def humans_to_move(self, state: Any) -> list[int]:
+        """Return the human seats that owe an action in ``state`` (e.g. one not yet committed)."""
+        return [s for s in self.spec.game.to_move(state) if s != CHANCE and not self.seats[s].is_ai]
+
     def timeout_s(self, settings: Settings) -> float:
         """Return this table's decision timeout in seconds."""
         return float(self.table_options.get("decision_timeout_s", settings.decision_timeout_s))
@@ -592,7 +596,7 @@ class Sessions:
         due: float | None = None
         if batch:
             deadline = None
-            if opened_at is not None and self._humans_owing(table, state) and not table.spec.game.is_over(state):
+            if opened_at is not None and table.humans_to_move(state) and not table.spec.game.is_over(state):
                 # The new window's timer is written with the actions that open it: one commit.
                 due = self.clock.now() + table.timeout_s(self.settings)
                 deadline = (DECISION, due, opened_at)
@@ -631,11 +635,6 @@ class Sessions:
         await self._notify(self.listener.finished(table, result))
 
     # ------------------------------------------------------------------ timers and AI seats
-
-    @staticmethod
-    def _humans_owing(table: Table, state: Any) -> list[int]:
-        """Return the human seats that owe an action in ``state`` (not yet the table's state)."""
-        return [s for s in table.spec.game.to_move(state) if s != CHANCE and not table.seats[s].is_ai]
 
     async def _arm(self, table: Table, due: float | None = None) -> None:
         """Arm the decision timer of the current window, with its reminder; persist it unless
