@@ -50,6 +50,15 @@ async def open_table(fake: FakeDiscord, bot: Bot, channel: FakeChannel, players:
     return bot.sessions.table_in(channel.id)
 
 
+async def open_seeded(fake: FakeDiscord, bot: Bot, channel: FakeChannel, players: list[FakeUser],
+                      seed: int = 42) -> Table:
+    """Open a table of three humans and start it on a pinned seed (the first cards are known:
+    a test counting one card's edits must not meet a collapse that opens a new expedition)."""
+    game = await open_table(fake, bot, channel, players, bots=(), start=False)
+    await bot.sessions.start(game.id, players[0].id, seed=seed)
+    return game
+
+
 def choice_for(table: Table, seat: int) -> str:
     return "camp" if table.state.carried[seat] >= 8 else "torch"
 
@@ -268,7 +277,7 @@ async def test_a_click_is_answered_by_the_redraw_of_its_own_prompt(fake, table, 
     """One REST call answers a click (no defer + edit); the revealing click's next prompt is that answer."""
     monkeypatch.setattr(button_module, "ACK_GUARD_S", 60.0)  # a busy test machine must not make the move "slow"
     bot = await start_bot(fake, store, clock)
-    game = await open_table(fake, bot, table, players, bots=())
+    game = await open_seeded(fake, bot, table, players)
     ann, bo, cy = players
     prompt = last_dm(fake, ann)
     assert prompt is not None
@@ -317,7 +326,7 @@ async def test_a_slow_move_is_deferred_in_time_then_drawn(fake, table, store, cl
 
 async def test_a_quick_card_is_one_public_edit_and_a_slow_one_shows_the_count(fake, table, store, clock, players):
     bot = await start_bot(fake, store, clock)
-    game = await open_table(fake, bot, table, players, bots=())
+    game = await open_seeded(fake, bot, table, players)
     ann = players[0]
     round_message = [m for m in fake.channel_messages(table) if buttons(m, "peek:")][-1]
     start = len(fake.rest_calls)
@@ -343,7 +352,7 @@ async def test_a_redraw_that_fails_still_leaves_the_click_answered(fake, table, 
     """If the response carrying the next prompt fails, the click is still acknowledged (no "interaction failed")."""
     monkeypatch.setattr(button_module, "ACK_GUARD_S", 60.0)
     bot = await start_bot(fake, store, clock)
-    game = await open_table(fake, bot, table, players, bots=())
+    game = await open_seeded(fake, bot, table, players)
     ann, bo, cy = players
     for user in (ann, bo):
         await decide(fake, game, user, "torch")
