@@ -65,12 +65,16 @@ class IncanRenderer:
 
     def _log(self, table: Table, events: list[Event], timed_out: list[int]) -> None:
         lines = self.lines.setdefault(table.id, [])
+        before = len(lines)
         if timed_out:
             lines.append(t("play.timed_out", names=seat_names(table, timed_out), label=t("incan.timeout_label")))
         for index, event in enumerate(events):
             kind = event["type"]
             if kind == "round_start":
-                lines.clear()
+                # The new expedition's message opens with how the last one ended (this update's
+                # lines: the reveal, the collapse): its own message is not drawn again.
+                del lines[:before]
+                before = len(lines)
             elif kind == "card" and "value" in event:
                 lines.append(t("incan.card_treasure", **event))
             elif kind == "card" and "hazard" in event and not event["collapse"]:

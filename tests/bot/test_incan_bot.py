@@ -405,3 +405,16 @@ async def test_on_the_real_clock_bot_seats_play_and_every_step_is_drawn(fake, ta
     summary = [m for m in fake.channel_messages(table) if buttons(m, "rematch:")]
     assert summary and "Incan Gold — final scores" in summary[-1].render()
     await fake.stop(bot)
+
+
+async def test_the_next_expedition_message_opens_with_how_the_last_one_ended(fake, table, store, clock, players):
+    """The card that ends an expedition comes with the next one's start: the collapse must still be shown."""
+    bot = await start_bot(fake, store, clock)
+    game = await open_seeded(fake, bot, table, players)
+    while game.state.round == 1:
+        for seat in game.humans_owing():
+            await decide(fake, game, next(u for u in players if u.id == game.seats[seat].user_id), "torch")
+    second = [m for m in fake.channel_messages(table) if buttons(m, "peek:")][-1]
+    assert "expedition 2/5" in second.render().lower()
+    assert "The temple collapses" in second.render()  # everyone pressed on: expedition 1 ended in a collapse
+    await fake.stop(bot)
