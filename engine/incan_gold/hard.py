@@ -18,7 +18,7 @@ import numpy as np
 
 from engine.incan_gold import batch as B
 from engine.incan_gold import editions as ed
-from engine.incan_gold.ai import artifact_points_on_path, bust_probability
+from engine.incan_gold.counting import artifact_points_on_path, bust_probability
 
 ROLLOUTS = 256
 """Copies per choice; the cost is mostly per revealed card, not per copy."""
