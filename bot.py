@@ -32,7 +32,7 @@ from cogs.tables import TableBot, TableHub
 from db.store import Store
 from engine.clock import Clock, SystemClock
 from engine.session import Sessions, Settings
-from engine.specs import SPECS
+from engine.session.games import SPECS
 
 EXTENSIONS: tuple[str, ...] = ("cogs.incan_gold", "cogs.sakkara", "cogs.indus", "cogs.leaderboard")
 """Every cog the bot loads, in order."""

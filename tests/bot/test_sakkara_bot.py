@@ -24,7 +24,7 @@ from engine.core import CHANCE, replay, resolve_chance
 from engine.sakkara import GAME
 from engine.sakkara import ai as sakkara_ai
 from engine.session import SeatSpec, Table
-from engine.specs import SPECS
+from engine.session.games import SPECS
 
 
 def lobby_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:

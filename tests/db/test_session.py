@@ -14,7 +14,7 @@ from engine.clock import ManualClock, SystemClock
 from engine.core import replay
 from engine.incan_gold import GAME
 from engine.session import SeatSpec, SessionError, Sessions, Settings, Table, Update
-from engine.specs import SPECS
+from engine.session.games import SPECS
 
 ANN, BO, CY = SeatSpec("Ann", 1), SeatSpec("Bo", 2), SeatSpec("Cy", 3)
 CHANNEL, GUILD = 500, 900
