@@ -1,14 +1,15 @@
 """The async session layer: one table per channel, for every game, with no Discord in it.
 
 - :mod:`engine.session.sessions` — :class:`Sessions`: lobby, play, timers, AI seats, recovery.
+- :mod:`engine.session.table` — a live :class:`Table`, an :class:`Update`, the :class:`Listener`.
+- :mod:`engine.session.records` — records, errors, settings and the :class:`Repository` protocol.
 - :mod:`engine.session.games` — the registry of hosted games (``SPECS``), above the rules.
 """
 
 from __future__ import annotations
 
-from engine.session.sessions import (
+from engine.session.records import (
     GameSpec,
-    Listener,
     RepoBusy,
     RepoConflict,
     RepoCorrupt,
@@ -17,12 +18,11 @@ from engine.session.sessions import (
     ResultSpec,
     SeatSpec,
     SessionError,
-    Sessions,
     Settings,
     StoredTable,
-    Table,
-    Update,
 )
+from engine.session.sessions import Sessions
+from engine.session.table import Listener, Table, Update
 
 __all__ = [
     "GameSpec",

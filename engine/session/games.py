@@ -11,7 +11,7 @@ from engine.indus import GAME as INDUS
 from engine.indus import ai as indus_ai
 from engine.sakkara import GAME as SAKKARA
 from engine.sakkara import ai as sakkara_ai
-from engine.session.sessions import GameSpec
+from engine.session.records import GameSpec
 
 __all__ = ["SPECS"]
 

@@ -20,279 +20,31 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Coroutine, Mapping
+from typing import Any
 
-from engine.clock import Clock, Handle
-from engine.core import CHANCE, Agent, Event, Game, IllegalAction, agent_rng, resolve_chance, splitmix64
+from engine.clock import Clock
+from engine.core import CHANCE, Agent, Event, IllegalAction, agent_rng, resolve_chance, splitmix64
+from engine.session.records import (
+    GameSpec,
+    RepoBusy,
+    RepoConflict,
+    RepoCorrupt,
+    Repository,
+    RepoStale,
+    ResultSpec,
+    SeatSpec,
+    SessionError,
+    Settings,
+    StoredTable,
+)
+from engine.session.table import Listener, Table, Update
 
-__all__ = [
-    "GameSpec",
-    "Listener",
-    "Repository",
-    "ResultSpec",
-    "SeatSpec",
-    "SessionError",
-    "Sessions",
-    "Settings",
-    "StoredTable",
-    "Table",
-    "Update",
-]
+__all__ = ["DECISION", "Sessions"]
 
 log = logging.getLogger(__name__)
 
 DECISION = "decision"  # the repository's deadline kind for the current decision window
-
-
-# --------------------------------------------------------------------------- errors
-
-
-class SessionError(Exception):
-    """Raised when a request cannot be served; ``code`` picks the user-facing message."""
-
-    def __init__(self, code: str, **details: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.details = details
-
-
-class RepoBusy(Exception):
-    """Raised by a repository when the channel already has an active table."""
-
-
-class RepoStale(Exception):
-    """Raised by a repository when an append names a version the table has moved past."""
-
-
-class RepoConflict(Exception):
-    """Raised by a repository when a user already sits at the table."""
-
-
-class RepoCorrupt(Exception):
-    """Raised by a repository when a stored row cannot be decoded."""
-
-
-# --------------------------------------------------------------------------- records
-
-
-@dataclass(frozen=True, slots=True)
-class SeatSpec:
-    """A seat: a Discord user (by id) or an AI level, with the name shown at the table."""
-
-    display_name: str
-    user_id: int | None = None
-    ai_level: str | None = None
-
-    @property
-    def is_ai(self) -> bool:
-        """Return True for an AI seat."""
-        return self.ai_level is not None
-
-
-@dataclass(frozen=True, slots=True)
-class ResultSpec:
-    """One seat's final line: score, placement (1 = winner) and whether it won."""
-
-    seat: int
-    score: int
-    placement: int
-    is_winner: bool
-
-
-@dataclass(frozen=True, slots=True)
-class StoredTable:
-    """What the repository holds about a table: setup, seats and the whole action log."""
-
-    id: int
-    game: str
-    options: dict[str, Any]
-    table_options: dict[str, Any]
-    seed: int | None
-    guild_id: int
-    channel_id: int
-    host_id: int
-    status: str
-    seats: tuple[SeatSpec, ...]
-    actions: tuple[tuple[int, Any], ...]
-
-
-class Repository(Protocol):
-    """Storage as the session needs it (``cogs.storage`` binds it to ``db.Store``)."""
-
-    async def create(self, game: str, guild_id: int, channel_id: int, host_id: int,
-                     options: dict[str, Any], table_options: dict[str, Any],
-                     seats: Sequence[SeatSpec]) -> int:
-        """Return the id of a new lobby; raise RepoBusy when the channel has an active table."""
-        ...
-
-    async def add_seat(self, table_id: int, seat: SeatSpec) -> None:
-        """Add a lobby seat at the end; raise RepoConflict when the user already sits there."""
-        ...
-
-    async def remove_seat(self, table_id: int, seat: int) -> None:
-        """Remove a lobby seat (later seats move up)."""
-        ...
-
-    async def start(self, table_id: int, seats: Sequence[SeatSpec], seed: int) -> None:
-        """Record the final seating and the seed; the table is playing."""
-        ...
-
-    async def append(self, table_id: int, expected: int, actions: Sequence[tuple[int, Any]],
-                     deadline: tuple[str, float, int] | None = None) -> None:
-        """Append actions at version ``expected`` atomically; raise RepoStale if it moved.
-
-        ``deadline`` (kind, due in epoch seconds, window) is persisted in the same write: the
-        decision timer of the window these actions open costs no second commit.
-        """
-        ...
-
-    async def finish(self, table_id: int, results: Sequence[ResultSpec]) -> None:
-        """Mark the table finished with its results, in one transaction."""
-        ...
-
-    async def cancel(self, table_id: int, status: str) -> None:
-        """End the table as ``cancelled`` or ``abandoned``."""
-        ...
-
-    async def load(self, table_id: int) -> StoredTable:
-        """Return the stored table; raise RepoCorrupt for a malformed row."""
-        ...
-
-    async def unfinished(self) -> list[int]:
-        """Return the ids of every table in the lobby or playing."""
-        ...
-
-    async def set_deadline(self, table_id: int, kind: str, due: float, window: int) -> None:
-        """Persist a timer (epoch seconds) valid for decision window ``window``."""
-        ...
-
-    async def deadline(self, table_id: int, kind: str) -> tuple[float, int | None] | None:
-        """Return a persisted timer as (due, window), if armed."""
-        ...
-
-
-# --------------------------------------------------------------------------- game registry
-
-
-@dataclass(frozen=True)
-class GameSpec:
-    """A game as the session hosts it: its engine, AI levels and what plays for an absent human."""
-
-    game: Game
-    agents: Mapping[str, Agent]
-    timeout_agent: Agent
-    timeout_label: str  # what the timeout does, for the renderer ("returned to camp", ...)
-    min_players: int
-    max_players: int
-
-    @property
-    def name(self) -> str:
-        """Return the engine's game name."""
-        return self.game.name
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Table defaults from the environment; a lobby may override the decision timeout."""
-
-    decision_timeout_s: float = 120.0
-    reminder_before_s: float = 30.0
-    ai_delay_s: float = 1.0
-    ai_name: Callable[[str, int], str] = field(default=lambda level, number: f"{level} {number}")
-    """Names the AI seat of ``level`` that is the ``number``-th of its level at the table; the Discord
-    layer passes its translated wording (the session holds no user-facing text)."""
-
-
-# --------------------------------------------------------------------------- tables
-
-
-@dataclass
-class Table:
-    """A live table in memory: the stored setup plus the replayed state."""
-
-    id: int
-    spec: GameSpec
-    guild_id: int
-    channel_id: int
-    host_id: int
-    options: dict[str, Any]
-    table_options: dict[str, Any]
-    status: str
-    seats: list[SeatSpec]
-    seed: int | None = None
-    state: Any = None
-    version: int = 0
-    window: int = 0
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    timers: list[Handle] = field(default_factory=list)
-    deadline: float | None = None
-    opened_at: float = 0.0  # clock time the current decision window opened
-
-    def seat_of(self, user_id: int) -> int | None:
-        """Return the seat of a user at this table, if seated."""
-        for number, seat in enumerate(self.seats):
-            if seat.user_id == user_id:
-                return number
-        return None
-
-    def owing(self) -> list[int]:
-        """Return the seats that owe an action now (never shown to players: it reveals choices)."""
-        if self.state is None or self.status != "playing":
-            return []
-        return [s for s in self.spec.game.to_move(self.state) if s != CHANCE]
-
-    def humans_owing(self) -> list[int]:
-        """Return the human seats that owe an action now."""
-        return [s for s in self.owing() if not self.seats[s].is_ai]
-
-    def humans_to_move(self, state: Any) -> list[int]:
-        """Return the human seats that owe an action in ``state`` (e.g. one not yet committed)."""
-        return [s for s in self.spec.game.to_move(state) if s != CHANCE and not self.seats[s].is_ai]
-
-    def timeout_s(self, settings: Settings) -> float:
-        """Return this table's decision timeout in seconds."""
-        return float(self.table_options.get("decision_timeout_s", settings.decision_timeout_s))
-
-
-@dataclass
-class Update:
-    """What one accepted step changed, for the renderer."""
-
-    table: Table
-    events: list[Event]
-    actors: list[int]  # seats whose actions were applied (CHANCE included), in order
-    new_window: bool
-    timed_out: list[int] = field(default_factory=list)
-
-
-class Listener(Protocol):
-    """The renderer (a cog): called after every committed change, under the table's lock."""
-
-    async def lobby_changed(self, table: Table) -> None:
-        """Redraw the lobby."""
-        ...
-
-    async def started(self, table: Table) -> None:
-        """The game began (seats are final)."""
-        ...
-
-    async def played(self, update: Update) -> None:
-        """Actions were applied; prompt the seats that now owe a decision if the window is new."""
-        ...
-
-    async def reminded(self, table: Table, seats: list[int]) -> None:
-        """Remind human seats whose decision timer is about to run out."""
-        ...
-
-    async def finished(self, table: Table, result: dict[str, Any]) -> None:
-        """The game is over."""
-        ...
-
-    async def ended(self, table: Table, reason: str) -> None:
-        """The table was cancelled or abandoned (``reason``: "cancelled", "corrupt", ...)."""
-        ...
 
 
 # --------------------------------------------------------------------------- the session

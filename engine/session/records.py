@@ -1,0 +1,186 @@
+"""What the session layer trades with the store and the hosting side: records, errors, settings.
+
+The :class:`Repository` protocol is storage as the session needs it (``cogs.table.storage`` binds
+it to ``db.Store``); :class:`GameSpec` is a game as the session hosts it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine.core import Agent, Game
+
+__all__ = [
+    "GameSpec",
+    "RepoBusy",
+    "RepoConflict",
+    "RepoCorrupt",
+    "RepoStale",
+    "Repository",
+    "ResultSpec",
+    "SeatSpec",
+    "SessionError",
+    "Settings",
+    "StoredTable",
+]
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class SessionError(Exception):
+    """Raised when a request cannot be served; ``code`` picks the user-facing message."""
+
+    def __init__(self, code: str, **details: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.details = details
+
+
+class RepoBusy(Exception):
+    """Raised by a repository when the channel already has an active table."""
+
+
+class RepoStale(Exception):
+    """Raised by a repository when an append names a version the table has moved past."""
+
+
+class RepoConflict(Exception):
+    """Raised by a repository when a user already sits at the table."""
+
+
+class RepoCorrupt(Exception):
+    """Raised by a repository when a stored row cannot be decoded."""
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """A seat: a Discord user (by id) or an AI level, with the name shown at the table."""
+
+    display_name: str
+    user_id: int | None = None
+    ai_level: str | None = None
+
+    @property
+    def is_ai(self) -> bool:
+        """Return True for an AI seat."""
+        return self.ai_level is not None
+
+
+@dataclass(frozen=True, slots=True)
+class ResultSpec:
+    """One seat's final line: score, placement (1 = winner) and whether it won."""
+
+    seat: int
+    score: int
+    placement: int
+    is_winner: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """What the repository holds about a table: setup, seats and the whole action log."""
+
+    id: int
+    game: str
+    options: dict[str, Any]
+    table_options: dict[str, Any]
+    seed: int | None
+    guild_id: int
+    channel_id: int
+    host_id: int
+    status: str
+    seats: tuple[SeatSpec, ...]
+    actions: tuple[tuple[int, Any], ...]
+
+
+class Repository(Protocol):
+    """Storage as the session needs it (``cogs.storage`` binds it to ``db.Store``)."""
+
+    async def create(self, game: str, guild_id: int, channel_id: int, host_id: int,
+                     options: dict[str, Any], table_options: dict[str, Any],
+                     seats: Sequence[SeatSpec]) -> int:
+        """Return the id of a new lobby; raise RepoBusy when the channel has an active table."""
+        ...
+
+    async def add_seat(self, table_id: int, seat: SeatSpec) -> None:
+        """Add a lobby seat at the end; raise RepoConflict when the user already sits there."""
+        ...
+
+    async def remove_seat(self, table_id: int, seat: int) -> None:
+        """Remove a lobby seat (later seats move up)."""
+        ...
+
+    async def start(self, table_id: int, seats: Sequence[SeatSpec], seed: int) -> None:
+        """Record the final seating and the seed; the table is playing."""
+        ...
+
+    async def append(self, table_id: int, expected: int, actions: Sequence[tuple[int, Any]],
+                     deadline: tuple[str, float, int] | None = None) -> None:
+        """Append actions at version ``expected`` atomically; raise RepoStale if it moved.
+
+        ``deadline`` (kind, due in epoch seconds, window) is persisted in the same write: the
+        decision timer of the window these actions open costs no second commit.
+        """
+        ...
+
+    async def finish(self, table_id: int, results: Sequence[ResultSpec]) -> None:
+        """Mark the table finished with its results, in one transaction."""
+        ...
+
+    async def cancel(self, table_id: int, status: str) -> None:
+        """End the table as ``cancelled`` or ``abandoned``."""
+        ...
+
+    async def load(self, table_id: int) -> StoredTable:
+        """Return the stored table; raise RepoCorrupt for a malformed row."""
+        ...
+
+    async def unfinished(self) -> list[int]:
+        """Return the ids of every table in the lobby or playing."""
+        ...
+
+    async def set_deadline(self, table_id: int, kind: str, due: float, window: int) -> None:
+        """Persist a timer (epoch seconds) valid for decision window ``window``."""
+        ...
+
+    async def deadline(self, table_id: int, kind: str) -> tuple[float, int | None] | None:
+        """Return a persisted timer as (due, window), if armed."""
+        ...
+
+
+# --------------------------------------------------------------------------- game registry
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """A game as the session hosts it: its engine, AI levels and what plays for an absent human."""
+
+    game: Game
+    agents: Mapping[str, Agent]
+    timeout_agent: Agent
+    timeout_label: str  # what the timeout does, for the renderer ("returned to camp", ...)
+    min_players: int
+    max_players: int
+
+    @property
+    def name(self) -> str:
+        """Return the engine's game name."""
+        return self.game.name
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Table defaults from the environment; a lobby may override the decision timeout."""
+
+    decision_timeout_s: float = 120.0
+    reminder_before_s: float = 30.0
+    ai_delay_s: float = 1.0
+    ai_name: Callable[[str, int], str] = field(default=lambda level, number: f"{level} {number}")
+    """Names the AI seat of ``level`` that is the ``number``-th of its level at the table; the Discord
+    layer passes its translated wording (the session holds no user-facing text)."""

@@ -1,0 +1,103 @@
+"""A live table in memory, what one step changed, and the listener that draws it."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine.clock import Handle
+from engine.core import CHANCE, Event
+from engine.session.records import GameSpec, SeatSpec, Settings
+
+__all__ = ["Listener", "Table", "Update"]
+
+
+# --------------------------------------------------------------------------- tables
+
+
+@dataclass
+class Table:
+    """A live table in memory: the stored setup plus the replayed state."""
+
+    id: int
+    spec: GameSpec
+    guild_id: int
+    channel_id: int
+    host_id: int
+    options: dict[str, Any]
+    table_options: dict[str, Any]
+    status: str
+    seats: list[SeatSpec]
+    seed: int | None = None
+    state: Any = None
+    version: int = 0
+    window: int = 0
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    timers: list[Handle] = field(default_factory=list)
+    deadline: float | None = None
+    opened_at: float = 0.0  # clock time the current decision window opened
+
+    def seat_of(self, user_id: int) -> int | None:
+        """Return the seat of a user at this table, if seated."""
+        for number, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return number
+        return None
+
+    def owing(self) -> list[int]:
+        """Return the seats that owe an action now (never shown to players: it reveals choices)."""
+        if self.state is None or self.status != "playing":
+            return []
+        return [s for s in self.spec.game.to_move(self.state) if s != CHANCE]
+
+    def humans_owing(self) -> list[int]:
+        """Return the human seats that owe an action now."""
+        return [s for s in self.owing() if not self.seats[s].is_ai]
+
+    def humans_to_move(self, state: Any) -> list[int]:
+        """Return the human seats that owe an action in ``state`` (e.g. one not yet committed)."""
+        return [s for s in self.spec.game.to_move(state) if s != CHANCE and not self.seats[s].is_ai]
+
+    def timeout_s(self, settings: Settings) -> float:
+        """Return this table's decision timeout in seconds."""
+        return float(self.table_options.get("decision_timeout_s", settings.decision_timeout_s))
+
+
+@dataclass
+class Update:
+    """What one accepted step changed, for the renderer."""
+
+    table: Table
+    events: list[Event]
+    actors: list[int]  # seats whose actions were applied (CHANCE included), in order
+    new_window: bool
+    timed_out: list[int] = field(default_factory=list)
+
+
+class Listener(Protocol):
+    """The renderer (a cog): called after every committed change, under the table's lock."""
+
+    async def lobby_changed(self, table: Table) -> None:
+        """Redraw the lobby."""
+        ...
+
+    async def started(self, table: Table) -> None:
+        """The game began (seats are final)."""
+        ...
+
+    async def played(self, update: Update) -> None:
+        """Actions were applied; prompt the seats that now owe a decision if the window is new."""
+        ...
+
+    async def reminded(self, table: Table, seats: list[int]) -> None:
+        """Remind human seats whose decision timer is about to run out."""
+        ...
+
+    async def finished(self, table: Table, result: dict[str, Any]) -> None:
+        """The game is over."""
+        ...
+
+    async def ended(self, table: Table, reason: str) -> None:
+        """The table was cancelled or abandoned (``reason``: "cancelled", "corrupt", ...)."""
+        ...
