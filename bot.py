@@ -211,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     load_dotenv(find_dotenv(usecwd=True))  # the .env of the folder the bot is started from
     if args.demo:
-        from cogs.demo import run_demo
+        from demo import run_demo
 
         return asyncio.run(run_demo(interactive=args.interactive, seed=args.seed))
     try:

@@ -2,7 +2,7 @@
 
 N tables (``--tables 100 1000``) play at once in one process, as the bot would host them: the
 real :class:`bot.Bot` with its cogs and session layer, a real file database (WAL, fsync per
-commit as in production) in a temporary directory, and :class:`cogs.fake.harness.FakeDiscord`
+commit as in production) in a temporary directory, and :class:`fakediscord.FakeDiscord`
 standing in for Discord. Every table is opened through the UI (``/incan new``, two players press
 Join, two AI seats are added with the lobby buttons) and has 3 humans + 2 AI seats; the hosts press
 Start at random moments of the first ``--stagger`` seconds, and measuring begins after ``--warmup``
@@ -57,11 +57,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
 from bot import Bot, Config, configure_gc
-from cogs.fake.harness import FakeDiscord, FakeMessage, FakeUser, RestCall
 from db.store import Store
 from engine.clock import ManualClock
 from engine.incan_gold import GAME
 from engine.session import Update
+from fakediscord import FakeDiscord, FakeMessage, FakeUser, RestCall
 
 HUMANS = 3
 CARRY_ENOUGH, HAZARDS_ENOUGH = 8, 2  # the humans' rule (as in the demo)

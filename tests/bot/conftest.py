@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from sample_cog import SampleBot
 
-from cogs.fake.harness import FakeChannel, FakeDiscord, FakeUser
 from db.store import Store
 from engine.clock import ManualClock
+from fakediscord import FakeChannel, FakeDiscord, FakeUser
 
 
 @pytest.fixture

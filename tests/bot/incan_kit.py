@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 from bot import Bot, Config
-from cogs.fake.harness import FakeDiscord, FakeMessage, FakeUser
 from db.store import Store
 from engine.clock import ManualClock
+from fakediscord import FakeDiscord, FakeMessage, FakeUser
 
 
 def config(**overrides: object) -> Config:

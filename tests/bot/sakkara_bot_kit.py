@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from cogs.buttons import encode_action
-from cogs.fake.harness import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
+from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 
 
 def _components(message: FakeMessage) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from cogs.demo import parse_answer, run_demo, scripted_choice
+from demo import parse_answer, run_demo, scripted_choice
 
 ROOT = Path(__file__).resolve().parents[2]
 SEATS = ("You", "Easy bot 1", "Medium bot 1", "Hard bot 1", "Medium bot 2")

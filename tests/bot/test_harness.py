@@ -17,8 +17,8 @@ import pytest
 from discord.ext import commands
 from sample_cog import SampleBot, SampleCog
 
-from cogs.fake import payloads as p
-from cogs.fake.harness import FakeDiscord, FakeDiscordError, LoopbackServer
+from fakediscord import FakeDiscord, FakeDiscordError, LoopbackServer
+from fakediscord import payloads as p
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
 

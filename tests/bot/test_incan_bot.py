@@ -18,13 +18,13 @@ from incan_kit import act_id, buttons, last_dm, lobby_id, start_bot
 
 from bot import QUIET_LOGGERS, Bot, configure_logging
 from cogs import buttons as button_module
-from cogs.fake.harness import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from cogs.tables import COUNT_REFRESH_AFTER_S
 from db.store import Store
 from engine.clock import ManualClock, SystemClock
 from engine.core import replay
 from engine.incan_gold import GAME
 from engine.session import Table
+from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
 
 @pytest.fixture

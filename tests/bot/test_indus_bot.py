@@ -18,7 +18,6 @@ import pytest
 from incan_kit import buttons, lobby_id, start_bot
 
 from bot import Bot
-from cogs.fake.harness import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from cogs.indus_render import board_png_available
 from db.store import Store
 from engine.clock import SystemClock
@@ -26,6 +25,7 @@ from engine.core import replay
 from engine.indus import GAME
 from engine.indus.layout import generate_layout
 from engine.session import Table
+from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
 TINY_PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")

@@ -15,10 +15,10 @@ import pytest
 from incan_kit import act_id, buttons, config, last_dm, lobby_id, start_bot
 
 from bot import Bot
-from cogs.fake.harness import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 from db import NewResult, NewSeat, Store
 from engine.core import play
 from engine.ratings import GameOutcome, recompute
+from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 
 NOW = datetime.fromtimestamp(1_800_000_000, UTC)  # the ManualClock's start
 

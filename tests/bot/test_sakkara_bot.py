@@ -16,7 +16,6 @@ from sakkara_bot_kit import last_prompt, perform, prompt_ids
 from bot import Bot
 from cogs import sakkara_render
 from cogs.buttons import encode_action
-from cogs.fake.harness import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from cogs.sakkara_render import SakkaraRenderer
 from db.store import Store
 from engine.clock import ManualClock
@@ -25,6 +24,7 @@ from engine.sakkara import GAME
 from engine.sakkara import ai as sakkara_ai
 from engine.session import SeatSpec, Table
 from engine.session.games import SPECS
+from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
 
 def lobby_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:

@@ -7,9 +7,9 @@ import asyncio
 from incan_kit import config, lobby_id
 
 from bot import Bot
-from cogs.fake.harness import FakeDiscord, LoopbackServer
 from db.store import Store
 from engine.clock import ManualClock
+from fakediscord import FakeDiscord, LoopbackServer
 
 
 async def test_bot_start_over_loopback_opens_a_table(tmp_path):

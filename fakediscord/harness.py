@@ -55,7 +55,7 @@ import discord.webhook.async_
 
 # tests/bot is on sys.path (pytest rootdir-style imports); the one import to change when this module
 # moves into a runtime package for the demo.
-from cogs.fake import payloads as p
+from fakediscord import payloads as p
 
 Json = dict[str, Any]
 Reply = tuple[int, Any]
@@ -1590,7 +1590,7 @@ class FakeDiscord:
             call.status = 404
             call.response = p.error_body(0, f"404: Not Found (route not emulated: {method} {path})")
             raise FakeDiscordError(
-                f"the fake does not emulate {method} {path}; add a route in cogs/fake/harness.py"
+                f"the fake does not emulate {method} {path}; add a route in fakediscord/harness.py"
             )
         req = _Request(method, call.route, path, params, call.params, payload, call.files)
         try:

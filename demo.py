@@ -2,7 +2,7 @@
 
 ``python bot.py --demo [--interactive] [--seed N]`` needs no token and no network. The real bot
 (:class:`bot.Bot`, its cogs, the session layer and an in-memory store) runs against
-:class:`cogs.fake.harness.FakeDiscord`, the same fake the tests use: "You" opens a table with
+:class:`fakediscord.FakeDiscord`, the same fake the tests use: "You" opens a table with
 ``/incan new``, seats four AI players with the lobby buttons, presses Start and plays five
 expeditions by clicking the Torch / Camp buttons in the DMs the bot sends. Everything the bot
 shows is printed as it happens, labelled with where it appears (``#table``, ``DM to You``,
@@ -20,10 +20,10 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
-from cogs.fake.harness import FakeDiscord, FakeMessage, FakeUser
 from db.store import Store
 from engine.clock import ManualClock
 from engine.incan_gold import GAME
+from fakediscord import FakeDiscord, FakeMessage, FakeUser
 
 __all__ = ["AI_LEVELS", "CARRY_ENOUGH", "HAZARDS_ENOUGH", "parse_answer", "run_demo", "scripted_choice"]
 
