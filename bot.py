@@ -181,6 +181,11 @@ class Bot(TableBot):
         await super().close()
 
 
+def offline_bot(store: Store, clock: Clock) -> Bot:
+    """Return the bot for the offline demo: no token, bot seats act at once."""
+    return Bot(store, Config(token=None, ai_delay_s=0.0), clock)
+
+
 async def open_store(path: str) -> Store:
     """Open (and migrate) the database, creating its folder."""
     if path != ":memory:":
@@ -211,9 +216,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     load_dotenv(find_dotenv(usecwd=True))  # the .env of the folder the bot is started from
     if args.demo:
+        # Imported only here: the demo and the fake Discord it plays on are not part of the bot.
         from demo import run_demo
 
-        return asyncio.run(run_demo(interactive=args.interactive, seed=args.seed))
+        return asyncio.run(run_demo(offline_bot, interactive=args.interactive, seed=args.seed))
     try:
         config = Config.from_env()
     except ValueError as exc:

@@ -1,7 +1,8 @@
 """The offline demo: a whole Incan Gold table played against the in-process fake Discord.
 
 ``python bot.py --demo [--interactive] [--seed N]`` needs no token and no network. The real bot
-(:class:`bot.Bot`, its cogs, the session layer and an in-memory store) runs against
+(``bot.Bot``, its cogs, the session layer and an in-memory store, built by the factory
+``bot.py`` passes in) runs against
 :class:`fakediscord.FakeDiscord`, the same fake the tests use: "You" opens a table with
 ``/incan new``, seats four AI players with the lobby buttons, presses Start and plays five
 expeditions by clicking the Torch / Camp buttons in the DMs the bot sends. Everything the bot
@@ -25,7 +26,7 @@ from engine.clock import ManualClock
 from engine.incan_gold import GAME
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 
-__all__ = ["AI_LEVELS", "CARRY_ENOUGH", "HAZARDS_ENOUGH", "parse_answer", "run_demo", "scripted_choice"]
+__all__ = ["AI_LEVELS", "CARRY_ENOUGH", "HAZARDS_ENOUGH", "BotFactory", "parse_answer", "run_demo", "scripted_choice"]
 
 AI_LEVELS = ("easy", "medium", "hard", "medium")
 """The AI seats the demo adds through the lobby buttons, in order."""
@@ -120,13 +121,14 @@ def _interactive_choice(ask: Callable[[str], str], out: TextIO) -> str:
         out.write(f"Please answer t (torch, go deeper) or c (camp, go home), not {answer!r}.\n")
 
 
-async def run_demo(*, interactive: bool = False, seed: int | None = None, out: TextIO = sys.stdout,
-                   ask: Callable[[str], str] = input) -> int:
-    """Play one Incan Gold table (You + four AI seats) against the fake Discord, printing it; return 0."""
-    # Imported here: bot.py imports this module lazily for --demo, and importing it at module level
-    # would make ``import cogs.demo`` pull in the whole composition root.
-    from bot import Bot, Config
+BotFactory = Callable[[Store, ManualClock], Any]
+"""Builds the real bot on a store and a clock, with no token and bot seats that act at once
+(``bot.offline_bot``): passed in by the composition root, which this module never imports."""
 
+
+async def run_demo(make_bot: BotFactory, *, interactive: bool = False, seed: int | None = None,
+                   out: TextIO = sys.stdout, ask: Callable[[str], str] = input) -> int:
+    """Play one Incan Gold table (You + four AI seats) against the fake Discord, printing it; return 0."""
     seed = secrets.randbits(32) if seed is None else seed
     out.write(f"{RULE}\nTemple Table offline demo: Incan Gold against a fake Discord (seed {seed}).\n")
     out.write("You play with four bots. " + (
@@ -140,7 +142,7 @@ async def run_demo(*, interactive: bool = False, seed: int | None = None, out: T
         fake.add_message_listener(_Printer(fake, out))
         store = await Store.open(":memory:")
         clock = ManualClock()
-        bot = Bot(store, Config(token=None, ai_delay_s=0.0), clock)
+        bot = make_bot(store, clock)
         _pin_seed(bot, seed)
         try:
             await fake.start(bot)

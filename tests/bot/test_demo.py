@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+from bot import offline_bot
 from demo import parse_answer, run_demo, scripted_choice
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,7 +39,7 @@ def check_complete_game(text: str) -> None:
 
 async def test_scripted_demo_plays_a_whole_game() -> None:
     out = io.StringIO()
-    assert await run_demo(seed=7, out=out) == 0
+    assert await run_demo(offline_bot, seed=7, out=out) == 0
     text = out.getvalue()
     check_complete_game(text)
     assert "(seed 7)" in text
@@ -49,8 +50,8 @@ async def test_scripted_demo_plays_a_whole_game() -> None:
 
 async def test_same_seed_same_game() -> None:
     first, second = io.StringIO(), io.StringIO()
-    await run_demo(seed=3, out=first)
-    await run_demo(seed=3, out=second)
+    await run_demo(offline_bot, seed=3, out=first)
+    await run_demo(offline_bot, seed=3, out=second)
     assert summary_of(first.getvalue()) == summary_of(second.getvalue())
 
 
@@ -69,7 +70,7 @@ async def test_interactive_demo_reasks_on_bad_input_and_camps_at_end_of_input() 
             raise EOFError from None
 
     out = io.StringIO()
-    assert await run_demo(interactive=True, seed=11, out=out, ask=ask_or_eof) == 0
+    assert await run_demo(offline_bot, interactive=True, seed=11, out=out, ask=ask_or_eof) == 0
     text = out.getvalue()
     check_complete_game(text)
     assert "Please answer t (torch, go deeper) or c (camp, go home), not 'maybe'." in text
