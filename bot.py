@@ -25,16 +25,16 @@ from discord import app_commands
 from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
 
-from cogs.buttons import DYNAMIC_ITEMS
 from cogs.i18n import t
-from cogs.storage import StoreRepository
-from cogs.tables import TableBot, TableHub
+from cogs.table.buttons import DYNAMIC_ITEMS
+from cogs.table.hub import TableBot, TableHub
+from cogs.table.storage import StoreRepository
 from db.store import Store
 from engine.clock import Clock, SystemClock
 from engine.session import Sessions, Settings
 from engine.session.games import SPECS
 
-EXTENSIONS: tuple[str, ...] = ("cogs.incan_gold", "cogs.sakkara", "cogs.indus", "cogs.leaderboard")
+EXTENSIONS: tuple[str, ...] = ("cogs.incan_gold.cog", "cogs.sakkara.cog", "cogs.indus.cog", "cogs.leaderboard.cog")
 """Every cog the bot loads, in order."""
 
 log = logging.getLogger("temple_table")

@@ -26,7 +26,7 @@ import PIL
 
 import engine.indus as indus_engine
 import engine.sakkara as sakkara_engine
-from cogs import boards
+from cogs import drawing as boards
 from engine.core import CHANCE, resolve_chance
 
 

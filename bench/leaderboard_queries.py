@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from cogs.leaderboard import PERIOD_DAYS, RatingBook
+from cogs.leaderboard.cog import PERIOD_DAYS, RatingBook
 from db import NewResult, NewSeat, Store
 from db.leaderboard import DAY_MS, Leaderboards, user_key
 

@@ -100,7 +100,7 @@ class StoredTable:
 
 
 class Repository(Protocol):
-    """Storage as the session needs it (``cogs.storage`` binds it to ``db.Store``)."""
+    """Storage as the session needs it (``cogs.table.storage`` binds it to ``db.Store``)."""
 
     async def create(self, game: str, guild_id: int, channel_id: int, host_id: int,
                      options: dict[str, Any], table_options: dict[str, Any],

@@ -1,4 +1,4 @@
-"""Fixtures for bot tests: a FakeDiscord per test, and a started sample bot on it.
+"""Fixtures for bot tests: a FakeDiscord per test, its #table channel and a member, a store, a clock.
 
 The `fake` fixture fails the test at teardown if discord.py logged an unexpected ERROR (an
 exception a command, view or listener raised and discord.py swallowed); use
@@ -11,7 +11,6 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from sample_cog import SampleBot
 
 from db.store import Store
 from engine.clock import ManualClock
@@ -36,16 +35,6 @@ def table(fake: FakeDiscord) -> FakeChannel:
 def ann(fake: FakeDiscord) -> FakeUser:
     """A guild member."""
     return fake.user("Ann")
-
-
-@pytest.fixture
-async def bot(fake: FakeDiscord, table: FakeChannel) -> AsyncIterator[SampleBot]:
-    """The sample bot, logged in and READY against the fake."""
-    b = SampleBot()
-    await fake.start(b)
-    yield b
-    if b in fake.bots:
-        await fake.stop(b)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from test_leaderboard import T0, G, human, play
 
-import cogs.leaderboard as lb
+import cogs.leaderboard.cog as lb
 from db import NewSeat
 from db.leaderboard import Leaderboards
 from engine.ratings import GameOutcome, recompute

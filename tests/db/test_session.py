@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cogs.storage import StoreRepository
+from cogs.table.storage import StoreRepository
 from db import Store
 from engine.clock import ManualClock, SystemClock
 from engine.core import replay

@@ -1,7 +1,7 @@
 """Indus on Discord: the drawing of a table (board message, move controls, log, summary).
 
 One public board message per table, edited after every step: the board (a PNG from
-``cogs.boards`` when that module is installed, else a text grid), whose turn it is, the die,
+``cogs.drawing`` when that module is installed, else a text grid), whose turn it is, the die,
 every player's colours, reserve and prisoners, and a log of what happened. Indus hides nothing,
 so the controls of the player to move sit on that public message; anyone else's click is
 refused privately by the session. The player to move also gets a short DM nudge with a link.
@@ -22,9 +22,9 @@ from typing import Any
 
 import discord
 
-from cogs.buttons import ActButton, ActSelect, guarded, hub_of, refuse
 from cogs.i18n import t
-from cogs.tables import TableHub, seat_label, seat_names, standings, winner_line
+from cogs.table.buttons import ActButton, ActSelect, guarded, hub_of, refuse
+from cogs.table.hub import TableHub, seat_label, seat_names, standings, winner_line
 from engine.core import CHANCE, Event
 from engine.indus import GAME
 from engine.session import SessionError, Table, Update
@@ -47,7 +47,7 @@ IMAGE_NAME = "board.png"
 def _boards() -> Any:
     """Return the board-image module, or None while it is not installed (text fallback)."""
     try:
-        from cogs import boards  # imported lazily: the picture module is optional
+        from cogs import drawing as boards  # imported lazily: the picture module is optional
     except ImportError:
         return None
     return boards if hasattr(boards, "indus_board") else None

@@ -1,7 +1,7 @@
 """Indus on Discord: the ``/indus`` commands (2-4 seats; default or seeded random board).
 
 The drawing of a table (board message with the mover's controls, DM nudges, summary ruin by
-ruin) is :class:`cogs.indus_render.IndusRenderer`; this module holds the slash commands only.
+ruin) is :class:`cogs.indus.render.IndusRenderer`; this module holds the slash commands only.
 Everything goes through the shared path: command -> ``Sessions`` -> engine -> store -> render.
 """
 
@@ -13,11 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.buttons import refuse
 from cogs.i18n import t
-from cogs.indus_render import IndusRenderer, PieceButton, board_file, board_png
-from cogs.table_cog import TableCog
-from cogs.tables import TableBot
+from cogs.indus.render import IndusRenderer, PieceButton, board_file, board_png
+from cogs.table.buttons import refuse
+from cogs.table.cog import TableCog
+from cogs.table.hub import TableBot
 from engine.indus import GAME
 from engine.indus.layout import generate_layout, layout_to_text
 from engine.session import SessionError

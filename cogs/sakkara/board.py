@@ -15,11 +15,10 @@ from typing import Any
 
 from PIL import Image
 
+from cogs.drawing.canvas import Canvas
+from cogs.drawing.labels import player_names, tr
+from cogs.sakkara.motifs import INK, draw_tile
 from engine.sakkara.tiles import BOARD_SIDE, MOTIFS, SPELLS
-
-from ._canvas import Canvas
-from ._motifs import INK, draw_tile
-from ._text import player_names, tr
 
 __all__ = ["RACK_WIDTH", "SIZE", "board_image", "rack_image", "space_label", "worker_label"]
 

@@ -12,9 +12,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.buttons import as_seat, lobby_op, refuse
 from cogs.i18n import t
-from cogs.tables import Renderer, TableBot
+from cogs.table.buttons import as_seat, lobby_op, refuse
+from cogs.table.hub import Renderer, TableBot
 from engine.session import SessionError, Table
 
 __all__ = ["TableCog"]

@@ -22,12 +22,12 @@ from typing import Any
 
 import discord
 
-from .indus import board_image as _indus_image
-from .indus import square_label as indus_square_label
-from .sakkara import board_image as _sakkara_image
-from .sakkara import rack_image as _sakkara_rack_image
-from .sakkara import space_label as sakkara_space_label
-from .sakkara import worker_label as sakkara_worker_label
+from cogs.indus.board import board_image as _indus_image
+from cogs.indus.board import square_label as indus_square_label
+from cogs.sakkara.board import board_image as _sakkara_image
+from cogs.sakkara.board import rack_image as _sakkara_rack_image
+from cogs.sakkara.board import space_label as sakkara_space_label
+from cogs.sakkara.board import worker_label as sakkara_worker_label
 
 __all__ = [
     "board_file",

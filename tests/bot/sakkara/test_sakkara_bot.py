@@ -14,9 +14,9 @@ from incan_kit import buttons, lobby_id, start_bot
 from sakkara_bot_kit import last_prompt, perform, prompt_ids
 
 from bot import Bot
-from cogs import sakkara_render
-from cogs.buttons import encode_action
-from cogs.sakkara_render import SakkaraRenderer
+from cogs.sakkara import render as sakkara_render
+from cogs.sakkara.render import SakkaraRenderer
+from cogs.table.buttons import encode_action
 from db.store import Store
 from engine.clock import ManualClock
 from engine.core import CHANCE, replay, resolve_chance

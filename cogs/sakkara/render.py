@@ -1,7 +1,7 @@
 """Sakkara on Discord: the drawing of a table (public board message, private prompts, summary).
 
 Public: one message per game, edited after every accepted action: the board image (from
-``cogs.boards`` when it is installed, else a text board), whose turn it is, each builder's
+``cogs.drawing`` when it is installed, else a text board), whose turn it is, each builder's
 displays and pyramid, the used-tile stack and a short log drawn from the *public* events only
 (the Snake's reveal and the stolen tile carry ``private_to`` and never show). Private: the seat
 to move gets a DM prompt with its rack and the move controls, one DM per hand-over, edited as
@@ -25,9 +25,9 @@ from typing import Any
 
 import discord
 
-from cogs.buttons import ActButton, ActSelect, PeekButton, guarded, hub_of, refuse
 from cogs.i18n import t
-from cogs.tables import TableHub, seat_label, seat_names, standings, winner_line
+from cogs.table.buttons import ActButton, ActSelect, PeekButton, guarded, hub_of, refuse
+from cogs.table.hub import TableHub, seat_label, seat_names, standings, winner_line
 from engine.core import CHANCE, Event
 from engine.sakkara import GAME
 from engine.sakkara.state import NEIGHBOURS
@@ -52,9 +52,9 @@ SPELL_GROUPS = ("firestorm", "whirlwind", "shipwreck", "drought")
 
 
 def boards() -> ModuleType | None:
-    """Return ``cogs.boards`` (board images) when installed, else None: the text board is used."""
+    """Return ``cogs.drawing`` (board images) when installed, else None: the text board is used."""
     try:
-        return importlib.import_module("cogs.boards")
+        return importlib.import_module("cogs.drawing")
     except ImportError:
         return None
 

@@ -15,10 +15,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.buttons import ActButton, PeekButton, refuse
 from cogs.i18n import t
-from cogs.table_cog import TableCog
-from cogs.tables import TableBot, TableHub, seat_label, seat_names, standings, winner_line
+from cogs.table.buttons import ActButton, PeekButton, refuse
+from cogs.table.cog import TableCog
+from cogs.table.hub import TableBot, TableHub, seat_label, seat_names, standings, winner_line
 from engine.core import CHANCE, Event
 from engine.incan_gold import GAME
 from engine.session import SessionError, Table, Update

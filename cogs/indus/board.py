@@ -16,11 +16,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from cogs.drawing.canvas import SCALE, Canvas
+from cogs.drawing.labels import player_names, tr
 from engine.indus.layout import TYPES
 from engine.indus.rules import COLOUR_NAMES
-
-from ._canvas import SCALE, Canvas
-from ._text import player_names, tr
 
 __all__ = ["SIZE", "board_image", "square_label"]
 

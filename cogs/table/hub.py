@@ -3,7 +3,7 @@
 One path for every game: a click or command -> cog -> ``Sessions`` (engine/session) -> engine ->
 store -> render. The :class:`TableHub` is the session's listener: it draws the generic lobby,
 keeps track of the bot's messages (edited in place, also after a restart) and hands play to the
-game's :class:`Renderer`. The buttons themselves are in :mod:`cogs.buttons`. No rule lives here:
+game's :class:`Renderer`. The buttons themselves are in :mod:`cogs.table.buttons`. No rule lives here:
 legality is the session's and engine's.
 """
 
@@ -18,8 +18,8 @@ import discord
 from discord.ext import commands
 from discord.http import handle_message_parameters
 
-from cogs.buttons import LobbyButton, RematchButton, answering
 from cogs.i18n import t
+from cogs.table.buttons import LobbyButton, RematchButton, answering
 from db.store import Store
 from engine.core import Event
 from engine.session import SeatSpec, Sessions, Table, Update

@@ -18,7 +18,7 @@ import pytest
 from incan_kit import buttons, lobby_id, start_bot
 
 from bot import Bot
-from cogs.indus_render import board_png_available
+from cogs.indus.render import board_png_available
 from db.store import Store
 from engine.clock import SystemClock
 from engine.core import replay
@@ -39,7 +39,7 @@ def players(fake: FakeDiscord) -> list[FakeUser]:
 
 def pin_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     """The Start button draws the game seed with secrets.randbits: pin it."""
-    monkeypatch.setattr("engine.session.secrets.randbits", lambda bits: seed)
+    monkeypatch.setattr("engine.session.sessions.secrets.randbits", lambda bits: seed)
 
 
 def lobby_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
@@ -151,7 +151,7 @@ async def final_checks(fake: FakeDiscord, store: Store, channel: FakeChannel, ta
 
 async def test_two_players_full_game_with_own_colour_choice(fake, table, store, clock, players, monkeypatch):
     pin_seed(monkeypatch, KEEP_SEED)
-    monkeypatch.setattr("cogs.indus_render.board_png", lambda view, names=None: TINY_PNG)  # speed only
+    monkeypatch.setattr("cogs.indus.render.board_png", lambda view, names=None: TINY_PNG)  # speed only
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, players)
     assert len(game.seats) == 2 and game.status == "playing"
@@ -288,7 +288,7 @@ async def test_timeout_reminds_then_the_easy_bot_plays_the_turn(fake, table, sto
 
 
 async def test_text_board_without_the_image_module(fake, table, store, clock, players, monkeypatch):
-    monkeypatch.setattr("cogs.indus_render._boards", lambda: None)
+    monkeypatch.setattr("cogs.indus.render._boards", lambda: None)
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, players)
     for _ in range(3):
@@ -328,7 +328,7 @@ async def test_layout_option_and_commands(fake, table, store, clock, players):
 
 async def test_on_the_real_clock_bot_turns_follow_each_other_to_the_summary(fake, table, store, players, monkeypatch):
     """Turn-based bot seats on real timers: each AI turn arms the next; every turn is drawn."""
-    monkeypatch.setattr("cogs.indus_render._boards", lambda: None)  # text board: keeps the test quick
+    monkeypatch.setattr("cogs.indus.render._boards", lambda: None)  # text board: keeps the test quick
     bot = await start_bot(fake, store, SystemClock(), ai_delay_s=0.01)
     game = await open_table(fake, bot, table, players[:2], bots=("easy", "medium"))
     for _ in range(6000):  # real time: at most ~60 s

@@ -1,4 +1,4 @@
-"""Sakkara on Discord: the ``/sakkara`` commands (the drawing lives in ``cogs.sakkara_render``).
+"""Sakkara on Discord: the ``/sakkara`` commands (the drawing lives in ``cogs.sakkara.render``).
 
 ``/sakkara new`` opens a two-seat lobby in the channel (Join / Add bot / Start buttons); the game
 is then played through the buttons and menus of each player's private prompt. ``status`` shows
@@ -13,11 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.buttons import refuse
 from cogs.i18n import t
-from cogs.sakkara_render import NAV_ITEMS, SakkaraRenderer, boards, names
-from cogs.table_cog import TableCog
-from cogs.tables import TableBot
+from cogs.sakkara.render import NAV_ITEMS, SakkaraRenderer, boards, names
+from cogs.table.buttons import refuse
+from cogs.table.cog import TableCog
+from cogs.table.hub import TableBot
 from engine.sakkara import GAME
 from engine.session import SessionError
 

@@ -25,7 +25,7 @@ from cogs.i18n import t
 from engine.session import SeatSpec, SessionError
 
 if TYPE_CHECKING:
-    from cogs.tables import TableBot, TableHub
+    from cogs.table.hub import TableBot, TableHub
 
 __all__ = ["DYNAMIC_ITEMS", "ActButton", "ActSelect", "Answer", "LobbyButton", "PeekButton", "RematchButton",
            "act_and_confirm", "answering", "guarded", "hub_of", "refuse", "reply"]

@@ -17,8 +17,8 @@ import pytest
 from incan_kit import act_id, buttons, last_dm, lobby_id, start_bot
 
 from bot import QUIET_LOGGERS, Bot, configure_logging
-from cogs import buttons as button_module
-from cogs.tables import COUNT_REFRESH_AFTER_S
+from cogs.table import buttons as button_module
+from cogs.table.hub import COUNT_REFRESH_AFTER_S
 from db.store import Store
 from engine.clock import ManualClock, SystemClock
 from engine.core import replay

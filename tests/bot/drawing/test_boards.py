@@ -23,10 +23,10 @@ from PIL import Image, ImageChops, ImageStat
 
 import engine.indus as indus_engine
 import engine.sakkara as sakkara_engine
-from cogs import boards
-from cogs.boards import indus as indus_board_mod
-from cogs.boards import sakkara as sakkara_board_mod
-from cogs.boards._canvas import printable
+from cogs import drawing as boards
+from cogs.drawing.canvas import printable
+from cogs.indus import board as indus_board_mod
+from cogs.sakkara import board as sakkara_board_mod
 from engine.core import CHANCE, resolve_chance
 
 SAKKARA = sakkara_engine.GAME

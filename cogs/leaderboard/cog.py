@@ -24,7 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.i18n import t
-from cogs.tables import TableBot
+from cogs.table.hub import TableBot
 from db.errors import GameNotFound, StoreError
 from db.leaderboard import DAY_MS, Leaderboards, PlayerKey, Ranking, StandingsPage, StoredRating, user_key
 from db.records import GameLog, ResultRow

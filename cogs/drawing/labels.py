@@ -7,8 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cogs import i18n
-
-from ._canvas import printable
+from cogs.drawing.canvas import printable
 
 __all__ = ["player_names", "tr"]
 

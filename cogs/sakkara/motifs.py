@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import math
 
+from cogs.drawing.canvas import Canvas, Colour
 from engine.sakkara.tiles import TILES
-
-from ._canvas import Canvas, Colour
 
 __all__ = ["FACE", "INK", "MOTIF_COLOUR", "SHORT", "draw_motif", "draw_tile"]
 

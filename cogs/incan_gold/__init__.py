@@ -1,0 +1,1 @@
+"""Incan Gold / Diamant on Discord: the ``/incan`` commands and the drawing of a table."""

@@ -1,0 +1,1 @@
+"""Leaderboards, stats and game history on Discord (``/leaderboard``, ``/stats``, ``/history``, ``/game log``)."""
