@@ -26,7 +26,8 @@ import PIL
 
 import engine.indus as indus_engine
 import engine.sakkara as sakkara_engine
-from cogs import drawing as boards
+from cogs.indus import board as indus_board
+from cogs.sakkara import board as sakkara_board
 from engine.core import CHANCE, resolve_chance
 
 
@@ -80,13 +81,13 @@ def main() -> None:
     n = args.positions
     sak = positions(sakkara_engine.GAME, 2, n, 1)
     cases: list[tuple[str, Callable[[Any], bytes], list[Any]]] = [
-        ("sakkara_board", boards.sakkara_board, [sakkara_engine.GAME.view(s, None) for s in sak]),
-        ("sakkara_rack", boards.sakkara_rack, [sakkara_engine.GAME.view(s, i % 2) for i, s in enumerate(sak)]),
+        ("sakkara_board", sakkara_board.board_image, [sakkara_engine.GAME.view(s, None) for s in sak]),
+        ("sakkara_rack", sakkara_board.rack_image, [sakkara_engine.GAME.view(s, i % 2) for i, s in enumerate(sak)]),
     ]
     for players in (2, 3, 4):
         layout = "default" if players != 3 else "random"
         states = positions(indus_engine.GAME, players, n, 100 + players, {"layout": layout})
-        cases.append((f"indus_board {players}p ({layout})", boards.indus_board,
+        cases.append((f"indus_board {players}p ({layout})", indus_board.board_image,
                       [indus_engine.GAME.view(s, None) for s in states]))
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"board render, {n} positions per board; {platform.python_implementation()} {platform.python_version()}, "

@@ -21,7 +21,7 @@ from cogs.drawing.labels import player_names, tr
 from engine.indus.layout import TYPES
 from engine.indus.rules import COLOUR_NAMES
 
-__all__ = ["SIZE", "board_image", "square_label"]
+__all__ = ["SIZE", "board_image", "square_label", "warm"]
 
 GRID = 6
 CELL = 84
@@ -429,3 +429,11 @@ def _leaders(c: Canvas, view: dict[str, Any]) -> None:
             _piece(c, int(colour), None, lx, ry + 10, 6)
             c.text(lx + 8, ry + 10, str(points), 12, fill=INK, anchor="lm")
             lx += 14 + 7 * len(str(points))
+
+
+def warm() -> None:
+    """Fill the drawing caches (pieces, bands, words, backgrounds) so the first real board is fast."""
+    from engine.indus import GAME as INDUS
+
+    for players in (2, 3, 4):
+        board_image(INDUS.view(INDUS.setup(players, 0), None))

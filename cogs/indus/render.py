@@ -1,7 +1,7 @@
 """Indus on Discord: the drawing of a table (board message, move controls, log, summary).
 
 One public board message per table, edited after every step: the board (a PNG from
-``cogs.drawing`` when that module is installed, else a text grid), whose turn it is, the die,
+``cogs.indus.board`` when that module is installed, else a text grid), whose turn it is, the die,
 every player's colours, reserve and prisoners, and a log of what happened. Indus hides nothing,
 so the controls of the player to move sit on that public message; anyone else's click is
 refused privately by the session. The player to move also gets a short DM nudge with a link.
@@ -47,10 +47,10 @@ IMAGE_NAME = "board.png"
 def _boards() -> Any:
     """Return the board-image module, or None while it is not installed (text fallback)."""
     try:
-        from cogs import drawing as boards  # imported lazily: the picture module is optional
+        from cogs.indus import board as boards  # imported lazily: the picture module is optional
     except ImportError:
         return None
-    return boards if hasattr(boards, "indus_board") else None
+    return boards if hasattr(boards, "board_image") else None
 
 
 def board_png(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes | None:
@@ -59,7 +59,7 @@ def board_png(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes
     if boards is None:
         return None
     try:
-        png = boards.indus_board(view, list(names) if names is not None else None)
+        png = boards.board_image(view, list(names) if names is not None else None)
     except Exception:  # a drawing bug must not stop the game: fall back to text
         log.warning("indus board image failed; showing the text board", exc_info=True)
         return None

@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.drawing import board_file
 from cogs.i18n import t
 from cogs.sakkara.render import NAV_ITEMS, SakkaraRenderer, boards, names
 from cogs.table.buttons import refuse
@@ -62,15 +63,15 @@ class Sakkara(TableCog, group_name="sakkara", group_description="Play Sakkara (2
         files: list[discord.File] = []
         public = self.renderer.public_embed(table, module is not None)
         if module is not None:
-            png = module.sakkara_board(GAME.view(table.state, None), names(table))
-            files.append(module.board_file(png, "board.png"))
+            png = module.board_image(GAME.view(table.state, None), names(table))
+            files.append(board_file(png, "board.png"))
         embeds = [public]
         seat = table.seat_of(interaction.user.id)
         if seat is not None:
             mine, view = self.renderer.prompt(self.bot.hub, table, seat)
             if module is not None:
-                rack = module.sakkara_rack(GAME.view(table.state, seat), names(table))
-                files.append(module.board_file(rack, "rack.png"))
+                rack = module.rack_image(GAME.view(table.state, seat), names(table))
+                files.append(board_file(rack, "rack.png"))
                 mine.set_image(url="attachment://rack.png")
             embeds.append(mine)
             if view is not None:

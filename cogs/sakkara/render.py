@@ -25,6 +25,7 @@ from typing import Any
 
 import discord
 
+from cogs.drawing import board_file
 from cogs.i18n import t
 from cogs.table.buttons import ActButton, ActSelect, PeekButton, guarded, hub_of, refuse
 from cogs.table.hub import TableHub, seat_label, seat_names, standings, winner_line
@@ -54,7 +55,7 @@ SPELL_GROUPS = ("firestorm", "whirlwind", "shipwreck", "drought")
 def boards() -> ModuleType | None:
     """Return ``cogs.drawing`` (board images) when installed, else None: the text board is used."""
     try:
-        return importlib.import_module("cogs.drawing")
+        return importlib.import_module("cogs.sakkara.board")
     except ImportError:
         return None
 
@@ -337,7 +338,7 @@ class SakkaraRenderer:
     async def post_public(self, hub: TableHub, table: Table, kind: str = "board", new: bool = False) -> None:
         """Send or edit the public board message, with the board image when boards are installed."""
         module = boards()
-        png = module.sakkara_board(GAME.view(table.state, None), names(table)) if module is not None else None
+        png = module.board_image(GAME.view(table.state, None), names(table)) if module is not None else None
         fields = self._public_fields(hub, table, png)
         await post_with_image(hub, table, kind, png, new=new, **fields)
 
@@ -560,12 +561,12 @@ async def post_with_image(hub: TableHub, table: Table, kind: str, png: bytes | N
     module = boards()
     assert module is not None
     if new or await hub.message_ref(table, kind) is None:
-        await hub.post(table, kind, new=True, files=[module.board_file(png, "board.png")], **fields)
+        await hub.post(table, kind, new=True, files=[board_file(png, "board.png")], **fields)
         return
     try:
-        await hub.post(table, kind, attachments=[module.board_file(png, "board.png")], **fields)
+        await hub.post(table, kind, attachments=[board_file(png, "board.png")], **fields)
     except TypeError:  # the message was deleted: hub.post re-sends, and a send takes files, not attachments
-        await hub.post(table, kind, new=True, files=[module.board_file(png, "board.png")], **fields)
+        await hub.post(table, kind, new=True, files=[board_file(png, "board.png")], **fields)
 
 
 async def dm_with_rack(hub: TableHub, table: Table, seat: int, *, new: bool = False, **fields: Any) -> None:
@@ -574,11 +575,11 @@ async def dm_with_rack(hub: TableHub, table: Table, seat: int, *, new: bool = Fa
     if module is None:
         await hub.dm(table, seat, new=new, **fields)
         return
-    png = module.sakkara_rack(GAME.view(table.state, seat), names(table))
+    png = module.rack_image(GAME.view(table.state, seat), names(table))
     if new or await hub.message_ref(table, "dm", seat) is None:
-        await hub.dm(table, seat, new=True, files=[module.board_file(png, "rack.png")], **fields)
+        await hub.dm(table, seat, new=True, files=[board_file(png, "rack.png")], **fields)
         return
     try:
-        await hub.dm(table, seat, attachments=[module.board_file(png, "rack.png")], **fields)
+        await hub.dm(table, seat, attachments=[board_file(png, "rack.png")], **fields)
     except TypeError:  # the DM was deleted: hub.dm re-sends, and a send takes files, not attachments
-        await hub.dm(table, seat, new=True, files=[module.board_file(png, "rack.png")], **fields)
+        await hub.dm(table, seat, new=True, files=[board_file(png, "rack.png")], **fields)

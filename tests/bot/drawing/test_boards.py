@@ -1,11 +1,12 @@
-"""Board images (cogs/boards): they render for many positions, keep secrets, and match a golden.
+"""Board images (cogs/sakkara/board.py, cogs/indus/board.py, drawn with cogs/drawing/): they render
+for many positions, keep secrets, and match a golden.
 
 Positions come from seeded random playouts (chance from the state's own seed), so every run
 draws the same ones. The golden images pin one scripted position per game and compare pixels
 with a tolerance (mean absolute difference < 1.0 on 0-255), so a FreeType or zlib update does
 not fail the suite while a changed drawing does. Regenerate after an intended change with
 
-    UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/bot/test_boards.py -k golden
+    UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/bot/drawing/test_boards.py -k golden
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from PIL import Image, ImageChops, ImageStat
 
 import engine.indus as indus_engine
 import engine.sakkara as sakkara_engine
-from cogs import drawing as boards
+from cogs import drawing
 from cogs.drawing.canvas import printable
 from cogs.indus import board as indus_board_mod
 from cogs.sakkara import board as sakkara_board_mod
@@ -78,10 +79,10 @@ def test_sakkara_board_and_racks_render_for_random_positions(seed: int) -> None:
     phases = set()
     for state in sample(states, 8, seed):
         phases.add(state.phase)
-        image = decode(boards.sakkara_board(SAKKARA.view(state, None)))
+        image = decode(sakkara_board_mod.board_image(SAKKARA.view(state, None)))
         assert image.size == sakkara_board_mod.SIZE
         for seat in (0, 1):
-            rack = decode(boards.sakkara_rack(SAKKARA.view(state, seat)))
+            rack = decode(sakkara_board_mod.rack_image(SAKKARA.view(state, seat)))
             assert rack.width == sakkara_board_mod.RACK_WIDTH
     assert "over" in phases
 
@@ -99,12 +100,12 @@ def test_sakkara_images_cover_every_phase() -> None:
             break
     assert wanted <= set(seen)
     for state in seen.values():
-        assert decode(boards.sakkara_board(SAKKARA.view(state, None))).size == sakkara_board_mod.SIZE
+        assert decode(sakkara_board_mod.board_image(SAKKARA.view(state, None))).size == sakkara_board_mod.SIZE
     steal = seen["steal"]
     thief = SAKKARA.view(steal, steal.turn)
     assert "revealed_rack" in thief
-    with_reveal = decode(boards.sakkara_rack(thief))
-    without = decode(boards.sakkara_rack(SAKKARA.view(steal, 1 - steal.turn)))
+    with_reveal = decode(sakkara_board_mod.rack_image(thief))
+    without = decode(sakkara_board_mod.rack_image(SAKKARA.view(steal, 1 - steal.turn)))
     assert with_reveal.height > without.height  # the reveal is drawn, for the thief only
 
 
@@ -117,7 +118,7 @@ def test_indus_board_renders_for_random_positions(players: int, layout: str) -> 
     phases = set()
     for state in sample(states, 8, seed):
         phases.add(state.phase)
-        image = decode(boards.indus_board(INDUS.view(state, None)))
+        image = decode(indus_board_mod.board_image(INDUS.view(state, None)))
         assert image.size == indus_board_mod.SIZE
     assert "over" in phases
 
@@ -129,7 +130,7 @@ def test_indus_two_player_keep_choice_renders() -> None:
             if state.phase == "keep":
                 view = INDUS.view(state, None)
                 assert view["pending"] is not None
-                assert decode(boards.indus_board(view)).size == indus_board_mod.SIZE
+                assert decode(indus_board_mod.board_image(view)).size == indus_board_mod.SIZE
                 return
     pytest.skip("no own capture in 40 random 2-player games")
 
@@ -143,24 +144,24 @@ def test_sakkara_board_is_the_same_whatever_the_racks_hold() -> None:
     rng = random.Random(5)
     changed = 0
     for state in [*sample(states, 5, 5)[:-1], next(s for s in states if s.phase == "steal")]:
-        public = boards.sakkara_board(SAKKARA.view(state, None))
+        public = sakkara_board_mod.board_image(SAKKARA.view(state, None))
         for seat in (0, 1):
             other = SAKKARA.resample_hidden(state, seat, rng)
             changed += other.racks != state.racks or other.board != state.board
-            assert boards.sakkara_board(SAKKARA.view(other, None)) == public
+            assert sakkara_board_mod.board_image(SAKKARA.view(other, None)) == public
             # handed a seat's private view by mistake, the public board still shows nothing private
-            assert boards.sakkara_board(SAKKARA.view(state, seat)) == public
+            assert sakkara_board_mod.board_image(SAKKARA.view(state, seat)) == public
     assert changed > 0  # the resampling did hide something, so the equality above means something
 
 
 def test_sakkara_rack_image_depends_on_the_rack() -> None:
     """The private image shows the rack: a different rack draws a different image."""
     state = next(s for s in playout(SAKKARA, 2, 4) if s.phase == "before" and sum(s.racks[1]) >= 3)
-    mine = boards.sakkara_rack(SAKKARA.view(state, 0))
+    mine = sakkara_board_mod.rack_image(SAKKARA.view(state, 0))
     other = SAKKARA.resample_hidden(state, 1, random.Random(1))
     while other.racks[0] == state.racks[0]:
         other = SAKKARA.resample_hidden(other, 1, random.Random(len(str(other.racks))))
-    assert boards.sakkara_rack(SAKKARA.view(other, 0)) != mine
+    assert sakkara_board_mod.rack_image(SAKKARA.view(other, 0)) != mine
 
 
 # --- golden images ----------------------------------------------------------------------------
@@ -179,9 +180,10 @@ def pinned_indus() -> Any:
 
 
 GOLDENS = {
-    "sakkara_board": lambda: boards.sakkara_board(SAKKARA.view(pinned_sakkara(), None), names=["Ann", "Bob"]),
-    "sakkara_rack": lambda: boards.sakkara_rack(SAKKARA.view(pinned_sakkara(), 1), names=["Ann", "Bob"]),
-    "indus_board": lambda: boards.indus_board(INDUS.view(pinned_indus(), None), names=["Ann", "Bob", "Cy", "Dee"]),
+    "sakkara_board": lambda: sakkara_board_mod.board_image(SAKKARA.view(pinned_sakkara(), None), names=["Ann", "Bob"]),
+    "sakkara_rack": lambda: sakkara_board_mod.rack_image(SAKKARA.view(pinned_sakkara(), 1), names=["Ann", "Bob"]),
+    "indus_board": lambda: indus_board_mod.board_image(INDUS.view(pinned_indus(), None),
+                                                       names=["Ann", "Bob", "Cy", "Dee"]),
 }
 
 
@@ -203,12 +205,12 @@ def test_golden_check_detects_one_more_move() -> None:
     state = pinned_indus()
     seat = INDUS.to_move(state)[0]
     nxt, _ = INDUS.apply(state, seat, INDUS.legal_actions(state, seat)[0])
-    moved = decode(boards.indus_board(INDUS.view(nxt, None), names=["Ann", "Bob", "Cy", "Dee"]))
+    moved = decode(indus_board_mod.board_image(INDUS.view(nxt, None), names=["Ann", "Bob", "Cy", "Dee"]))
     assert mean_abs_diff(moved, decode((GOLDEN / "indus_board.png").read_bytes())) > TOLERANCE
     state = pinned_sakkara()
     seat = SAKKARA.to_move(state)[0]
     nxt, _ = SAKKARA.apply(state, seat, SAKKARA.legal_actions(state, seat)[0])
-    moved = decode(boards.sakkara_board(SAKKARA.view(nxt, None), names=["Ann", "Bob"]))
+    moved = decode(sakkara_board_mod.board_image(SAKKARA.view(nxt, None), names=["Ann", "Bob"]))
     assert mean_abs_diff(moved, decode((GOLDEN / "sakkara_board.png").read_bytes())) > TOLERANCE
 
 
@@ -216,30 +218,31 @@ def test_golden_check_detects_one_more_move() -> None:
 
 
 def test_board_file_wraps_the_png() -> None:
-    png = boards.indus_board(INDUS.view(INDUS.setup(3, 1), None))
-    file = boards.board_file(png)
+    png = indus_board_mod.board_image(INDUS.view(INDUS.setup(3, 1), None))
+    file = drawing.board_file(png)
     assert isinstance(file, discord.File)
     assert file.filename == "board.png"
     assert file.fp.read() == png
-    assert boards.board_file(png, "rack.png").filename == "rack.png"
+    assert drawing.board_file(png, "rack.png").filename == "rack.png"
 
 
 def test_warm_fills_the_caches_without_error() -> None:
-    boards.warm()
+    sakkara_board_mod.warm()
+    indus_board_mod.warm()
     assert sakkara_board_mod.tile_sprite.cache_info().currsize >= 16
 
 
 def test_labels_match_the_coordinates_printed_on_the_images() -> None:
-    assert [boards.sakkara_space_label(i) for i in (0, 6, 7, 48)] == ["A1", "G1", "A2", "G7"]
-    assert [boards.sakkara_worker_label(s, i) for s in (0, 1) for i in (0, 1)] == ["1A", "1B", "2A", "2B"]
-    assert boards.indus_square_label(0, 0) == "A1"
-    assert boards.indus_square_label(5, 2) == "C6"
+    assert [sakkara_board_mod.space_label(i) for i in (0, 6, 7, 48)] == ["A1", "G1", "A2", "G7"]
+    assert [sakkara_board_mod.worker_label(s, i) for s in (0, 1) for i in (0, 1)] == ["1A", "1B", "2A", "2B"]
+    assert indus_board_mod.square_label(0, 0) == "A1"
+    assert indus_board_mod.square_label(5, 2) == "C6"
 
 
 def test_names_the_font_cannot_draw_are_made_printable() -> None:
     assert printable("Zoë Ørsted") == "Zoe ?rsted"
     assert printable("李") == "?"
     view = SAKKARA.view(next(playout(SAKKARA, 2, 1)), None)
-    named = decode(boards.sakkara_board(view, names=["Zoë", "李 Wei"]))
+    named = decode(sakkara_board_mod.board_image(view, names=["Zoë", "李 Wei"]))
     assert named.size == sakkara_board_mod.SIZE
-    assert boards.sakkara_board(view, names=["Ann", "Bob"]) != boards.sakkara_board(view)
+    assert sakkara_board_mod.board_image(view, names=["Ann", "Bob"]) != sakkara_board_mod.board_image(view)
