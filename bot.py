@@ -26,8 +26,9 @@ from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
 
 from cogs.i18n import t
-from cogs.table.buttons import DYNAMIC_ITEMS
+from cogs.table import buttons, lobby
 from cogs.table.hub import TableBot, TableHub
+from cogs.table.listener import TableListener
 from cogs.table.storage import StoreRepository
 from db.store import Store
 from engine.clock import Clock, SystemClock
@@ -154,7 +155,8 @@ class Bot(TableBot):
         self.hub = TableHub(self, store)
         settings = Settings(config.decision_timeout_s, config.reminder_before_s, config.ai_delay_s,
                             ai_name=lambda level, number: t("lobby.ai_name", level=level.capitalize(), number=number))
-        self.sessions = Sessions(StoreRepository(store), SPECS, self.hub, clock or SystemClock(), settings)
+        self.sessions = Sessions(StoreRepository(store), SPECS, TableListener(self.hub), clock or SystemClock(),
+                                settings)
 
     async def setup_hook(self) -> None:
         """Load cogs, register buttons, recover tables, sync commands (before the gateway connects)."""
@@ -164,7 +166,7 @@ class Bot(TableBot):
             except commands.ExtensionError:
                 log.exception("cog %s failed to load", extension)
                 raise
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*buttons.DYNAMIC_ITEMS, *lobby.DYNAMIC_ITEMS)
         recovered = await self.sessions.recover()
         log.info("recovered %d unfinished table(s)", len(recovered))
         if self.config.sync_commands:

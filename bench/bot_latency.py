@@ -242,7 +242,8 @@ class Run:
         bot.store.append_actions = append_actions  # type: ignore[method-assign]
 
         hub = bot.hub
-        played = hub.played
+        listener = bot.sessions.listener
+        played = listener.played
 
         async def counting_played(update: Update) -> None:
             cards = sum(1 for e in update.events if e["type"] == "card")
@@ -255,7 +256,7 @@ class Run:
             finally:
                 IN_PLAYED.reset(token)
 
-        hub.played = counting_played  # type: ignore[method-assign]
+        listener.played = counting_played  # type: ignore[method-assign]
 
         renderer = hub.renderers["incan_gold"]
         refresh = renderer.refresh

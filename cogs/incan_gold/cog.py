@@ -18,7 +18,9 @@ from discord.ext import commands
 from cogs.i18n import t
 from cogs.table.buttons import ActButton, PeekButton, refuse
 from cogs.table.cog import TableCog
-from cogs.table.hub import TableBot, TableHub, seat_label, seat_names, standings, winner_line
+from cogs.table.hub import TableBot, TableHub
+from cogs.table.lobby import lobby_embed, post_summary
+from cogs.table.text import seat_label, seat_names, standings, winner_line
 from engine.core import CHANCE, Event
 from engine.incan_gold import GAME
 from engine.session import SessionError, Table, Update
@@ -186,7 +188,7 @@ class IncanRenderer:
                            score=result["scores"][seat], gems=result["banked"][seat],
                            artifacts=t("incan.summary_artifacts", artifacts=", ".join(arts)) if arts else ""))
         lines.append(winner_line(table, result))
-        await hub.post_summary(table, t("incan.summary_title"), lines)
+        await post_summary(hub, table, t("incan.summary_title"), lines)
         for seat in range(len(table.seats)):
             if not table.seats[seat].is_ai and await hub.message_ref(table, "dm", seat) is not None:
                 mine, _ = self.prompt(hub, table, seat)
@@ -271,7 +273,7 @@ class IncanGold(TableCog, group_name="incan", group_description="Play Incan Gold
             await refuse(interaction, exc, "incan")
             return
         if table.status == "lobby":
-            await interaction.response.send_message(embed=self.bot.hub.lobby_embed(table), ephemeral=True)
+            await interaction.response.send_message(embed=lobby_embed(self.bot.hub, table), ephemeral=True)
             return
         embeds = [self.renderer.round_embed(table)]
         view: discord.ui.View | None = None

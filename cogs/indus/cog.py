@@ -18,6 +18,7 @@ from cogs.indus.render import IndusRenderer, PieceButton, board_file, board_png
 from cogs.table.buttons import refuse
 from cogs.table.cog import TableCog
 from cogs.table.hub import TableBot
+from cogs.table.lobby import lobby_embed
 from engine.indus import GAME
 from engine.indus.layout import generate_layout, layout_to_text
 from engine.session import SessionError
@@ -80,7 +81,7 @@ class Indus(TableCog, group_name="indus", group_description="Play Indus (2-4 pla
             await refuse(interaction, exc, "indus")
             return
         if table.status == "lobby":
-            await interaction.response.send_message(embed=self.bot.hub.lobby_embed(table), ephemeral=True)
+            await interaction.response.send_message(embed=lobby_embed(self.bot.hub, table), ephemeral=True)
             return
         png = board_png(GAME.view(table.state, None), [seat.display_name for seat in table.seats])
         embed = self.renderer.board_embed(table, png is not None)

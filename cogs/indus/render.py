@@ -24,7 +24,9 @@ import discord
 
 from cogs.i18n import t
 from cogs.table.buttons import ActButton, ActSelect, guarded, hub_of, refuse
-from cogs.table.hub import TableHub, seat_label, seat_names, standings, winner_line
+from cogs.table.hub import TableHub
+from cogs.table.lobby import post_summary
+from cogs.table.text import seat_label, seat_names, standings, winner_line
 from engine.core import CHANCE, Event
 from engine.indus import GAME
 from engine.session import SessionError, Table, Update
@@ -476,7 +478,7 @@ class IndusRenderer:
         fields = [(t("indus.summary_ruins"), ruins[:1024])]
         if len(ruins) > 1024:  # a huge custom layout: the rest in a second field
             fields.append(("…", ruins[1024:2048]))
-        await hub.post_summary(table, t("indus.summary_title"), total_lines, fields)
+        await post_summary(hub, table, t("indus.summary_title"), total_lines, fields)
         self.lines.pop(table.id, None)
 
     def prompt(self, hub: TableHub, table: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:

@@ -19,6 +19,7 @@ from cogs.sakkara.render import NAV_ITEMS, SakkaraRenderer, boards, names
 from cogs.table.buttons import refuse
 from cogs.table.cog import TableCog
 from cogs.table.hub import TableBot
+from cogs.table.lobby import lobby_embed
 from engine.sakkara import GAME
 from engine.session import SessionError
 
@@ -56,7 +57,7 @@ class Sakkara(TableCog, group_name="sakkara", group_description="Play Sakkara (2
             await refuse(interaction, exc, "sakkara")
             return
         if table.status == "lobby":
-            await interaction.response.send_message(embed=self.bot.hub.lobby_embed(table), ephemeral=True)
+            await interaction.response.send_message(embed=lobby_embed(self.bot.hub, table), ephemeral=True)
             return
         module = boards()
         fields: dict[str, Any] = {"ephemeral": True}

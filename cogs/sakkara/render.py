@@ -28,7 +28,9 @@ import discord
 from cogs.drawing import board_file
 from cogs.i18n import t
 from cogs.table.buttons import ActButton, ActSelect, PeekButton, guarded, hub_of, refuse
-from cogs.table.hub import TableHub, seat_label, seat_names, standings, winner_line
+from cogs.table.hub import TableHub
+from cogs.table.lobby import post_summary
+from cogs.table.text import seat_label, seat_names, standings, winner_line
 from engine.core import CHANCE, Event
 from engine.sakkara import GAME
 from engine.sakkara.state import NEIGHBOURS
@@ -388,7 +390,7 @@ class SakkaraRenderer:
             lines.append(t("sakkara.summary_line", place=place, name=seat_label(table.seats[seat]),
                            size=result["scores"][seat], levels=view["levels"][seat], grain=view["grains"][seat]))
         lines.append(winner_line(table, result))
-        await hub.post_summary(table, t("sakkara.summary_title"), lines)
+        await post_summary(hub, table, t("sakkara.summary_title"), lines)
         for seat, spec in enumerate(table.seats):
             if not spec.is_ai:
                 await self._retire_dm(hub, table, seat)

@@ -11,96 +11,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import functools
 import json
 import logging
 import re
 from collections.abc import Callable, Coroutine, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import discord
 
 from cogs.i18n import t
+from cogs.table.answer import ANSWER, Answer
+from cogs.table.hub import TableBot, TableHub
 from engine.session import SeatSpec, SessionError
 
-if TYPE_CHECKING:
-    from cogs.table.hub import TableBot, TableHub
-
-__all__ = ["DYNAMIC_ITEMS", "ActButton", "ActSelect", "Answer", "LobbyButton", "PeekButton", "RematchButton",
-           "act_and_confirm", "answering", "guarded", "hub_of", "refuse", "reply"]
+__all__ = ["DYNAMIC_ITEMS", "ActButton", "ActSelect", "PeekButton", "act_and_confirm", "as_seat", "can_manage",
+           "decode_action", "encode_action", "guarded", "hub_of", "refuse", "reply"]
 
 log = logging.getLogger(__name__)
 
 ACK_GUARD_S = 1.5
 """A click is answered by its own redraw; if the move takes longer than this, it is deferred first
 (Discord fails an interaction not answered within 3 s)."""
-
-ANSWER: contextvars.ContextVar[Answer | None] = contextvars.ContextVar("table_answer", default=None)
-"""The click being processed by this task, so the redraw of the pressed message can answer it."""
-
-
-class Answer:
-    """A button press not answered yet: the first redraw of the pressed message answers it.
-
-    Discord wants exactly one response per interaction within 3 s. Answering with the redraw itself
-    (an UPDATE_MESSAGE callback) instead of a defer followed by an edit halves a click's REST calls;
-    if the move is slow, :meth:`guard` defers in time and later redraws edit the original response.
-    """
-
-    def __init__(self, interaction: discord.Interaction) -> None:
-        self.interaction = interaction
-        self.message_id = interaction.message.id if interaction.message is not None else None
-        self.claimed = False
-        self.used = False  # a redraw of the pressed message went through this answer
-        self.closed = False  # the click's handler is done: timers it armed must not answer through it
-        self._deferring: asyncio.Future[Any] | None = None
-
-    def _claim(self) -> bool:
-        """Take the one response (synchronously, so a concurrent guard cannot also take it)."""
-        if self.claimed:
-            return False
-        self.claimed = True
-        return True
-
-    def guard(self) -> None:
-        """Defer now unless already answered (a timer callback: the move is taking long)."""
-        if self._claim():
-            self._deferring = asyncio.ensure_future(self.interaction.response.defer())
-
-    async def settled(self) -> None:
-        """Wait for a deferral the guard started, so followups come after it."""
-        if self._deferring is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await self._deferring
-
-    async def edit(self, **fields: Any) -> None:
-        """Show ``fields`` on the pressed message: as the response if still possible, else an edit."""
-        if self._claim():
-            try:
-                await self.interaction.response.edit_message(**fields)
-            except discord.HTTPException:
-                if not self.interaction.response.is_done():
-                    self.claimed = False  # not answered after all: a later defer still can
-                raise
-        else:
-            await self.settled()
-            await self.interaction.edit_original_response(**fields)
-        self.used = True
-
-    async def defer(self) -> None:
-        """Acknowledge without changing the pressed message (when nothing answered it yet)."""
-        if self._claim():
-            await self.interaction.response.defer()
-        else:
-            await self.settled()
-
-
-def answering(message_id: int) -> Answer | None:
-    """Return the click this task is processing when it was pressed on ``message_id``."""
-    answer = ANSWER.get()
-    # closed: a timer armed during the click copied this context; its redraws are plain edits.
-    return answer if answer is not None and not answer.closed and answer.message_id == message_id else None
 
 
 # --------------------------------------------------------------------------- errors
@@ -298,85 +230,5 @@ class PeekButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"peek
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"lobby:(?P<table>\d+):(?P<op>join|leave|start|cancel|ai-[a-z]+)"):
-    """Join / Leave / Start / Cancel / Add bot / Remove bot on the lobby message."""
-
-    def __init__(self, table_id: int, op: str, label: str = "",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label or op, style=style, row=row,
-                                           custom_id=f"lobby:{table_id}:{op}"))
-        self.table_id, self.op = table_id, op
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> LobbyButton:
-        """Rebuild the button from its custom_id."""
-        return cls(int(match["table"]), match["op"])
-
-    @guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Run the lobby operation through the session; errors come back privately."""
-        hub = hub_of(interaction)
-        await lobby_op(hub, interaction, self.table_id, self.op)
-
-
-async def lobby_op(hub: TableHub, interaction: discord.Interaction, table_id: int, op: str) -> None:
-    """Run one lobby operation for the interaction's user (shared by buttons and slash commands)."""
-    sessions = hub.bot.sessions
-    user = interaction.user
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    try:
-        if op == "join":
-            table = await sessions.join(table_id, as_seat(user))
-            ok = await hub.check_dm(user, t("lobby.dm_ok", game=hub.renderer(table).title(),
-                                            channel=f"<#{table.channel_id}>"))
-            await reply(interaction, t("lobby.joined") + ("" if ok else "\n" + t("lobby.dm_closed")))
-        elif op == "leave":
-            await sessions.leave(table_id, user.id)
-            await reply(interaction, t("lobby.left"))
-        elif op == "start":
-            await sessions.start(table_id, user.id)
-            await reply(interaction, t("lobby.started"))
-        elif op == "cancel":
-            await sessions.cancel(table_id, user.id, can_manage(interaction))
-            await reply(interaction, t("lobby.cancelled"))
-        elif op == "ai-remove":
-            await sessions.remove_ai(table_id, user.id)
-            await reply(interaction, t("lobby.done"))
-        else:
-            await sessions.add_ai(table_id, user.id, op.removeprefix("ai-"))
-            await reply(interaction, t("lobby.done"))
-    except SessionError as exc:
-        await refuse(interaction, exc)
-
-
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rematch:(?P<table>\d+)"):
-    """Opens a new lobby with the same seats and options (for anyone who played)."""
-
-    def __init__(self, table_id: int, label: str = "") -> None:
-        super().__init__(discord.ui.Button(label=label or t("play.rematch"), style=discord.ButtonStyle.success,
-                                           custom_id=f"rematch:{table_id}"))
-        self.table_id = table_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> RematchButton:
-        """Rebuild the button from its custom_id."""
-        return cls(int(match["table"]))
-
-    @guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Open the rematch lobby."""
-        hub = hub_of(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            await hub.bot.sessions.rematch(self.table_id, interaction.user.id)
-        except SessionError as exc:
-            await refuse(interaction, exc)
-            return
-        await reply(interaction, t("play.rematch_open"))
-
-
-DYNAMIC_ITEMS = (ActButton, ActSelect, PeekButton, LobbyButton, RematchButton)
-"""Registered once in setup_hook: every custom_id template the bot has ever used."""
+DYNAMIC_ITEMS = (ActButton, ActSelect, PeekButton)
+"""The move buttons' custom_id templates (registered once at start-up, with the lobby's)."""

@@ -13,8 +13,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.i18n import t
-from cogs.table.buttons import as_seat, lobby_op, refuse
+from cogs.table.buttons import as_seat, refuse
 from cogs.table.hub import Renderer, TableBot
+from cogs.table.lobby import lobby_op
 from engine.session import SessionError, Table
 
 __all__ = ["TableCog"]

@@ -1,10 +1,11 @@
-"""What every game's Discord layer shares: the bot class, the lobby and the table's messages.
+"""The hub every game's renderer draws through: the bot's messages and DMs, kept track of.
 
 One path for every game: a click or command -> cog -> ``Sessions`` (engine/session) -> engine ->
-store -> render. The :class:`TableHub` is the session's listener: it draws the generic lobby,
-keeps track of the bot's messages (edited in place, also after a restart) and hands play to the
-game's :class:`Renderer`. The buttons themselves are in :mod:`cogs.table.buttons`. No rule lives here:
-legality is the session's and engine's.
+store -> render. :class:`TableHub` records the bot's messages (edited in place, also after a
+restart), sends and edits DM prompts, answers a click with the redraw of the message it pressed
+(:mod:`cogs.table.answer`) and holds each game's :class:`Renderer`. The session's listener is
+:class:`cogs.table.listener.TableListener`; the lobby is drawn in :mod:`cogs.table.lobby`, the
+buttons are in :mod:`cogs.table.buttons`. No rule lives here: legality is the session's and engine's.
 """
 
 from __future__ import annotations
@@ -19,12 +20,12 @@ from discord.ext import commands
 from discord.http import handle_message_parameters
 
 from cogs.i18n import t
-from cogs.table.buttons import LobbyButton, RematchButton, answering
+from cogs.table.answer import answering
 from db.store import Store
 from engine.core import Event
-from engine.session import SeatSpec, Sessions, Table, Update
+from engine.session import Sessions, Table, Update
 
-__all__ = ["COUNT_REFRESH_AFTER_S", "Renderer", "TableBot", "TableHub", "seat_label", "seat_names"]
+__all__ = ["COUNT_REFRESH_AFTER_S", "Renderer", "TableBot", "TableHub"]
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +70,7 @@ class Renderer(Protocol):
 
 
 class TableBot(commands.Bot):
-    """The bot: discord.py's Bot plus the store, the sessions and the hub (set in setup_hook)."""
+    """The bot: discord.py's Bot plus the store, the sessions and the hub (set in its constructor)."""
 
     store: Store
     sessions: Sessions
@@ -80,7 +81,7 @@ class TableBot(commands.Bot):
 
 
 class TableHub:
-    """The session listener: keeps track of the bot's messages and routes drawing to renderers."""
+    """Keeps track of the bot's messages and DMs; holds each game's renderer."""
 
     def __init__(self, bot: TableBot, store: Store) -> None:
         self.bot = bot
@@ -267,78 +268,10 @@ class TableHub:
 
     # ------------------------------------------------------------------ lobby drawing
 
-    def lobby_embed(self, table: Table) -> discord.Embed:
-        """Return the lobby embed: seats, host, options."""
-        renderer = self.renderer(table)
-        embed = discord.Embed(title=t("lobby.title", game=renderer.title()), colour=discord.Colour.gold())
-        names = [seat_label(s) for s in table.seats] or [t("lobby.empty")]
-        embed.add_field(name=t("lobby.seats", count=len(table.seats), max=table.spec.max_players),
-                        value="\n".join(names), inline=True)
-        embed.add_field(name=t("lobby.options"), value=renderer.options_text(table), inline=True)
-        host = next((s.display_name for s in table.seats if s.user_id == table.host_id), "?")
-        hint = t("lobby.hint")
-        if len(table.seats) == 2 and table.spec.min_players == 2 and table.spec.max_players > 4:
-            hint += "\n" + t("lobby.two_players")
-        embed.description = f"{t('lobby.host', host=host)}\n{hint}"
-        return embed
-
-    def lobby_view(self, table: Table) -> discord.ui.View:
-        """Return the lobby buttons (persistent: they carry the table id)."""
-        view = discord.ui.View(timeout=None)
-        for op, style in (("join", discord.ButtonStyle.success), ("leave", discord.ButtonStyle.secondary),
-                          ("start", discord.ButtonStyle.primary), ("cancel", discord.ButtonStyle.danger)):
-            view.add_item(LobbyButton(table.id, op, t(f"lobby.{op}"), style, row=0))
-        for level in table.spec.agents:
-            view.add_item(LobbyButton(table.id, f"ai-{level}", t("lobby.add_bot", level=level),
-                                      discord.ButtonStyle.secondary, row=1))
-        view.add_item(LobbyButton(table.id, "ai-remove", t("lobby.remove_bot"), discord.ButtonStyle.secondary,
-                                  row=1))
-        return view
-
-    # ------------------------------------------------------------------ Listener
-
-    async def lobby_changed(self, table: Table) -> None:
-        """Redraw the lobby message."""
-        await self.post(table, "lobby", embed=self.lobby_embed(table), view=self.lobby_view(table))
-
-    async def started(self, table: Table) -> None:
-        """Freeze the lobby message: the seats are final."""
-        embed = self.lobby_embed(table)
-        embed.description = t("lobby.started")
-        await self.post(table, "lobby", embed=embed, view=None)
-
-    async def played(self, update: Update) -> None:
-        """Let the game's renderer draw the update."""
-        await self.renderer(update.table).played(self, update)
-
-    async def reminded(self, table: Table, seats: list[int]) -> None:
-        """Let the game's renderer remind the seats privately."""
-        await self.renderer(table).reminded(self, table, seats)
-
-    async def finished(self, table: Table, result: dict[str, Any]) -> None:
-        """Let the game's renderer draw the summary."""
+    def forget(self, table: Table) -> None:
+        """Drop a finished or ended table's pending count redraw."""
         self._refresh_armed.pop(table.id, None)
         self._refreshed_at.pop(table.id, None)
-        await self.renderer(table).finished(self, table, result)
-
-    async def post_summary(self, table: Table, title: str, lines: Sequence[str],
-                           fields: Sequence[tuple[str, str]] = ()) -> None:
-        """Post a game's final summary (``lines``, then ``fields``) with the Rematch button."""
-        embed = discord.Embed(title=title, description="\n".join(lines), colour=discord.Colour.green())
-        for name, value in fields:
-            embed.add_field(name=name, value=value, inline=False)
-        view = discord.ui.View(timeout=None)
-        view.add_item(RematchButton(table.id, t("play.rematch")))
-        await self.post(table, "summary", embed=embed, view=view)
-
-    async def ended(self, table: Table, reason: str) -> None:
-        """Close the table's messages after a cancel or an unreadable save."""
-        self._refresh_armed.pop(table.id, None)
-        self._refreshed_at.pop(table.id, None)
-        key = {"cancelled": "lobby.cancelled", "empty": "lobby.closed_empty"}.get(reason, "lobby.abandoned")
-        embed = discord.Embed(title=self.renderer(table).title(), description=t(key),
-                              colour=discord.Colour.dark_grey())
-        await self.post(table, "lobby", embed=embed, view=None)
 
 
 def _signature(fields: dict[str, Any]) -> str | None:
@@ -355,27 +288,3 @@ def _signature(fields: dict[str, Any]) -> str | None:
         "view": view.to_components() if isinstance(view, discord.ui.View) else None,
     }
     return json.dumps(shown, sort_keys=True, default=str)
-
-
-def standings(result: dict[str, Any]) -> list[int]:
-    """Return the seats in final order: the engine's winners first, then by score."""
-    return sorted(range(len(result["scores"])), key=lambda s: (s not in result["winners"], -result["scores"][s]))
-
-
-def winner_line(table: Table, result: dict[str, Any]) -> str:
-    """Return the summary's "Winner: ..." (or shared win) line."""
-    key = "play.winner" if len(result["winners"]) == 1 else "play.winners"
-    return "\n" + t(key, names=seat_names(table, result["winners"]))
-
-
-def seat_label(seat: SeatSpec) -> str:
-    """Return how a seat is named at the table (bots tagged)."""
-    return f"🤖 {seat.display_name}" if seat.is_ai else seat.display_name
-
-
-def seat_names(table: Table, seats: Sequence[int]) -> str:
-    """Return seat names joined for a sentence."""
-    names = [table.seats[s].display_name for s in seats]
-    if len(names) <= 1:
-        return "".join(names)
-    return t("play.and", first=", ".join(names[:-1]), last=names[-1])

@@ -17,6 +17,7 @@ import pytest
 from incan_kit import act_id, buttons, last_dm, lobby_id, start_bot
 
 from bot import QUIET_LOGGERS, Bot, configure_logging
+from cogs.table import answer as answer_module
 from cogs.table import buttons as button_module
 from cogs.table.hub import COUNT_REFRESH_AFTER_S
 from db.store import Store
@@ -377,14 +378,14 @@ def test_a_finished_click_answers_no_later_redraw():
     """A timer armed while a click is handled copies its context: once the click is done, redraws of
     that message are plain edits, never answers to the old (possibly expired) interaction."""
     interaction = SimpleNamespace(message=SimpleNamespace(id=5))
-    answer = button_module.Answer(interaction)  # type: ignore[arg-type]
-    token = button_module.ANSWER.set(answer)
+    answer = answer_module.Answer(interaction)  # type: ignore[arg-type]
+    token = answer_module.ANSWER.set(answer)
     try:
-        assert button_module.answering(5) is answer and button_module.answering(6) is None
+        assert answer_module.answering(5) is answer and answer_module.answering(6) is None
         answer.closed = True  # what act_and_confirm does when it returns
-        assert button_module.answering(5) is None
+        assert answer_module.answering(5) is None
     finally:
-        button_module.ANSWER.reset(token)
+        answer_module.ANSWER.reset(token)
 
 
 async def test_on_the_real_clock_bot_seats_play_and_every_step_is_drawn(fake, table, store, players):

@@ -1,0 +1,82 @@
+"""How a click is answered: by the redraw of the message it pressed (one REST call).
+
+:class:`Answer` holds the interaction of the click a task is processing (in :data:`ANSWER`);
+the hub's redraw of the pressed message goes through it as the interaction's response.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+from typing import Any
+
+import discord
+
+__all__ = ["ANSWER", "Answer", "answering"]
+
+ANSWER: contextvars.ContextVar[Answer | None] = contextvars.ContextVar("table_answer", default=None)
+"""The click being processed by this task, so the redraw of the pressed message can answer it."""
+
+
+class Answer:
+    """A button press not answered yet: the first redraw of the pressed message answers it.
+
+    Discord wants exactly one response per interaction within 3 s. Answering with the redraw itself
+    (an UPDATE_MESSAGE callback) instead of a defer followed by an edit halves a click's REST calls;
+    if the move is slow, :meth:`guard` defers in time and later redraws edit the original response.
+    """
+
+    def __init__(self, interaction: discord.Interaction) -> None:
+        self.interaction = interaction
+        self.message_id = interaction.message.id if interaction.message is not None else None
+        self.claimed = False
+        self.used = False  # a redraw of the pressed message went through this answer
+        self.closed = False  # the click's handler is done: timers it armed must not answer through it
+        self._deferring: asyncio.Future[Any] | None = None
+
+    def _claim(self) -> bool:
+        """Take the one response (synchronously, so a concurrent guard cannot also take it)."""
+        if self.claimed:
+            return False
+        self.claimed = True
+        return True
+
+    def guard(self) -> None:
+        """Defer now unless already answered (a timer callback: the move is taking long)."""
+        if self._claim():
+            self._deferring = asyncio.ensure_future(self.interaction.response.defer())
+
+    async def settled(self) -> None:
+        """Wait for a deferral the guard started, so followups come after it."""
+        if self._deferring is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self._deferring
+
+    async def edit(self, **fields: Any) -> None:
+        """Show ``fields`` on the pressed message: as the response if still possible, else an edit."""
+        if self._claim():
+            try:
+                await self.interaction.response.edit_message(**fields)
+            except discord.HTTPException:
+                if not self.interaction.response.is_done():
+                    self.claimed = False  # not answered after all: a later defer still can
+                raise
+        else:
+            await self.settled()
+            await self.interaction.edit_original_response(**fields)
+        self.used = True
+
+    async def defer(self) -> None:
+        """Acknowledge without changing the pressed message (when nothing answered it yet)."""
+        if self._claim():
+            await self.interaction.response.defer()
+        else:
+            await self.settled()
+
+
+def answering(message_id: int) -> Answer | None:
+    """Return the click this task is processing when it was pressed on ``message_id``."""
+    answer = ANSWER.get()
+    # closed: a timer armed during the click copied this context; its redraws are plain edits.
+    return answer if answer is not None and not answer.closed and answer.message_id == message_id else None

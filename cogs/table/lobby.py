@@ -1,0 +1,146 @@
+"""The lobby on Discord: its message and buttons, the shared lobby operations, and the Rematch
+button on a finished game's summary (which opens a new lobby)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from cogs.i18n import t
+from cogs.table.buttons import as_seat, can_manage, guarded, hub_of, refuse, reply
+from cogs.table.hub import TableHub
+from cogs.table.text import seat_label
+from engine.session import SessionError, Table
+
+__all__ = ["DYNAMIC_ITEMS", "LobbyButton", "RematchButton", "lobby_embed", "lobby_op", "lobby_view", "post_summary"]
+
+
+def lobby_embed(hub: TableHub, table: Table) -> discord.Embed:
+    """Return the lobby embed: seats, host, options."""
+    renderer = hub.renderer(table)
+    embed = discord.Embed(title=t("lobby.title", game=renderer.title()), colour=discord.Colour.gold())
+    names = [seat_label(s) for s in table.seats] or [t("lobby.empty")]
+    embed.add_field(name=t("lobby.seats", count=len(table.seats), max=table.spec.max_players),
+                    value="\n".join(names), inline=True)
+    embed.add_field(name=t("lobby.options"), value=renderer.options_text(table), inline=True)
+    host = next((s.display_name for s in table.seats if s.user_id == table.host_id), "?")
+    hint = t("lobby.hint")
+    if len(table.seats) == 2 and table.spec.min_players == 2 and table.spec.max_players > 4:
+        hint += "\n" + t("lobby.two_players")
+    embed.description = f"{t('lobby.host', host=host)}\n{hint}"
+    return embed
+
+
+
+def lobby_view(table: Table) -> discord.ui.View:
+    """Return the lobby buttons (persistent: they carry the table id)."""
+    view = discord.ui.View(timeout=None)
+    for op, style in (("join", discord.ButtonStyle.success), ("leave", discord.ButtonStyle.secondary),
+                      ("start", discord.ButtonStyle.primary), ("cancel", discord.ButtonStyle.danger)):
+        view.add_item(LobbyButton(table.id, op, t(f"lobby.{op}"), style, row=0))
+    for level in table.spec.agents:
+        view.add_item(LobbyButton(table.id, f"ai-{level}", t("lobby.add_bot", level=level),
+                                  discord.ButtonStyle.secondary, row=1))
+    view.add_item(LobbyButton(table.id, "ai-remove", t("lobby.remove_bot"), discord.ButtonStyle.secondary,
+                              row=1))
+    return view
+
+# ------------------------------------------------------------------ Listener
+
+
+async def post_summary(hub: TableHub, table: Table, title: str, lines: Sequence[str],
+                       fields: Sequence[tuple[str, str]] = ()) -> None:
+    """Post a game's final summary (``lines``, then ``fields``) with the Rematch button."""
+    embed = discord.Embed(title=title, description="\n".join(lines), colour=discord.Colour.green())
+    for name, value in fields:
+        embed.add_field(name=name, value=value, inline=False)
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(table.id, t("play.rematch")))
+    await hub.post(table, "summary", embed=embed, view=view)
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                  template=r"lobby:(?P<table>\d+):(?P<op>join|leave|start|cancel|ai-[a-z]+)"):
+    """Join / Leave / Start / Cancel / Add bot / Remove bot on the lobby message."""
+
+    def __init__(self, table_id: int, op: str, label: str = "",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None) -> None:
+        super().__init__(discord.ui.Button(label=label or op, style=style, row=row,
+                                           custom_id=f"lobby:{table_id}:{op}"))
+        self.table_id, self.op = table_id, op
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> LobbyButton:
+        """Rebuild the button from its custom_id."""
+        return cls(int(match["table"]), match["op"])
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Run the lobby operation through the session; errors come back privately."""
+        hub = hub_of(interaction)
+        await lobby_op(hub, interaction, self.table_id, self.op)
+
+
+async def lobby_op(hub: TableHub, interaction: discord.Interaction, table_id: int, op: str) -> None:
+    """Run one lobby operation for the interaction's user (shared by buttons and slash commands)."""
+    sessions = hub.bot.sessions
+    user = interaction.user
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        if op == "join":
+            table = await sessions.join(table_id, as_seat(user))
+            ok = await hub.check_dm(user, t("lobby.dm_ok", game=hub.renderer(table).title(),
+                                            channel=f"<#{table.channel_id}>"))
+            await reply(interaction, t("lobby.joined") + ("" if ok else "\n" + t("lobby.dm_closed")))
+        elif op == "leave":
+            await sessions.leave(table_id, user.id)
+            await reply(interaction, t("lobby.left"))
+        elif op == "start":
+            await sessions.start(table_id, user.id)
+            await reply(interaction, t("lobby.started"))
+        elif op == "cancel":
+            await sessions.cancel(table_id, user.id, can_manage(interaction))
+            await reply(interaction, t("lobby.cancelled"))
+        elif op == "ai-remove":
+            await sessions.remove_ai(table_id, user.id)
+            await reply(interaction, t("lobby.done"))
+        else:
+            await sessions.add_ai(table_id, user.id, op.removeprefix("ai-"))
+            await reply(interaction, t("lobby.done"))
+    except SessionError as exc:
+        await refuse(interaction, exc)
+
+
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rematch:(?P<table>\d+)"):
+    """Opens a new lobby with the same seats and options (for anyone who played)."""
+
+    def __init__(self, table_id: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=label or t("play.rematch"), style=discord.ButtonStyle.success,
+                                           custom_id=f"rematch:{table_id}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> RematchButton:
+        """Rebuild the button from its custom_id."""
+        return cls(int(match["table"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Open the rematch lobby."""
+        hub = hub_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await hub.bot.sessions.rematch(self.table_id, interaction.user.id)
+        except SessionError as exc:
+            await refuse(interaction, exc)
+            return
+        await reply(interaction, t("play.rematch_open"))
+
+
+DYNAMIC_ITEMS = (LobbyButton, RematchButton)
+"""The lobby's custom_id templates (registered once at start-up, with the move buttons')."""
