@@ -15,7 +15,10 @@ from discord.ext import commands
 
 from cogs.drawing import board_file
 from cogs.i18n import t
-from cogs.sakkara.render import NAV_ITEMS, SakkaraRenderer, boards, names
+from cogs.sakkara import labels
+from cogs.sakkara.labels import names
+from cogs.sakkara.prompt import NAV_ITEMS
+from cogs.sakkara.render import SakkaraRenderer
 from cogs.table.buttons import refuse
 from cogs.table.cog import TableCog
 from cogs.table.hub import TableBot
@@ -59,7 +62,7 @@ class Sakkara(TableCog, group_name="sakkara", group_description="Play Sakkara (2
         if table.status == "lobby":
             await interaction.response.send_message(embed=lobby_embed(self.bot.hub, table), ephemeral=True)
             return
-        module = boards()
+        module = labels.boards()
         fields: dict[str, Any] = {"ephemeral": True}
         files: list[discord.File] = []
         public = self.renderer.public_embed(table, module is not None)

@@ -14,8 +14,8 @@ from incan_kit import buttons, lobby_id, start_bot
 from sakkara_bot_kit import last_prompt, perform, prompt_ids
 
 from bot import Bot
-from cogs.sakkara import render as sakkara_render
-from cogs.sakkara.render import SakkaraRenderer
+from cogs.sakkara import labels as sakkara_labels
+from cogs.sakkara.prompt import prompt_at
 from cogs.table.buttons import encode_action
 from db.store import Store
 from engine.clock import ManualClock
@@ -80,7 +80,7 @@ async def play_to_the_end(fake: FakeDiscord, table: Table, users: list[FakeUser]
 
 
 async def test_full_game_human_against_a_bot(fake, table, store, clock, monkeypatch):
-    monkeypatch.setattr(sakkara_render, "boards", lambda: None)  # the text board (images: other tests)
+    monkeypatch.setattr(sakkara_labels, "boards", lambda: None)  # the text board (images: other tests)
     ann = fake.user("Ann")
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, ann)
@@ -109,12 +109,11 @@ async def test_full_game_human_against_a_bot(fake, table, store, clock, monkeypa
 
 def _reachable(table: Table, seat: int) -> set[str]:
     """Every action the prompt offers, over the main controls and every sub-menu and page."""
-    renderer = SakkaraRenderer()
     found: set[str] = set()
     todo, seen = [""], {""}
     while todo:
         group = todo.pop()
-        _, view = renderer.prompt_at(table, seat, group)
+        _, view = prompt_at(table, seat, group)
         assert view is not None
         rows: dict[int, int] = {}
         for item in view.children:
@@ -174,7 +173,7 @@ def board_message(fake: FakeDiscord, channel: FakeChannel | int) -> FakeMessage:
 
 
 async def test_restart_mid_turn_then_the_old_dm_controls_still_work(fake, table, store, clock, monkeypatch):
-    monkeypatch.setattr(sakkara_render, "boards", lambda: None)
+    monkeypatch.setattr(sakkara_labels, "boards", lambda: None)
     ann = fake.user("Ann")
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, ann, seed=5)
@@ -240,7 +239,7 @@ async def test_the_rack_and_the_snakes_reveal_never_reach_a_public_message():
                     assert revealed is not None and "Medium bot 1's rack:" in revealed.text
             texts = fake.public_texts()
             assert images and [x for x in texts if "Your rack" in x or "Medium bot 1's rack:" in x] == []
-            mine = sakkara_render.counts_text(GAME.view(game.state, seat)["rack"])
+            mine = sakkara_labels.counts_text(GAME.view(game.state, seat)["rack"])
             assert not any(mine in x for x in texts)
             runs[steal_last] = (texts, images)
             await fake.stop(bot)
@@ -249,7 +248,7 @@ async def test_the_rack_and_the_snakes_reveal_never_reach_a_public_message():
 
 
 async def test_refusals_are_private_and_change_nothing(fake, table, store, clock, monkeypatch):
-    monkeypatch.setattr(sakkara_render, "boards", lambda: None)
+    monkeypatch.setattr(sakkara_labels, "boards", lambda: None)
     ann, bo, stranger = fake.user("Ann"), fake.user("Bo"), fake.user("Stranger")
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, ann, other=bo, seed=11)
@@ -281,7 +280,7 @@ async def test_refusals_are_private_and_change_nothing(fake, table, store, clock
 
 
 async def test_timeout_reminds_privately_then_the_easy_bot_plays_the_turn(fake, table, store, clock, monkeypatch):
-    monkeypatch.setattr(sakkara_render, "boards", lambda: None)
+    monkeypatch.setattr(sakkara_labels, "boards", lambda: None)
     ann = fake.user("Ann")
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, ann, seed=4)
@@ -300,7 +299,7 @@ async def test_timeout_reminds_privately_then_the_easy_bot_plays_the_turn(fake, 
 
 
 async def test_closed_dms_play_through_ephemeral_prompts(fake, table, store, clock, monkeypatch):
-    monkeypatch.setattr(sakkara_render, "boards", lambda: None)
+    monkeypatch.setattr(sakkara_labels, "boards", lambda: None)
     ann = fake.user("Ann")
     fake.close_dms(ann)
     bot = await start_bot(fake, store, clock)
@@ -357,7 +356,7 @@ async def test_rack_image_in_the_dm_follows_the_rack_and_a_deleted_board_is_post
 
 
 async def test_a_stale_sub_menu_is_refused_privately(fake, table, store, clock, monkeypatch):
-    monkeypatch.setattr(sakkara_render, "boards", lambda: None)
+    monkeypatch.setattr(sakkara_labels, "boards", lambda: None)
     ann = fake.user("Ann")
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, ann, seed=9)

@@ -1,0 +1,176 @@
+"""Sakkara's words on Discord: names of spaces, workers and motifs, menu labels, log lines, the
+text board. Presentation only: every name is drawn from the engine's views and events."""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+from cogs.i18n import t
+from engine.core import CHANCE, Event
+from engine.session import Table
+
+__all__ = ["ARROWS", "SPELL_GROUPS", "action_label", "boards", "builder_text", "counts_text", "event_line",
+           "group_of", "motif", "names", "space_name", "text_board", "whose_turn", "worker_name"]
+
+SIDE = 7
+ARROWS = {"N": "⬆️", "E": "➡️", "S": "⬇️", "W": "⬅️"}
+SHORT = {  # two letters per motif for the text board (presentation only)
+    "ship": "Sh", "grain": "Gr", "apex": "Ap", "corner_stone": "Co", "stairs": "St", "moon": "Mo",
+    "circle": "Ci", "double_line": "Dl", "cross": "Cr", "braid": "Br", "eye": "Ey", "helping_hand": "Hh",
+    "snake": "Sn", "horse": "Ho", "bird": "Bi", "ox": "Ox",
+}
+MOTIF_ORDER = list(SHORT)  # the engine's motif order (tiles.MOTIFS)
+SPELL_GROUPS = ("firestorm", "whirlwind", "shipwreck", "drought")
+
+
+def boards() -> ModuleType | None:
+    """Return ``cogs.drawing`` (board images) when installed, else None: the text board is used."""
+    try:
+        return importlib.import_module("cogs.sakkara.board")
+    except ImportError:
+        return None
+
+
+def space_name(space: int) -> str:
+    """Return a space's name: column letter A-G (west to east), row 1-7 (north to south)."""
+    row, col = divmod(space, SIDE)
+    return f"{'ABCDEFG'[col]}{row + 1}"
+
+
+def worker_name(seat: int, worker: int) -> str:
+    """Return a worker's name as the board image prints it: 1A, 1B (seat 1), 2A, 2B (seat 2)."""
+    return f"{seat + 1}{'AB'[worker]}"
+
+
+def motif(name: str | None) -> str:
+    """Return a motif's display name."""
+    return t(f"sakkara.m.{name}") if name else t("sakkara.nothing")
+
+
+def counts_text(counts: dict[str, int]) -> str:
+    """Return a rack-like multiset as text, in the table's motif order."""
+    items = [(m, counts[m]) for m in MOTIF_ORDER if counts.get(m)]
+    return ", ".join(f"{c}× {motif(m)}" if c > 1 else motif(m) for m, c in items) or t("sakkara.empty")
+
+
+def group_of(action: dict[str, Any]) -> str:
+    """Return the prompt group an action is shown in (presentation only)."""
+    kind = action["do"]
+    if kind == "bird":
+        return f"bird{action['worker']}"
+    if kind == "cast":
+        return str(action["spell"])
+    if kind == "return":
+        return f"ret{action['count']}"
+    return str(kind)
+
+
+def _space_label(view: dict[str, Any], space: int) -> str:
+    cell = view["board"][space]
+    if not cell["height"]:
+        return t("sakkara.space_empty", space=space_name(space))
+    return t("sakkara.space", space=space_name(space), height=cell["height"], top=motif(cell["top"]))
+
+
+def action_label(view: dict[str, Any], action: dict[str, Any]) -> str:
+    """Return a menu label for one legal action, from the seat's view."""
+    kind = action["do"]
+    if kind in ("place", "return"):
+        return _space_label(view, int(action["space"]))
+    if kind == "bird":
+        return _space_label(view, int(action["space"]))
+    if kind == "ox":
+        seat = int(view["seat"])
+        pos = view["workers"][seat][int(action["worker"])]
+        return t("sakkara.ox_option", worker=worker_name(seat, int(action["worker"])), count=action["count"],
+                 dir=t(f"sakkara.dir.{action['dir']}"), space=space_name(pos))
+    if kind == "cast":
+        order = " → ".join(motif(m) for m in str(action["order"]).split(","))
+        if "worker" in action:
+            target = t("sakkara.cast_worker", worker=worker_name(int(view["seat"]), int(action["worker"])))
+            if "line" in action:
+                target += " " + t(f"sakkara.line.{action['line']}")
+            return f"{target} · {order}"
+        return order
+    if kind in ("display", "build", "steal", "discard"):
+        return t(f"sakkara.do.{kind}", motif=motif(str(action["motif"])))
+    if kind == "horse":
+        return t("sakkara.do.horse", steps=action["steps"])
+    return t(f"sakkara.do.{kind}")
+
+
+def names(table: Table) -> list[str]:
+    """Return the seats' display names (printed on the board image)."""
+    return [s.display_name for s in table.seats]
+
+
+def text_board(table: Table, view: dict[str, Any]) -> str:
+    """Return the board as a text grid (used when board images are not installed)."""
+    marks = {pos: worker_name(seat, w) for seat, ws in enumerate(view["workers"]) for w, pos in enumerate(ws)
+             if pos >= 0}
+    rows = ["    " + "".join(f"{c:<6}" for c in "ABCDEFG")]
+    for r in range(SIDE):
+        cells = []
+        for c in range(SIDE):
+            sp = r * SIDE + c
+            cell = view["board"][sp]
+            text = f"{cell['height']}{SHORT[cell['top']]}" if cell["height"] else " ·"
+            cells.append(f"{text + marks.get(sp, ''):<6}")
+        rows.append(f"{r + 1:<4}" + "".join(cells).rstrip())
+    return "```\n" + "\n".join(rows) + "\n```"
+
+
+def whose_turn(table: Table, view: dict[str, Any]) -> str:
+    """Return who is to do what now, from the public view."""
+    if view["phase"] == "over":
+        return t("sakkara.over")
+    movers = [s for s in view["to_move"] if s != CHANCE]
+    if not movers:
+        return t("sakkara.dealing")
+    name = table.seats[movers[0]].display_name
+    return t(f"sakkara.phase.{view['phase']}", name=name)
+
+
+def builder_text(view: dict[str, Any], seat: int, rack: bool = True) -> str:
+    """Return a builder's ship, grain, pyramid and (optionally) rack size."""
+    ship = t("sakkara.yes") if view["ships"][seat] else t("sakkara.no")
+    text = t("sakkara.builder", ship=ship, grain=view["grains"][seat], size=view["pyramid_sizes"][seat],
+             levels=view["levels"][seat])
+    return text + ("\n" + t("sakkara.rack_size", count=view["rack_sizes"][seat]) if rack else "")
+
+
+def event_line(table: Table, e: Event) -> str:
+    """Return the public log line of one public event ("" for none)."""
+    kind = e["type"]
+    if kind == "deal":
+        return t("sakkara.log.deal")
+    name = table.seats[e["seat"]].display_name if "seat" in e else "?"
+    other = table.seats[1 - e["seat"]].display_name if "seat" in e else "?"
+    if kind in ("place", "bird"):
+        space = e["space"] if kind == "place" else e["to"]
+        return t(f"sakkara.log.{kind}", name=name, space=space_name(space), took=motif(e["took"]))
+    if kind == "step":
+        extra = " " + t("sakkara.log.stairs") if e["stairs"] else ""
+        return t("sakkara.log.step", name=name, dir=t(f"sakkara.dir.{e['dir']}"), space=space_name(e["to"]),
+                 took=motif(e["took"])) + extra
+    if kind == "horse":
+        took = ", ".join(motif(m["took"]) for m in e["moves"])
+        return t("sakkara.log.horse", name=name, steps=len(e["moves"]), space=space_name(e["moves"][-1]["to"]),
+                 took=took)
+    if kind == "ox":
+        return t("sakkara.log.ox", name=name, count=e["count"], frm=space_name(e["from"]), to=space_name(e["to"]),
+                 top=motif(e["top"]))
+    if kind == "cast":
+        took = ", ".join(motif(m) for _, m in e.get("took", []))
+        key = f"sakkara.log.cast_{e['spell']}"
+        return t(key, name=name, other=other, took=took or t("sakkara.nothing"))
+    if kind == "return":
+        tiles = ", ".join(motif(m) for m in e["tiles"])
+        return t("sakkara.log.return", name=name, count=e["count"], space=space_name(e["space"]), tiles=tiles)
+    if kind in ("display", "build", "discard"):
+        return t(f"sakkara.log.{kind}", name=name, motif=motif(e["motif"]), level=e.get("level", 0))
+    if kind in ("snake", "steal", "end"):
+        return t(f"sakkara.log.{kind}", name=name, other=other)
+    return ""
