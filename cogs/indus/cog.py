@@ -13,8 +13,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.drawing import board_file
 from cogs.i18n import t
-from cogs.indus.render import IndusRenderer, PieceButton, board_file, board_png
+from cogs.indus.controls import PieceButton
+from cogs.indus.labels import board_png
+from cogs.indus.render import IndusRenderer
 from cogs.table.buttons import refuse
 from cogs.table.cog import TableCog
 from cogs.table.hub import TableBot

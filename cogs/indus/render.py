@@ -6,184 +6,44 @@ every player's colours, reserve and prisoners, and a log of what happened. Indus
 so the controls of the player to move sit on that public message; anyone else's click is
 refused privately by the session. The player to move also gets a short DM nudge with a link.
 
-Every control is built from ``GAME.legal_actions(state, seat)`` only. Placements can exceed a
-menu's 25 options (2 players: two colours x three ranks x free spaces), so the piece is chosen
-first (buttons that only redraw the controls, no action) and its start space second (a menu of at
-most 24 spaces, each option value the full action). No rule lives here.
+The controls are built in :mod:`cogs.indus.controls`, names and the board picture come from
+:mod:`cogs.indus.labels`. No rule lives here.
 """
-
 from __future__ import annotations
 
-import io
-import logging
-import re
 from collections.abc import Sequence
 from typing import Any
 
 import discord
 
+from cogs.drawing import board_file
 from cogs.i18n import t
-from cogs.table.buttons import ActButton, ActSelect, guarded, hub_of, refuse
+from cogs.indus.controls import controls
+from cogs.indus.labels import (
+    COLOUR_EMOJI,
+    IMAGE_NAME,
+    board_png,
+    board_png_available,
+    board_text,
+    colour_name,
+    piece_name,
+    rank_name,
+    square_name,
+)
 from cogs.table.hub import TableHub
 from cogs.table.lobby import post_summary
 from cogs.table.text import seat_label, seat_names, standings, winner_line
 from engine.core import CHANCE, Event
 from engine.indus import GAME
-from engine.session import SessionError, Table, Update
+from engine.session import Table, Update
 
-__all__ = ["IndusRenderer", "PieceButton", "board_png", "board_text"]
-
-log = logging.getLogger(__name__)
+__all__ = ["IndusRenderer"]
 
 LOG_LINES = 8  # lines of "what happened" kept on the board message
-COLOUR_EMOJI = ("🔵", "🟡", "🟢", "🔴")
-COLOUR_LETTER = "bygr"
-MAX_MOVE_BUTTONS = 20  # more legal moves than this go into menus (never happens with 8-9 frame pieces)
-SELECT_MAX = 25
-IMAGE_NAME = "board.png"
-
-
-# --------------------------------------------------------------------------- board picture
-
-
-def _boards() -> Any:
-    """Return the board-image module, or None while it is not installed (text fallback)."""
-    try:
-        from cogs.indus import board as boards  # imported lazily: the picture module is optional
-    except ImportError:
-        return None
-    return boards if hasattr(boards, "board_image") else None
-
-
-def board_png(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes | None:
-    """Return the board as PNG bytes, or None when the image module is not installed."""
-    boards = _boards()
-    if boards is None:
-        return None
-    try:
-        png = boards.board_image(view, list(names) if names is not None else None)
-    except Exception:  # a drawing bug must not stop the game: fall back to text
-        log.warning("indus board image failed; showing the text board", exc_info=True)
-        return None
-    return png if isinstance(png, bytes) else None
-
-
-def board_file(png: bytes) -> discord.File:
-    """Return the PNG as an attachment named board.png."""
-    return discord.File(io.BytesIO(png), filename=IMAGE_NAME)
-
-
-def _piece_code(piece: dict[str, Any]) -> str:
-    return f"{COLOUR_LETTER[piece['colour']]}{piece['rank']}"
-
-
-def board_text(view: dict[str, Any]) -> str:
-    """Return the board as a text grid (frame pieces around, top piece + height in each square)."""
-    frame = view["frame"]
-
-    def slot(name: str) -> str:
-        return _piece_code(frame[name]) if name in frame else "··"
-
-    cells = {(sq["row"], sq["col"]): sq for sq in view["board"]}
-    lines = ["      " + "".join(f"{'ABCDEF'[c]:<5}" for c in range(6)),
-             "      " + "".join(f"{slot(f'N{c}'):<5}" for c in range(6))]
-    for r in range(6):
-        row = []
-        for c in range(6):
-            sq = cells[(r, c)]
-            stack = sq["stack"]
-            text = f"{_piece_code(stack[-1])}{len(stack)}" if stack else " . "
-            row.append(f"{text}{'*' if sq['owner'] >= 0 else ' '}")
-        lines.append(f"{r + 1} {slot(f'W{r}'):>2} |{' '.join(row)}| {slot(f'E{r}')}")
-    lines.append("      " + "".join(f"{slot(f'S{c}'):<5}" for c in range(6)))
-    lines.append("")
-    for r in range(6):
-        lines.append(f"{r + 1}     " + "".join(f"{cells[(r, c)]['types']:<5}" for c in range(6)))
-    return "```\n" + "\n".join(lines) + "\n```\n" + t("indus.text_legend")
-
-
-# --------------------------------------------------------------------------- names
-
-
-def colour_name(colour: int) -> str:
-    """Return a colour with its emoji, e.g. '🔵 blue'."""
-    return f"{COLOUR_EMOJI[colour]} {t(f'indus.colour{colour}')}"
-
-
-def rank_name(rank: str) -> str:
-    """Return a rank letter's name (Worker, Assistant, Professor)."""
-    return t(f"indus.rank_{rank}")
-
-
-def piece_name(piece: dict[str, Any]) -> str:
-    """Return e.g. '🔵 Assistant'."""
-    return f"{COLOUR_EMOJI[piece['colour']]} {rank_name(piece['rank'])}"
-
-
-def space_name(space: str) -> str:
-    """Return a start space with where it lies, e.g. 'N3 (top, column 3)'."""
-    return t(f"indus.side_{space[0]}", space=space, line=space[1:])
-
-
-def square_name(row: int, col: int) -> str:
-    """Return a square's label as printed on the board image (A1..F6: column letter, row number)."""
-    boards = _boards()
-    label = getattr(boards, "indus_square_label", None) if boards is not None else None
-    if label is not None:
-        try:
-            return str(label(row, col))
-        except TypeError:
-            pass
-    return f"{'ABCDEF'[col]}{row + 1}"
-
-
-# --------------------------------------------------------------------------- the piece buttons
-
-
-class PieceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"indus:pc:(?P<table>\d+):(?P<window>\d+):(?P<piece>[0-3][WAP])"):
-    """Step one of a placement: shows the start-space menu for this piece (applies nothing)."""
-
-    def __init__(self, table_id: int, window: int, piece: str, label: str = "",
-                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, row: int | None = None) -> None:
-        super().__init__(discord.ui.Button(label=label or piece, style=style, row=row,
-                                           custom_id=f"indus:pc:{table_id}:{window}:{piece}"))
-        self.table_id, self.window, self.piece = table_id, window, piece
-
-    @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> PieceButton:
-        """Rebuild the button from its custom_id."""
-        return cls(int(match["table"]), int(match["window"]), match["piece"])
-
-    @guarded
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Redraw the controls with this piece's start spaces; refuse anyone but the mover."""
-        hub = hub_of(interaction)
-        try:
-            table = hub.bot.sessions.table(self.table_id)
-            if table.status != "playing":
-                raise SessionError("not_playing")
-            seat = table.seat_of(interaction.user.id)
-            if seat is None:
-                raise SessionError("not_seated")
-            if self.window != table.window:
-                raise SessionError("stale")
-            if seat not in table.humans_owing():
-                raise SessionError("not_your_turn")
-        except SessionError as exc:
-            await refuse(interaction, exc)
-            return
-        renderer = hub.renderer(table)
-        assert isinstance(renderer, IndusRenderer)
-        await interaction.response.edit_message(view=renderer.controls(table, chosen=self.piece))
-
-
-# --------------------------------------------------------------------------- the renderer
 
 
 class IndusRenderer:
-    """Draws Indus tables (the hub calls it as the session's listener)."""
+    """Draws Indus tables (the hub's listener routes the session's updates here)."""
 
     name = "indus"
     command = "indus"
@@ -319,81 +179,12 @@ class IndusRenderer:
             embed.set_image(url=f"attachment://{IMAGE_NAME}")
         return embed
 
-    def controls(self, table: Table, chosen: str | None = None) -> discord.ui.View | None:
-        """Return the move controls of the human to move, built from the legal actions only."""
-        if table.status != "playing":
-            return None
-        owing = table.humans_owing()
-        if not owing:
-            return None
-        seat = owing[0]
-        legal = GAME.legal_actions(table.state, seat)
-        if not legal:
-            return None
-        view = discord.ui.View(timeout=None)
-        if legal[0]["do"] == "place":
-            self._placement_controls(table, view, legal, chosen)
-        elif legal[0]["do"] in ("keep", "return"):
-            for action in legal:
-                style = discord.ButtonStyle.success if action["do"] == "keep" else discord.ButtonStyle.primary
-                view.add_item(ActButton(table.id, table.window, action,
-                                        t(f"indus.{action['do']}", piece=piece_name(action))[:80], style))
-        else:
-            self._move_controls(table, view, legal)
-        return view
-
-    def _placement_controls(self, table: Table, view: discord.ui.View, legal: list[Any], chosen: str | None) -> None:
-        groups: dict[str, list[Any]] = {}
-        for action in legal:
-            groups.setdefault(f"{action['colour']}{action['rank']}", []).append(action)
-        pick = chosen if chosen in groups else next(iter(groups))
-        state_view = GAME.view(table.state, None)
-        pools = state_view["start_pieces"] if state_view["phase"] == "setup" else state_view["reserve"]
-        if len(groups) > 1:
-            for n, key in enumerate(groups):
-                piece = {"colour": int(key[0]), "rank": key[1]}
-                label = t("indus.piece_button", piece=piece_name(piece), left=pools[piece["colour"]][key[1]])
-                style = discord.ButtonStyle.primary if key == pick else discord.ButtonStyle.secondary
-                view.add_item(PieceButton(table.id, table.window, key, label[:80], style, row=n // 5))
-        actions = groups[pick]
-        first_row = (len(groups) + 4) // 5 if len(groups) > 1 else 0
-        piece = {"colour": int(pick[0]), "rank": pick[1]}
-        for page in range(0, len(actions), SELECT_MAX):
-            chunk = actions[page:page + SELECT_MAX]
-            options = [(space_name(a["space"]), a) for a in chunk]
-            view.add_item(ActSelect(table.id, table.window, options,
-                                    t("indus.space_placeholder", piece=piece_name(piece))[:150],
-                                    tag=f"p{pick.lower()}{page // SELECT_MAX}", row=first_row + page // SELECT_MAX))
-
-    def _move_controls(self, table: Table, view: discord.ui.View, legal: list[Any]) -> None:
-        moves = [a for a in legal if a["do"] == "move"]
-        labels = [(t("indus.move_button", piece=piece_name(a), space=a["space"],
-                          square=square_name(a["row"], a["col"])), a)
-                  for a in moves]
-        if len(moves) <= MAX_MOVE_BUTTONS:
-            for n, (label, action) in enumerate(labels):
-                view.add_item(ActButton(table.id, table.window, action, label[:80], discord.ButtonStyle.primary,
-                                        row=n // 5))
-            next_row = (len(moves) + 4) // 5
-        else:
-            for page in range(0, len(labels), SELECT_MAX):
-                view.add_item(ActSelect(table.id, table.window, labels[page:page + SELECT_MAX],
-                                        t("indus.move_placeholder"), tag=f"m{page // SELECT_MAX}",
-                                        row=page // SELECT_MAX))
-            next_row = (len(labels) + SELECT_MAX - 1) // SELECT_MAX
-        if any(a["do"] == "reroll" for a in legal):
-            state_view = GAME.view(table.state, None)
-            label = t("indus.reroll_button", roll=state_view["roll"] + 1,
-                      ranks=" / ".join(rank_name(r) for r in "WAP"[state_view["roll"]:]))
-            view.add_item(ActButton(table.id, table.window, {"do": "reroll"}, label[:80],
-                                    discord.ButtonStyle.secondary, row=min(next_row, 4)))
-
     def _fields(self, table: Table) -> tuple[dict[str, Any], bytes | None]:
         png = board_png(GAME.view(table.state, None), [seat.display_name for seat in table.seats])
         owing = table.humans_owing()
         content = t("indus.your_turn_public", mention=f"<@{table.seats[owing[0]].user_id}>") if owing else None
         fields = {"content": content, "embed": self.board_embed(table, png is not None),
-                  "view": self.controls(table)}
+                  "view": controls(table)}
         return fields, png
 
     async def _post_board(self, hub: TableHub, table: Table) -> None:
@@ -487,9 +278,4 @@ class IndusRenderer:
         ``act_and_confirm`` edits the clicked message with this; that is the public board
         message, whose attachment (the image) an edit without attachments keeps.
         """
-        return self.board_embed(table, board_png_available()), self.controls(table)
-
-
-def board_png_available() -> bool:
-    """Return True when the board-image module can be imported."""
-    return _boards() is not None
+        return self.board_embed(table, board_png_available()), controls(table)

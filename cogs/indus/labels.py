@@ -1,0 +1,111 @@
+"""Indus's words and pictures on Discord: names of colours, ranks, start spaces and squares, the
+board as a picture (``cogs.indus.board``) or as a text grid. Nothing in Indus is hidden."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from cogs.i18n import t
+
+__all__ = ["COLOUR_EMOJI", "IMAGE_NAME", "board_png", "board_png_available", "board_text", "colour_name",
+           "piece_name", "rank_name", "space_name", "square_name"]
+
+log = logging.getLogger(__name__)
+
+COLOUR_EMOJI = ("🔵", "🟡", "🟢", "🔴")
+COLOUR_LETTER = "bygr"
+IMAGE_NAME = "board.png"
+
+
+def _boards() -> Any:
+    """Return the board-image module, or None while it is not installed (text fallback)."""
+    try:
+        from cogs.indus import board as boards  # imported lazily: the picture module is optional
+    except ImportError:
+        return None
+    return boards if hasattr(boards, "board_image") else None
+
+
+def board_png(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes | None:
+    """Return the board as PNG bytes, or None when the image module is not installed."""
+    boards = _boards()
+    if boards is None:
+        return None
+    try:
+        png = boards.board_image(view, list(names) if names is not None else None)
+    except Exception:  # a drawing bug must not stop the game: fall back to text
+        log.warning("indus board image failed; showing the text board", exc_info=True)
+        return None
+    return png if isinstance(png, bytes) else None
+
+
+
+def _piece_code(piece: dict[str, Any]) -> str:
+    return f"{COLOUR_LETTER[piece['colour']]}{piece['rank']}"
+
+
+def board_text(view: dict[str, Any]) -> str:
+    """Return the board as a text grid (frame pieces around, top piece + height in each square)."""
+    frame = view["frame"]
+
+    def slot(name: str) -> str:
+        return _piece_code(frame[name]) if name in frame else "··"
+
+    cells = {(sq["row"], sq["col"]): sq for sq in view["board"]}
+    lines = ["      " + "".join(f"{'ABCDEF'[c]:<5}" for c in range(6)),
+             "      " + "".join(f"{slot(f'N{c}'):<5}" for c in range(6))]
+    for r in range(6):
+        row = []
+        for c in range(6):
+            sq = cells[(r, c)]
+            stack = sq["stack"]
+            text = f"{_piece_code(stack[-1])}{len(stack)}" if stack else " . "
+            row.append(f"{text}{'*' if sq['owner'] >= 0 else ' '}")
+        lines.append(f"{r + 1} {slot(f'W{r}'):>2} |{' '.join(row)}| {slot(f'E{r}')}")
+    lines.append("      " + "".join(f"{slot(f'S{c}'):<5}" for c in range(6)))
+    lines.append("")
+    for r in range(6):
+        lines.append(f"{r + 1}     " + "".join(f"{cells[(r, c)]['types']:<5}" for c in range(6)))
+    return "```\n" + "\n".join(lines) + "\n```\n" + t("indus.text_legend")
+
+
+# --------------------------------------------------------------------------- names
+
+
+def colour_name(colour: int) -> str:
+    """Return a colour with its emoji, e.g. '🔵 blue'."""
+    return f"{COLOUR_EMOJI[colour]} {t(f'indus.colour{colour}')}"
+
+
+def rank_name(rank: str) -> str:
+    """Return a rank letter's name (Worker, Assistant, Professor)."""
+    return t(f"indus.rank_{rank}")
+
+
+def piece_name(piece: dict[str, Any]) -> str:
+    """Return e.g. '🔵 Assistant'."""
+    return f"{COLOUR_EMOJI[piece['colour']]} {rank_name(piece['rank'])}"
+
+
+def space_name(space: str) -> str:
+    """Return a start space with where it lies, e.g. 'N3 (top, column 3)'."""
+    return t(f"indus.side_{space[0]}", space=space, line=space[1:])
+
+
+def square_name(row: int, col: int) -> str:
+    """Return a square's label as printed on the board image (A1..F6: column letter, row number)."""
+    boards = _boards()
+    label = getattr(boards, "indus_square_label", None) if boards is not None else None
+    if label is not None:
+        try:
+            return str(label(row, col))
+        except TypeError:
+            pass
+    return f"{'ABCDEF'[col]}{row + 1}"
+
+
+def board_png_available() -> bool:
+    """Return True when the board-image module can be imported."""
+    return _boards() is not None
