@@ -1,0 +1,227 @@
+"""Incan Gold on Discord: the drawing of a table (the ``/incan`` commands are in ``cogs.incan_gold.cog``).
+
+Public: one message per expedition, edited as cards come (path with remainders, artifacts,
+hazards, who is inside, "k of n have chosen") with a log of what happened; an end summary with
+a Rematch button. Private: each explorer still inside gets a DM prompt (Torch / Camp) edited
+card by card; with closed DMs the "Choose" button on the public message opens the same prompt
+ephemerally. Everything is drawn from the engine's views; no rule lives here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from cogs.i18n import t
+from cogs.table.buttons import ActButton, PeekButton
+from cogs.table.hub import TableHub
+from cogs.table.lobby import post_summary
+from cogs.table.text import seat_label, seat_names, standings, winner_line
+from engine.core import CHANCE, Event
+from engine.incan_gold import GAME
+from engine.session import Table, Update
+
+__all__ = ["IncanRenderer"]
+
+LOG_LINES = 8  # lines of "what happened" kept on the expedition message
+
+
+def _card(card: str, gems: int) -> str:
+    if card[0] == "T":
+        return f"💎{card[1:]}" + (f" ({gems} left)" if gems else "")
+    if card[0] == "H":
+        return f"⚠️{card[2:]}"
+    return f"🏺{card}"
+
+
+class IncanRenderer:
+    """Draws Incan Gold tables (the hub's listener routes the session's updates here)."""
+
+    name = "incan_gold"
+    command = "incan"
+
+    def __init__(self) -> None:
+        self.lines: dict[int, list[str]] = {}  # this expedition's log, per table
+        self.round_of: dict[int, int] = {}
+
+    def title(self) -> str:
+        """Return the game's name."""
+        return t("incan.name")
+
+    def options_text(self, table: Table) -> str:
+        """Return the options as lobby text."""
+        o = table.options
+        parts = [t("incan.opt_preset", preset=o.get("preset", "incan-gold"))]
+        if "artifact_scoring" in o:
+            parts.append(t("incan.opt_scoring", scoring=o["artifact_scoring"]))
+        if o.get("open_tents"):
+            parts.append(t("incan.opt_open_tents"))
+        if o.get("one_change_per_game"):
+            parts.append(t("incan.opt_one_change"))
+        parts.append(t("incan.opt_timeout", seconds=int(table.table_options.get("decision_timeout_s", 120))))
+        return "\n".join(parts)
+
+    # ------------------------------------------------------------------ public message
+
+    def _log(self, table: Table, events: list[Event], timed_out: list[int]) -> None:
+        lines = self.lines.setdefault(table.id, [])
+        before = len(lines)
+        if timed_out:
+            lines.append(t("play.timed_out", names=seat_names(table, timed_out), label=t("incan.timeout_label")))
+        for index, event in enumerate(events):
+            kind = event["type"]
+            if kind == "round_start":
+                # The new expedition's message opens with how the last one ended (this update's
+                # lines: the reveal, the collapse): its own message is not drawn again.
+                del lines[:before]
+                before = len(lines)
+            elif kind == "card" and "value" in event:
+                lines.append(t("incan.card_treasure", **event))
+            elif kind == "card" and "hazard" in event and not event["collapse"]:
+                lines.append(t("incan.card_hazard", hazard=event["hazard"]))
+            elif kind == "card" and event.get("artifact"):
+                lines.append(t("incan.card_artifact", artifact=event["card"]))
+            elif kind == "collapse":
+                losers = [s for s, _ in event["lost"]]
+                key = "incan.collapse" if losers else "incan.collapse_empty"
+                lines.append(t(key, hazard=event["hazard"], names=seat_names(table, losers)))
+            elif kind == "reveal":
+                # Only this reveal's own camp event: one update may hold several reveals.
+                rest = events[index + 1:]
+                end = next((i for i, e in enumerate(rest) if e["type"] == "reveal"), len(rest))
+                lines.append(self._reveal_line(table, event, rest[:end]))
+            elif kind == "round_end" and event["reason"] == "deck-out":
+                lines.append(t("incan.deck_out"))
+        del lines[:-LOG_LINES]
+
+    def _reveal_line(self, table: Table, reveal: Event, events: list[Event]) -> str:
+        camp = next((e for e in events if e["type"] == "camp"), None)
+        stay = [s for s, c in enumerate(reveal["choices"]) if c == "torch"]
+        if camp is None:
+            return t("incan.all_torch")
+        arts = ", ".join(a["artifact"] for a in camp["artifacts"])
+        extra = t("incan.camp_artifacts", artifacts=arts) if arts else ""
+        if len(camp["seats"]) == 1:
+            text = t("incan.camp_one", names=seat_names(table, camp["seats"]), share=camp["share"], artifacts=extra)
+        else:
+            left = t("incan.camp_left", left=camp["left_on_path"]) if camp["left_on_path"] else ""
+            text = t("incan.camp_many", names=seat_names(table, camp["seats"]),
+                     total=camp["share"] * len(camp["seats"]), share=camp["share"], left=left)
+        if stay:
+            text += " " + t("incan.still_inside", names=seat_names(table, stay))
+        return text
+
+    def round_embed(self, table: Table) -> discord.Embed:
+        """Return the public expedition embed, drawn from the public view only."""
+        view = GAME.view(table.state, None)
+        embed = discord.Embed(title=t("incan.round_title", round=view["round"], rounds=view["rounds"]),
+                              colour=discord.Colour.dark_gold())
+        path = " · ".join(_card(c["card"], c["gems"]) for c in view["path"]) or t("incan.path_empty")
+        lines = [path, t("incan.path_gems", gems=view["path_gems"])]
+        if view["artifacts_on_path"]:
+            lines.append(t("incan.artifacts_on_path", artifacts=", ".join(view["artifacts_on_path"])))
+        embed.description = "\n".join(lines)
+        inside = [seat_label(table.seats[s]) for s in view["inside"]] or [t("incan.nobody")]
+        embed.add_field(name=t("incan.inside"), value=", ".join(inside), inline=False)
+        embed.add_field(name=t("incan.hazards_seen"), value=", ".join(view["hazards_seen"]) or t("incan.none"))
+        embed.add_field(name=t("incan.removed"), value=", ".join(view["removed_hazards"]) or t("incan.none"))
+        embed.add_field(name=t("incan.cards_left"), value=str(view["cards_left"]))
+        if view["deciding"]:
+            embed.set_footer(text=t("incan.chosen", chosen=view["chosen"], deciding=view["deciding"]))
+        log_lines = self.lines.get(table.id, [])
+        if log_lines:
+            embed.add_field(name=t("incan.log"), value="\n".join(log_lines)[-1024:], inline=False)
+        return embed
+
+    def _public_fields(self, hub: TableHub, table: Table) -> dict[str, Any]:
+        view: discord.ui.View | None = None
+        if table.status == "playing":
+            view = discord.ui.View(timeout=None)
+            view.add_item(PeekButton(table.id, t("play.choose")))
+        owing_no_dm = [table.seats[s].user_id for s in table.humans_owing() if table.seats[s].user_id in hub.no_dm]
+        content = " ".join(f"<@{u}>" for u in owing_no_dm) or None
+        return {"content": content, "embed": self.round_embed(table), "view": view}
+
+    async def refresh(self, hub: TableHub, table: Table) -> None:
+        """Redraw the expedition message (the count of decisions made)."""
+        await hub.post(table, f"round{table.state.round}", **self._public_fields(hub, table))
+
+    # ------------------------------------------------------------------ Listener parts
+
+    async def played(self, hub: TableHub, update: Update) -> None:
+        """Log the events, redraw the expedition message, and prompt on a new decision window."""
+        table = update.table
+        if table.id not in self.lines and update.actors and update.actors[0] != CHANCE:
+            await self._rebuild_log(hub, table, update)
+        self._log(table, update.events, update.timed_out)
+        if not update.new_window and not any(e["type"] == "reveal" for e in update.events):
+            hub.schedule_refresh(table)  # a choice was made: only "k of n" changed
+            return
+        new_round = self.round_of.get(table.id) != table.state.round
+        self.round_of[table.id] = table.state.round
+        await hub.post(table, f"round{table.state.round}", **self._public_fields(hub, table))
+        if table.status != "playing":
+            return
+        for seat in table.humans_owing():
+            embed, view = self.prompt(hub, table, seat)
+            await hub.dm(table, seat, new=new_round, embed=embed, view=view)
+
+    async def _rebuild_log(self, hub: TableHub, table: Table, update: Update) -> None:
+        """After a restart, rebuild this expedition's log by replaying the stored actions."""
+        self.lines[table.id] = []
+        for events in await hub.past_events(table, table.version - len(update.actors)):
+            self._log(table, events, [])
+
+    async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
+        """Remind privately (a public reminder naming them would tell who has not chosen yet)."""
+        await hub.remind_privately(table, seats)
+
+    async def finished(self, hub: TableHub, table: Table, result: dict[str, Any]) -> None:
+        """Post the final scores with a Rematch button."""
+        view_ = GAME.view(table.state, None)
+        lines = []
+        for place, seat in enumerate(standings(result), start=1):
+            arts = view_["artifacts"][seat]
+            lines.append(t("incan.summary_line", place=place, name=seat_label(table.seats[seat]),
+                           score=result["scores"][seat], gems=result["banked"][seat],
+                           artifacts=t("incan.summary_artifacts", artifacts=", ".join(arts)) if arts else ""))
+        lines.append(winner_line(table, result))
+        await post_summary(hub, table, t("incan.summary_title"), lines)
+        for seat in range(len(table.seats)):
+            if not table.seats[seat].is_ai and await hub.message_ref(table, "dm", seat) is not None:
+                mine, _ = self.prompt(hub, table, seat)
+                await hub.dm(table, seat, embed=mine, view=None)  # no question left hanging in a DM
+        self.lines.pop(table.id, None)
+        self.round_of.pop(table.id, None)
+
+    def prompt(self, hub: TableHub, table: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:
+        """Return a seat's private state and its Torch / Camp buttons."""
+        view = GAME.view(table.state, seat)
+        you = view["you"]
+        embed = discord.Embed(title=t("incan.you_title", channel=f"<#{table.channel_id}>", round=view["round"],
+                                      card=len(view["path"])), colour=discord.Colour.blurple())
+        arts = ", ".join(a["artifact"] for a in you["artifacts"])
+        lines = [t("incan.you_state", carried=you["carried"], banked=you["banked"],
+                   artifacts=t("incan.you_artifacts", artifacts=arts) if arts else "")]
+        lines.append(" · ".join(_card(c["card"], c["gems"]) for c in view["path"]) or t("incan.path_empty"))
+        lines.append(t("incan.path_gems", gems=view["path_gems"]))
+        legal = GAME.legal_actions(table.state, seat)
+        if GAME.is_over(table.state):
+            lines.append(t("incan.you_over", channel=f"<#{table.channel_id}>"))
+        elif not you["inside"]:
+            lines.append(t("incan.you_out"))
+        elif you["pending"]:
+            lines.append(t("incan.you_chose", choice=t(f"incan.{you['pending']}")))
+            if legal:
+                lines.append(t("incan.you_can_change"))
+        elif legal:
+            lines.append(t("incan.you_ask"))
+        embed.description = "\n".join(lines)
+        if not legal:
+            return embed, None
+        buttons = discord.ui.View(timeout=None)
+        for action in reversed(legal):  # torch first, then camp
+            style = discord.ButtonStyle.success if action == "torch" else discord.ButtonStyle.danger
+            buttons.add_item(ActButton(table.id, table.window, action, t(f"incan.{action}"), style))
+        return embed, buttons
