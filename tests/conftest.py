@@ -1,4 +1,5 @@
-"""Test tiers by folder: tests/engine (pure rules), tests/db (storage), tests/bot (fake Discord)."""
+"""Test tiers by folder: tests/engine (pure rules), tests/db (storage), tests/bot (fake Discord),
+tests/house (the layout: layers and import circles)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-_TIERS = ("engine", "db", "bot")
+_TIERS = ("engine", "db", "bot", "house")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

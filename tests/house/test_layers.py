@@ -1,0 +1,125 @@
+"""The house: the layers import one way only and no module imports another that imports it back.
+
+Read from the source (every ``import``, also inside functions and ``if TYPE_CHECKING:``), so a
+new circle or an arrow the wrong way fails here before it reaches review.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import tomllib
+from pathlib import Path
+
+import pytest
+from setuptools import find_packages
+
+ROOT = Path(__file__).resolve().parents[2]
+PRODUCT = ("bot.py", "demo.py", "cogs", "engine", "db", "fakediscord")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _sources() -> dict[str, Path]:
+    out: dict[str, Path] = {}
+    for entry in PRODUCT:
+        path = ROOT / entry
+        for file in [path] if path.is_file() else sorted(path.rglob("*.py")):
+            out[_module_name(file)] = file
+    return out
+
+
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """Return the project modules ``name`` imports (a package import counts as its __init__)."""
+    found: set[str] = set()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            targets = [f"{base}.{alias.name}" for alias in node.names] + [base]
+        for target in targets:
+            # The longest known module the target names ("cogs.table.hub.TableHub" -> cogs.table.hub).
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                found.add(target)
+    return found
+
+
+GRAPH = {name: _imports(name, path, set(_sources())) for name, path in _sources().items()}
+
+
+def _external(name: str) -> set[str]:
+    path = _sources()[name]
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            out.add(node.module.split(".")[0])
+    return out
+
+
+def test_no_module_imports_one_that_imports_it_back() -> None:
+    # Package __init__ files that re-export their own submodules are the package's face, not a
+    # circle: a submodule importing a sibling by its full name never runs through them.
+    def edges(name: str) -> set[str]:
+        return {t for t in GRAPH[name] if not (t.startswith(name + ".") and _sources()[name].name == "__init__.py")}
+
+    circles = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(edges(node)):
+            if state.get(nxt) == 1:
+                circles.append(stack[stack.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for node in sorted(GRAPH):
+        if node not in state:
+            visit(node)
+    assert circles == []
+
+
+@pytest.mark.parametrize(("layer", "forbidden"), [
+    ("engine", {"discord", "db", "cogs", "fakediscord", "bot", "demo", "aiosqlite", "asyncpg"}),
+    ("db", {"discord", "engine", "cogs", "fakediscord", "bot", "demo"}),
+    ("cogs", {"fakediscord", "demo", "bot"}),
+])
+def test_layers_import_downwards_only(layer: str, forbidden: set[str]) -> None:
+    wrong = {name: sorted(_external(name) & forbidden) for name in _sources()
+             if (name == layer or name.startswith(layer + ".")) and _external(name) & forbidden}
+    assert wrong == {}
+
+
+def test_the_rules_never_import_the_session_above_them() -> None:
+    rules = [name for name in _sources() if name.startswith("engine.") and not name.startswith("engine.session")]
+    wrong = {name: sorted(t for t in GRAPH[name] if t.startswith("engine.session")) for name in rules}
+    assert {name: targets for name, targets in wrong.items() if targets} == {}
+
+
+def test_the_fake_discord_is_not_part_of_the_installed_bot() -> None:
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("cogs.fake")
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    include = config["tool"]["setuptools"]["packages"]["find"]["include"]
+    installed = set(find_packages(str(ROOT), include=include))
+    assert {"cogs", "cogs.table", "cogs.incan_gold", "cogs.sakkara", "cogs.indus", "engine", "db"} <= installed
+    assert not {p for p in installed if p.split(".")[0] in ("fakediscord", "tests", "bench")}
