@@ -86,7 +86,7 @@ def test_no_module_imports_one_that_imports_it_back() -> None:
         stack.append(node)
         for nxt in sorted(edges(node)):
             if state.get(nxt) == 1:
-                circles.append(stack[stack.index(nxt):] + [nxt])
+                circles.append([*stack[stack.index(nxt):], nxt])
             elif nxt not in state:
                 visit(nxt)
         stack.pop()
