@@ -7,7 +7,7 @@ discord.py's two HTTP entry points only while installed (``with FakeDiscord() as
 
 from __future__ import annotations
 
-from fakediscord.harness import (
+from fakediscord.actions import (
     FakeChannel,
     FakeDiscord,
     FakeDiscordError,

@@ -1590,7 +1590,7 @@ class FakeDiscord:
             call.status = 404
             call.response = p.error_body(0, f"404: Not Found (route not emulated: {method} {path})")
             raise FakeDiscordError(
-                f"the fake does not emulate {method} {path}; add a route in fakediscord/harness.py"
+                f"the fake does not emulate {method} {path}; add a route in fakediscord/actions.py"
             )
         req = _Request(method, call.route, path, params, call.params, payload, call.files)
         try:
