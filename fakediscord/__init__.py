@@ -7,16 +7,9 @@ discord.py's two HTTP entry points only while installed (``with FakeDiscord() as
 
 from __future__ import annotations
 
-from fakediscord.actions import (
-    FakeChannel,
-    FakeDiscord,
-    FakeDiscordError,
-    FakeMessage,
-    FakeUser,
-    InteractionRecord,
-    LoopbackServer,
-    RestCall,
-)
+from fakediscord.fake import FakeDiscord
+from fakediscord.loopback import LoopbackServer
+from fakediscord.records import FakeChannel, FakeDiscordError, FakeMessage, FakeUser, InteractionRecord, RestCall
 
 __all__ = [
     "FakeChannel",

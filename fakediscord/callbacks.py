@@ -1,0 +1,194 @@
+"""The interaction route handlers: the callback that acknowledges, and the webhook routes after it.
+
+`InteractionCallbacks` answers `POST /interactions/{id}/{token}/callback` (the 3-second window,
+"already acknowledged", the callback types each interaction type allows, messages, deferrals,
+updates, autocomplete choices, modals) and the interaction webhook routes: the `@original`
+response and followups (get, edit, delete; the 15-minute token lifetime).
+"""
+
+from __future__ import annotations
+
+import time
+
+from fakediscord import payloads as p
+from fakediscord.payloads import Json
+from fakediscord.records import FakeMessage, InteractionRecord, _Fail, _invalid, _walk_components
+from fakediscord.store import MessageStore
+from fakediscord.validate import (
+    MAX_AUTOCOMPLETE_CHOICES,
+    MAX_MODAL_COMPONENTS,
+    MAX_MODAL_TITLE,
+    _check_custom_id,
+    _check_interactive,
+    validate_message_body,
+)
+from fakediscord.wire import Reply, _Request
+
+# Discord's 3-second window to acknowledge an interaction, and the token lifetime for followups.
+ACK_WINDOW_S = 3.0
+TOKEN_LIFETIME_S = 15 * 60.0
+
+
+class InteractionCallbacks(MessageStore):
+    """Interaction callback and webhook routes (layer 5 of FakeDiscord)."""
+
+    # ---------------------------------------------------------------- route handlers: interactions
+
+    def _live_interaction(self, r: _Request) -> InteractionRecord:
+        rec = self._by_token.get(r.params["interaction_token"])
+        if rec is None or str(rec.id) != r.params["interaction_id"]:
+            raise _Fail(404, 10062, "Unknown interaction")
+        return rec
+
+    def _r_callback(self, r: _Request) -> Reply:
+        rec = self._live_interaction(r)
+        body = r.payload or {}
+        ctype = int(body.get("type", 0))
+        rec.callbacks.append(ctype)
+        if rec.acknowledged:
+            raise _Fail(400, 40060, "Interaction has already been acknowledged.")
+        if self.now() - rec.created_at > ACK_WINDOW_S:
+            raise _Fail(404, 10062, "Unknown interaction")
+        data = body.get("data") or {}
+        allowed = {
+            p.INTERACTION_APPLICATION_COMMAND: {4, 5, 9},
+            p.INTERACTION_COMPONENT: {4, 5, 6, 7, 9},
+            p.INTERACTION_AUTOCOMPLETE: {8},
+            p.INTERACTION_MODAL_SUBMIT: {4, 5, 6, 7} if rec.message_id else {4, 5},
+        }[rec.type]
+        if ctype not in allowed:
+            raise _invalid(
+                "type",
+                "INTERACTION_RESPONSE_TYPE_INVALID",
+                f"Callback type {ctype} is not valid for interaction type {rec.type}",
+            )
+        ch = self.channels[rec.channel_id]
+        user = self.users[rec.user_id]
+        message: FakeMessage | None = None
+        if ctype == p.CALLBACK_MESSAGE:
+            validate_message_body(data, has_files=bool(r.files), creating=True)
+            eph = rec.user_id if int(data.get("flags") or 0) & p.MESSAGE_FLAG_EPHEMERAL else None
+            message = self._store_message(ch, self.bot_user, data, r.files, ephemeral_to=eph, interaction=rec)
+            rec.original_message_id = message.id
+        elif ctype == p.CALLBACK_DEFERRED_MESSAGE:
+            eph = rec.user_id if int(data.get("flags") or 0) & p.MESSAGE_FLAG_EPHEMERAL else None
+            message = self._store_message(
+                ch,
+                self.bot_user,
+                {"content": ""},
+                [],
+                ephemeral_to=eph,
+                interaction=rec,
+                extra_flags=p.MESSAGE_FLAG_LOADING,
+            )
+            rec.original_message_id = message.id
+        elif ctype in (p.CALLBACK_DEFERRED_UPDATE, p.CALLBACK_UPDATE_MESSAGE):
+            assert rec.message_id is not None
+            target = self.messages[rec.message_id]
+            if ctype == p.CALLBACK_UPDATE_MESSAGE:
+                self._edit_message(target, data, r.files)
+                message = target
+            rec.original_message_id = target.id
+        elif ctype == p.CALLBACK_AUTOCOMPLETE:
+            choices = data.get("choices") or []
+            if len(choices) > MAX_AUTOCOMPLETE_CHOICES:
+                raise _invalid("data.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+            rec.autocomplete_choices = choices
+        elif ctype == p.CALLBACK_MODAL:
+            self._validate_modal(data)
+            rec.modal = data
+            self.open_modals[user.id] = rec
+        rec.ack_type = ctype
+        rec.acked_at = time.perf_counter()
+        if "with_response" not in r.query:
+            return 204, None
+        msg_json = message.data if message is not None else None
+        return 200, p.callback_response(
+            rec.id,
+            ctype,
+            message=msg_json,
+            loading=ctype == p.CALLBACK_DEFERRED_MESSAGE,
+            ephemeral=bool(message and message.ephemeral),
+        )
+
+    def _validate_modal(self, data: Json) -> None:
+        if not 1 <= len(data.get("title") or "") <= MAX_MODAL_TITLE:
+            raise _invalid(
+                "data.title", "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {MAX_MODAL_TITLE} in length."
+            )
+        comps = data.get("components") or []
+        if not 1 <= len(comps) <= MAX_MODAL_COMPONENTS:
+            raise _invalid(
+                "data.components",
+                "BASE_TYPE_BAD_LENGTH",
+                f"Must be between 1 and {MAX_MODAL_COMPONENTS} in length.",
+            )
+        seen: set[str] = set()
+        _check_custom_id("data", data, set())
+        for comp in _walk_components(comps):
+            if comp.get("type") in (3, 4, 5, 6, 7, 8):
+                _check_interactive("data.components", comp, seen)
+
+    def _webhook_interaction(self, r: _Request) -> InteractionRecord:
+        rec = self._by_token.get(r.params["webhook_token"])
+        if rec is None or int(r.params["webhook_id"]) != self.application_id:
+            raise _Fail(404, 10015, "Unknown Webhook")
+        if self.now() - rec.created_at > TOKEN_LIFETIME_S:
+            raise _Fail(401, 50027, "Invalid Webhook Token")
+        if not rec.acknowledged:
+            raise _Fail(404, 10015, "Unknown Webhook")
+        return rec
+
+    def _original(self, rec: InteractionRecord) -> FakeMessage:
+        if rec.original_message_id is None or self.messages[rec.original_message_id].deleted:
+            raise _Fail(404, 10008, "Unknown Message")
+        return self.messages[rec.original_message_id]
+
+    def _r_get_original(self, r: _Request) -> Reply:
+        return 200, self._original(self._webhook_interaction(r)).data
+
+    def _r_edit_original(self, r: _Request) -> Reply:
+        msg = self._original(self._webhook_interaction(r))
+        self._edit_message(msg, r.payload or {}, r.files)
+        return 200, msg.data
+
+    def _r_delete_original(self, r: _Request) -> Reply:
+        self._message_event("delete", self._original(self._webhook_interaction(r)))
+        return 204, None
+
+    def _r_followup(self, r: _Request) -> Reply:
+        rec = self._webhook_interaction(r)
+        body = r.payload or {}
+        validate_message_body(body, has_files=bool(r.files), creating=True)
+        orig = self.messages.get(rec.original_message_id) if rec.original_message_id else None
+        if orig is not None and orig.loading and orig.interaction_id == rec.id:
+            # Discord: the first followup after a deferred response completes the "thinking" message,
+            # which keeps the defer's ephemerality.
+            self._edit_message(orig, {**body, "flags": orig.flags}, r.files)
+            rec.followup_ids.append(orig.id)
+            return 200, orig.data
+        eph = rec.user_id if int(body.get("flags") or 0) & p.MESSAGE_FLAG_EPHEMERAL else None
+        msg = self._store_message(
+            self.channels[rec.channel_id], self.bot_user, body, r.files, ephemeral_to=eph, interaction=rec
+        )
+        rec.followup_ids.append(msg.id)
+        return 200, msg.data
+
+    def _webhook_message(self, r: _Request) -> FakeMessage:
+        rec = self._webhook_interaction(r)
+        mid = int(r.params["message_id"])
+        if (mid not in rec.followup_ids and mid != rec.original_message_id) or self.messages[mid].deleted:
+            raise _Fail(404, 10008, "Unknown Message")
+        return self.messages[mid]
+
+    def _r_get_webhook_message(self, r: _Request) -> Reply:
+        return 200, self._webhook_message(r).data
+
+    def _r_edit_webhook_message(self, r: _Request) -> Reply:
+        msg = self._webhook_message(r)
+        self._edit_message(msg, r.payload or {}, r.files)
+        return 200, msg.data
+
+    def _r_delete_webhook_message(self, r: _Request) -> Reply:
+        self._message_event("delete", self._webhook_message(r))
+        return 204, None

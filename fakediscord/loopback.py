@@ -1,0 +1,189 @@
+"""Seam B: a loopback Discord (HTTP + websocket gateway on 127.0.0.1) for end-to-end smoke tests.
+
+`LoopbackServer` serves a FakeDiscord's router over real HTTP and a real gateway socket so
+`bot.start(token)` runs unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+import discord
+import discord.gateway
+import discord.http
+
+from fakediscord import payloads as p
+from fakediscord.fake import FakeDiscord
+from fakediscord.payloads import Json
+from fakediscord.records import FakeChannel, FakeDiscordError, FakeUser, InteractionRecord, SentFile
+
+
+class LoopbackServer:
+    """Serves a FakeDiscord (built with patch_http=False) over real HTTP and a real gateway socket.
+
+    `Route.BASE` and `DiscordWebSocket.DEFAULT_GATEWAY` point at it while it runs, so
+    `bot.start(token)` runs unchanged: login over HTTP, HELLO, IDENTIFY, READY, GUILD_CREATE,
+    heartbeats and ACKs, then gateway events pushed by `slash()`.
+    """
+
+    def __init__(self, fake: FakeDiscord, *, heartbeat_interval_ms: int = 200) -> None:
+        self.fake = fake
+        self.heartbeat_interval_ms = heartbeat_interval_ms
+        self.heartbeats = 0
+        self.identified = asyncio.Event()
+        self.ready_sent = asyncio.Event()
+        self.identify_payload: Json | None = None
+        self._sockets: list[Any] = []
+        self._seq = 0
+        self._runner: Any = None
+        self._saved: list[tuple[Any, str, Any]] = []
+        self._activity = asyncio.Event()
+        self.port = 0
+
+    async def __aenter__(self) -> LoopbackServer:
+        from aiohttp import web
+
+        app = web.Application()
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = int(self._runner.addresses[0][1])
+        import yarl
+
+        self._save(discord.http.Route, "BASE", f"http://127.0.0.1:{self.port}/api/v10")
+        self._save(
+            discord.gateway.DiscordWebSocket,
+            "DEFAULT_GATEWAY",
+            yarl.URL(f"ws://127.0.0.1:{self.port}/gateway"),
+        )
+        self.fake.install()
+        self.fake.add_listener(lambda call: self._activity.set())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        for ws in list(self._sockets):
+            await ws.close()
+        await self._runner.cleanup()
+        for owner, name, old in reversed(self._saved):
+            setattr(owner, name, old)
+        self.fake.uninstall()
+
+    def _save(self, owner: Any, name: str, value: Any) -> None:
+        self._saved.append((owner, name, owner.__dict__[name]))
+        setattr(owner, name, value)
+
+    async def _rest(self, request: Any) -> Any:
+        from aiohttp import web
+
+        path = "/" + request.match_info["tail"]
+        payload: Any = None
+        files: list[SentFile] = []
+        if request.content_type.startswith("multipart/"):
+            form = await request.post()
+            for name, value in form.items():
+                if name == "payload_json":
+                    payload = json.loads(value)
+                elif name.startswith("files["):
+                    files.append(SentFile(value.filename, value.file.read(), value.content_type))
+        elif request.can_read_body:
+            raw = await request.read()
+            payload = json.loads(raw) if raw else None
+        try:
+            call = self.fake.handle_rest(
+                request.method, path, payload=payload, files=files, query=dict(request.query)
+            )
+        except FakeDiscordError as exc:
+            self.fake.errors.append(str(exc))
+            return web.Response(
+                status=404,
+                body=json.dumps(p.error_body(0, str(exc))).encode(),
+                headers={"Content-Type": "application/json"},
+            )
+        if call.status == 204:
+            return web.Response(status=204)
+        # Exactly "application/json": discord.http.json_or_text compares the header verbatim, and
+        # aiohttp's json_response would append "; charset=utf-8" (login then gets a str and crashes).
+        return web.Response(
+            status=call.status,
+            body=json.dumps(call.response).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+
+    async def _gateway(self, request: Any) -> Any:
+        from aiohttp import WSMsgType, web
+
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        self._sockets.append(ws)
+        await ws.send_json({"op": 10, "d": {"heartbeat_interval": self.heartbeat_interval_ms}})
+        try:
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                frame = json.loads(msg.data)
+                if frame["op"] == 1:
+                    self.heartbeats += 1
+                    await ws.send_json({"op": 11})
+                elif frame["op"] == 2:
+                    self.identify_payload = frame["d"]
+                    self.identified.set()
+                    ready = p.ready_payload(
+                        self.fake.bot_user.payload(),
+                        self.fake.application_id,
+                        [self.fake.guild_id],
+                        session_id="loopback",
+                        resume_gateway_url=f"ws://127.0.0.1:{self.port}/gateway",
+                    )
+                    await self._send(ws, "READY", ready)
+                    await self._send(ws, "GUILD_CREATE", self.fake.guild_payload())
+                    self.ready_sent.set()
+        finally:
+            self._sockets.remove(ws)
+        return ws
+
+    async def _send(self, ws: Any, event: str, data: Json) -> None:
+        self._seq += 1
+        await ws.send_json({"op": 0, "s": self._seq, "t": event, "d": data})
+
+    async def dispatch(self, event: str, data: Json) -> None:
+        """Push a gateway event to every connected bot."""
+        for ws in list(self._sockets):
+            await self._send(ws, event, data)
+
+    async def slash(
+        self,
+        bot: discord.Client,
+        user: FakeUser,
+        channel: FakeChannel,
+        command: str,
+        options: dict[str, Any] | None = None,
+        *,
+        quiet_s: float = 0.05,
+        timeout: float = 5.0,
+    ) -> InteractionRecord:
+        """Send a slash command over the gateway; return once it is acknowledged and REST traffic is quiet."""
+        rec, payload = self.fake._slash_payload(bot, user, channel, command, options)
+        await self.dispatch("INTERACTION_CREATE", payload)
+        await self._settle(lambda: rec.acknowledged, quiet_s, timeout)
+        return rec
+
+    async def _settle(self, done: Callable[[], bool], quiet_s: float, timeout: float) -> None:
+        # Over a real socket there is no task tree to await: wait for the condition, then for
+        # `quiet_s` without any REST call (global quiescence).
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            self._activity.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._activity.wait(), timeout=quiet_s)
+                continue
+            if done():
+                return
+        raise AssertionError("the bot did not settle over the loopback gateway")

@@ -1,0 +1,260 @@
+"""The REST router of both seams, its route table, and the bot's own REST routes.
+
+`RestRouter.handle_rest` matches a request to a route (the template discord.py names, else every
+template of the method), logs it as a `RestCall`, runs the handler and turns a `_Fail` into
+Discord's error answer. `_register_routes` is the table of every route the fake emulates (add a
+route there); the bot REST handlers here serve commands, users, members, channels and messages.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fakediscord import payloads as p
+from fakediscord.callbacks import InteractionCallbacks
+from fakediscord.records import (
+    FakeChannel,
+    FakeDiscordError,
+    FakeMessage,
+    InteractionRecord,
+    RestCall,
+    SentFile,
+    _Fail,
+    _invalid,
+)
+from fakediscord.validate import validate_message_body
+from fakediscord.wire import Handler, Reply, _Request, _template_regex, _wire
+
+
+class RestRouter(InteractionCallbacks):
+    """The REST entry point, the route table and the bot REST routes (layer 6 of FakeDiscord)."""
+
+    # ---------------------------------------------------------------- REST entry point (both seams)
+
+    def handle_rest(
+        self,
+        method: str,
+        path: str,
+        *,
+        route: str | None = None,
+        payload: Any = None,
+        files: list[SentFile] | None = None,
+        query: dict[str, str] | None = None,
+    ) -> RestCall:
+        """Route one REST request; returns the logged call with `status` and `response` set."""
+        path = path.split("?", 1)[0]
+        handler: Handler | None = None
+        params: dict[str, str] = {}
+        candidates = [(route, _template_regex(route), self._routes.get((method, route)))] if route else []
+        if not candidates or candidates[0][2] is None:
+            candidates = [(t, rx, h) for m, t, rx, h in self._route_list if m == method]
+        for template, rx, h in candidates:
+            match = rx.match(path)
+            if match and h is not None:
+                route, handler, params = template, h, match.groupdict()
+                break
+        # Serialize once at the boundary, as the real client does: catches non-JSON payloads, and the
+        # fake never shares objects with the bot.
+        payload = _wire(payload)
+        call = RestCall(method, route or path, path, payload, files or [], dict(query or {}))
+        self.rest_calls.append(call)
+        if handler is None:
+            call.status = 404
+            call.response = p.error_body(0, f"404: Not Found (route not emulated: {method} {path})")
+            raise FakeDiscordError(
+                f"the fake does not emulate {method} {path}; add a route in fakediscord/router.py"
+            )
+        req = _Request(method, call.route, path, params, call.params, payload, call.files)
+        try:
+            call.status, call.response = handler(req)
+        except _Fail as fail:
+            call.status, call.response = fail.status, fail.body
+            rec = self._interaction_for(req)
+            if rec is not None:
+                rec.errors.append(fail.body)
+        for listener in self._listeners:
+            listener(call)
+        return call
+
+    def _interaction_for(self, req: _Request) -> InteractionRecord | None:
+        token = req.params.get("interaction_token") or req.params.get("webhook_token")
+        return self._by_token.get(token) if token else None
+
+    def _register_routes(self) -> None:
+        table: list[tuple[str, str, Handler]] = [
+            ("GET", "/users/@me", lambda r: (200, self.bot_user.payload())),
+            (
+                "GET",
+                "/oauth2/applications/@me",
+                lambda r: (
+                    200,
+                    p.application_payload(self.application_id, self.bot_user.name, self.owner.payload()),
+                ),
+            ),
+            ("GET", "/gateway", lambda r: (200, {"url": "wss://fake.invalid"})),
+            (
+                "GET",
+                "/gateway/bot",
+                lambda r: (
+                    200,
+                    {
+                        "url": "wss://fake.invalid",
+                        "shards": 1,
+                        "session_start_limit": {
+                            "total": 1000,
+                            "remaining": 1000,
+                            "reset_after": 0,
+                            "max_concurrency": 1,
+                        },
+                    },
+                ),
+            ),
+            ("PUT", "/applications/{application_id}/commands", self._r_sync_commands),
+            ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self._r_sync_commands),
+            ("GET", "/applications/{application_id}/commands", self._r_get_commands),
+            ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", self._r_get_commands),
+            ("POST", "/users/@me/channels", self._r_create_dm),
+            ("GET", "/users/{user_id}", self._r_get_user),
+            ("GET", "/guilds/{guild_id}/members/{user_id}", self._r_get_member),
+            ("GET", "/channels/{channel_id}", self._r_get_channel),
+            ("POST", "/channels/{channel_id}/messages", self._r_create_message),
+            ("GET", "/channels/{channel_id}/messages", self._r_history),
+            ("GET", "/channels/{channel_id}/messages/{message_id}", self._r_get_message),
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._r_edit_message),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._r_delete_message),
+            ("POST", "/channels/{channel_id}/typing", lambda r: (204, None)),
+            (
+                "PUT",
+                "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me",
+                lambda r: (204, None),
+            ),
+            ("POST", "/interactions/{interaction_id}/{interaction_token}/callback", self._r_callback),
+            ("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/@original", self._r_get_original),
+            ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original", self._r_edit_original),
+            ("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/@original", self._r_delete_original),
+            ("POST", "/webhooks/{webhook_id}/{webhook_token}", self._r_followup),
+            (
+                "GET",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+                self._r_get_webhook_message,
+            ),
+            (
+                "PATCH",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+                self._r_edit_webhook_message,
+            ),
+            (
+                "DELETE",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+                self._r_delete_webhook_message,
+            ),
+        ]
+        for method, template, handler in table:
+            self._routes[(method, template)] = handler
+            self._route_list.append((method, template, _template_regex(template), handler))
+
+    # ---------------------------------------------------------------- route handlers: bot REST
+
+    def _r_sync_commands(self, r: _Request) -> Reply:
+        scope = int(r.params["guild_id"]) if "guild_id" in r.params else None
+        stored = []
+        for cmd in r.payload or []:
+            if not re.fullmatch(r"[-_\w]{1,32}", cmd["name"]) or cmd["name"] != cmd["name"].lower():
+                raise _invalid("name", "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+            stored.append(
+                {
+                    **cmd,
+                    "id": str(self.ids.next()),
+                    "application_id": str(self.application_id),
+                    "version": str(self.ids.next()),
+                    **({"guild_id": str(scope)} if scope else {}),
+                }
+            )
+        self.commands[scope] = stored
+        return 200, stored
+
+    def _r_get_commands(self, r: _Request) -> Reply:
+        scope = int(r.params["guild_id"]) if "guild_id" in r.params else None
+        return 200, self.commands.get(scope, [])
+
+    def _r_create_dm(self, r: _Request) -> Reply:
+        uid = int(r.payload["recipient_id"])
+        if uid not in self.users:
+            raise _Fail(400, 50033, "Invalid Recipient(s)")
+        return 200, self._channel_payload(self.dm_channel(self.users[uid]))
+
+    def _r_get_user(self, r: _Request) -> Reply:
+        u = self.users.get(int(r.params["user_id"]))
+        if u is None:
+            raise _Fail(404, 10013, "Unknown User")
+        return 200, u.payload()
+
+    def _r_get_member(self, r: _Request) -> Reply:
+        u = self.users.get(int(r.params["user_id"]))
+        if u is None or not u.in_guild:
+            raise _Fail(404, 10007, "Unknown Member")
+        return 200, self._member_payload(u)
+
+    def _channel(self, r: _Request) -> FakeChannel:
+        ch = self.channels.get(int(r.params["channel_id"]))
+        if ch is None:
+            raise _Fail(404, 10003, "Unknown Channel")
+        if not ch.bot_can_view:
+            raise _Fail(403, 50001, "Missing Access")
+        return ch
+
+    def _r_get_channel(self, r: _Request) -> Reply:
+        return 200, self._channel_payload(self._channel(r))
+
+    def _r_create_message(self, r: _Request) -> Reply:
+        ch = self._channel(r)
+        if ch.is_dm:
+            assert ch.recipient_id is not None
+            if not self.users[ch.recipient_id].dms_open:
+                raise _Fail(403, 50007, "Cannot send messages to this user")
+            if not self.users[ch.recipient_id].in_guild:
+                # Discord only lets a bot DM users it shares a server with.
+                raise _Fail(403, 50007, "Cannot send messages to this user")
+        elif not ch.bot_can_send:
+            raise _Fail(403, 50013, "Missing Permissions")
+        body = r.payload or {}
+        validate_message_body(body, has_files=bool(r.files), creating=True)
+        msg = self._store_message(ch, self.bot_user, body, r.files, ephemeral_to=None, interaction=None)
+        return 200, msg.data
+
+    def _message(self, r: _Request, ch: FakeChannel) -> FakeMessage:
+        msg = self.messages.get(int(r.params["message_id"]))
+        if msg is None or msg.deleted or msg.channel_id != ch.id or msg.ephemeral_to is not None:
+            raise _Fail(404, 10008, "Unknown Message")
+        return msg
+
+    def _r_get_message(self, r: _Request) -> Reply:
+        ch = self._channel(r)
+        return 200, self._message(r, ch).data
+
+    def _r_history(self, r: _Request) -> Reply:
+        ch = self._channel(r)
+        msgs = sorted(self.channel_messages(ch), key=lambda m: m.id, reverse=True)
+        if "before" in r.query:
+            msgs = [m for m in msgs if m.id < int(r.query["before"])]
+        if "after" in r.query:
+            msgs = [m for m in msgs if m.id > int(r.query["after"])]
+        limit = int(r.query.get("limit", 50))
+        return 200, [m.data for m in msgs[:limit]]
+
+    def _r_edit_message(self, r: _Request) -> Reply:
+        ch = self._channel(r)
+        msg = self._message(r, ch)
+        if int(msg.data["author"]["id"]) != self.bot_user.id:
+            raise _Fail(403, 50005, "Cannot edit a message authored by another user")
+        self._edit_message(msg, r.payload or {}, r.files)
+        return 200, msg.data
+
+    def _r_delete_message(self, r: _Request) -> Reply:
+        ch = self._channel(r)
+        msg = self._message(r, ch)
+        if int(msg.data["author"]["id"]) != self.bot_user.id and not ch.is_dm:
+            pass  # bots with Manage Messages may delete others' messages; the fake allows it
+        self._message_event("delete", msg)
+        return 204, None

@@ -1,0 +1,188 @@
+"""Messages as Discord stores them, and the accessors the tests read them by.
+
+`MessageStore` creates messages (flags, interaction metadata, attachments with their bytes) and
+edits them (keeping every earlier version in `FakeMessage.history`, re-validating the result);
+the accessors answer what a test asks: a channel's messages, a user's DMs and ephemeral replies,
+every public text (for leak scans), the last interaction, the REST calls.
+"""
+
+from __future__ import annotations
+
+from fakediscord import payloads as p
+from fakediscord.bots import Bots
+from fakediscord.payloads import Json
+from fakediscord.records import (
+    FakeChannel,
+    FakeDiscordError,
+    FakeMessage,
+    FakeUser,
+    InteractionRecord,
+    RestCall,
+    SentFile,
+    _Fail,
+    _invalid,
+)
+from fakediscord.validate import validate_message_body
+
+
+class MessageStore(Bots):
+    """Message storage and the test-facing accessors (layer 4 of FakeDiscord)."""
+
+    # ---------------------------------------------------------------- messages
+
+    def _store_message(
+        self,
+        ch: FakeChannel,
+        author: FakeUser,
+        body: Json,
+        files: list[SentFile],
+        *,
+        ephemeral_to: int | None,
+        interaction: InteractionRecord | None,
+        extra_flags: int = 0,
+    ) -> FakeMessage:
+        mid = self.ids.next()
+        flags = int(body.get("flags") or 0) | extra_flags
+        if ephemeral_to is not None:
+            flags |= p.MESSAGE_FLAG_EPHEMERAL
+        else:
+            flags &= ~p.MESSAGE_FLAG_EPHEMERAL
+        flags &= ~(1 << 12)  # SUPPRESS_NOTIFICATIONS is a send option, not shown on the message
+        metadata = None
+        if interaction is not None:
+            metadata = p.interaction_metadata_payload(
+                interaction.id, interaction.type, self.users[interaction.user_id].payload()
+            )
+        attachments = self._attachments(body, files, [])
+        data = p.message_payload(
+            mid,
+            ch.id,
+            author.payload(),
+            content=str(body.get("content") or ""),
+            guild_id=ch.guild_id,
+            embeds=body.get("embeds") or [],
+            components=body.get("components") or [],
+            attachments=attachments[0],
+            flags=flags,
+            interaction_metadata=metadata,
+            message_type=20 if interaction is not None and interaction.type == 2 else 0,
+        )
+        msg = FakeMessage(
+            mid,
+            ch.id,
+            data,
+            attachments[1],
+            ephemeral_to=ephemeral_to,
+            interaction_id=interaction.id if interaction else None,
+        )
+        self.messages[mid] = msg
+        self._message_event("create", msg)
+        return msg
+
+    def _attachments(
+        self, body: Json, files: list[SentFile], old: list[tuple[Json, SentFile]]
+    ) -> tuple[list[Json], list[SentFile]]:
+        """Keep the listed existing attachments, add the uploaded files (ids in `attachments` index them)."""
+        out: list[Json] = []
+        out_files: list[SentFile] = []
+        listed = body.get("attachments")
+        if listed is None:
+            listed = [{"id": i, "filename": f.filename} for i, f in enumerate(files)]
+            for att, f in old:
+                out.append(att)
+                out_files.append(f)
+        old_by_id = {str(att["id"]): (att, f) for att, f in old}
+        for entry in listed:
+            key = str(entry.get("id"))
+            if key in old_by_id:
+                att, f = old_by_id[key]
+                out.append(att)
+                out_files.append(f)
+                continue
+            idx = int(entry.get("id", 0))
+            if not 0 <= idx < len(files):
+                raise _invalid("attachments", "ATTACHMENT_NOT_FOUND", f"Unknown attachment {entry.get('id')}")
+            f = files[idx]
+            out.append(
+                p.attachment_payload(
+                    self.ids.next(),
+                    entry.get("filename") or f.filename,
+                    len(f.data),
+                    description=entry.get("description"),
+                )
+            )
+            out_files.append(f)
+        return out, out_files
+
+    def _edit_message(self, msg: FakeMessage, body: Json, files: list[SentFile]) -> None:
+        new = dict(msg.data)  # nested values are replaced, never mutated, so history stays intact
+        for key in ("content", "embeds", "components"):
+            if key in body:
+                new[key] = body[key] if body[key] is not None else ([] if key != "content" else "")
+        if "flags" in body and body["flags"] is not None:
+            keep = msg.flags & (p.MESSAGE_FLAG_EPHEMERAL | p.MESSAGE_FLAG_COMPONENTS_V2)
+            new["flags"] = (int(body["flags"]) & ~p.MESSAGE_FLAG_EPHEMERAL) | keep
+        new["flags"] = int(new.get("flags") or 0) & ~p.MESSAGE_FLAG_LOADING
+        check = {k: new.get(k) for k in ("content", "embeds", "components", "flags")}
+        validate_message_body(check, has_files=True, creating=False)
+        old = list(zip(msg.data.get("attachments") or [], msg.files, strict=False))
+        if "attachments" in body or files:
+            new["attachments"], msg.files = self._attachments(body, files, old)
+        if not (new.get("content") or new.get("embeds") or new.get("components") or new.get("attachments")):
+            raise _Fail(400, 50006, "Cannot send an empty message")
+        new["edited_timestamp"] = p.snowflake_time_iso(self.ids.next())
+        msg.history.append(msg.data)
+        msg.data = new
+        self._message_event("edit", msg)
+
+    # ---------------------------------------------------------------- accessors
+
+    def channel_messages(
+        self, channel: FakeChannel | int, *, include_ephemeral: bool = False
+    ) -> list[FakeMessage]:
+        """Messages currently in a channel, oldest first (ephemeral ones only if asked)."""
+        cid = channel if isinstance(channel, int) else channel.id
+        return [
+            m
+            for m in self.messages.values()
+            if m.channel_id == cid and not m.deleted and (include_ephemeral or m.ephemeral_to is None)
+        ]
+
+    def dm_messages(self, user: FakeUser | int) -> list[FakeMessage]:
+        """Messages in the bot's DM channel with this user, oldest first."""
+        uid = user if isinstance(user, int) else user.id
+        cid = self.dm_channel_ids.get(uid)
+        return [] if cid is None else self.channel_messages(cid, include_ephemeral=True)
+
+    def ephemeral_replies(self, user: FakeUser | int) -> list[FakeMessage]:
+        """Every ephemeral message only this user could see, oldest first."""
+        uid = user if isinstance(user, int) else user.id
+        return [m for m in self.messages.values() if m.ephemeral_to == uid and not m.deleted]
+
+    def public_messages(self) -> list[FakeMessage]:
+        """Every non-ephemeral guild channel message, including deleted ones (for leak scans)."""
+        return [
+            m
+            for m in self.messages.values()
+            if m.ephemeral_to is None and not self.channels[m.channel_id].is_dm
+        ]
+
+    def public_texts(self) -> list[str]:
+        """The visible text of every version of every public guild message (what must never leak)."""
+        return [text for m in self.public_messages() for text in m.all_texts()]
+
+    def last_interaction_response(self, user: FakeUser | int | None = None) -> InteractionRecord:
+        """The most recent interaction (of this user, if given), with what the bot answered."""
+        uid = user if isinstance(user, int) or user is None else user.id
+        for rec in reversed(self.interactions.values()):
+            if uid is None or rec.user_id == uid:
+                return rec
+        raise FakeDiscordError("no interaction yet")
+
+    def calls(self, method: str | None = None, route: str | None = None) -> list[RestCall]:
+        """REST calls filtered by method and/or route template."""
+        return [
+            c
+            for c in self.rest_calls
+            if (method is None or c.method == method) and (route is None or c.route == route)
+        ]

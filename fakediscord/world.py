@@ -1,0 +1,185 @@
+"""World building and payload assembly: the fake's users, guild and channels, as discord.py sees them.
+
+`World` creates users (guild members or not), text channels and DM channels, opens and closes
+DMs, grants or denies the bot's channel permissions (telling running bots through gateway
+events), and assembles the payloads discord.py parses for them: members, channels, the guild
+(GUILD_CREATE), app permissions, and a new interaction (`_new_interaction`).
+"""
+
+from __future__ import annotations
+
+from fakediscord import payloads as p
+from fakediscord.payloads import Json
+from fakediscord.records import FakeChannel, FakeDiscordError, FakeMessage, FakeUser, InteractionRecord
+from fakediscord.state import FakeDiscordState
+from fakediscord.wire import _wire
+
+PERM_SEND_MESSAGES = 1 << 11
+PERM_VIEW_CHANNEL = 1 << 10
+
+
+class World(FakeDiscordState):
+    """Users, the guild and channels, and their payloads (layer 2 of FakeDiscord, see fakediscord/state.py)."""
+
+    # ---------------------------------------------------------------- world building
+
+    def user(
+        self,
+        name: str,
+        *,
+        in_guild: bool = True,
+        dms_open: bool = True,
+        manage_guild: bool = False,
+        permissions: int | None = None,
+        locale: str = "en-US",
+    ) -> FakeUser:
+        """Create a user (a guild member unless in_guild=False); ids are deterministic."""
+        perms = p.EVERYONE_PERMISSIONS if permissions is None else permissions
+        if manage_guild:
+            perms |= p.PERM_MANAGE_GUILD
+        u = FakeUser(
+            self.ids.next(), name, in_guild=in_guild, permissions=perms, dms_open=dms_open, locale=locale
+        )
+        self.users[u.id] = u
+        if in_guild:
+            for bot in self.bots:
+                data = {**self._member_payload(u), "guild_id": str(self.guild_id)}
+                bot._connection.parsers["GUILD_MEMBER_ADD"](data)
+        return u
+
+    def text_channel(self, name: str) -> FakeChannel:
+        """Create a guild text channel."""
+        ch = FakeChannel(self.ids.next(), name, self.guild_id, position=len(self.channels))
+        self.channels[ch.id] = ch
+        for bot in self.bots:
+            bot._connection.parsers["CHANNEL_CREATE"](self._channel_payload(ch))
+        return ch
+
+    def close_dms(self, user: FakeUser) -> None:
+        """The user does not accept DMs from the bot: sending to them fails with 403/50007."""
+        user.dms_open = False
+
+    def open_dms(self, user: FakeUser) -> None:
+        """The user accepts DMs again."""
+        user.dms_open = True
+
+    def set_bot_permissions(self, channel: FakeChannel, *, send: bool = True, view: bool = True) -> None:
+        """Deny (or grant back) the bot Send Messages / View Channel in a channel (403 50013 / 50001)."""
+        channel.bot_can_send = send
+        channel.bot_can_view = view
+        for bot in self.bots:
+            bot._connection.parsers["CHANNEL_UPDATE"](self._channel_payload(channel))
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        """The DM channel between the bot and this user (created on first use, as Discord does)."""
+        cid = self.dm_channel_ids.get(user.id)
+        if cid is None:
+            ch = FakeChannel(self.ids.next(), f"dm-{user.name}", None, recipient_id=user.id)
+            self.channels[ch.id] = ch
+            self.dm_channel_ids[user.id] = ch.id
+            return ch
+        return self.channels[cid]
+
+    # ---------------------------------------------------------------- payload assembly
+
+    def _roles_of(self, u: FakeUser) -> list[int]:
+        if u.bot:
+            return [self.bot_role_id]
+        return [self.manager_role_id] if u.permissions & p.PERM_MANAGE_GUILD else []
+
+    def _joined_at(self) -> str:
+        return p.snowflake_time_iso(self.guild_id)
+
+    def _member_payload(
+        self, u: FakeUser, *, with_permissions: bool = False, channel: FakeChannel | None = None
+    ) -> Json:
+        perms = None
+        if with_permissions:
+            perms = p.ALL_PERMISSIONS if u.id == self.owner.id else u.permissions
+        return p.member_payload(
+            u.payload(), joined_at=self._joined_at(), roles=self._roles_of(u), permissions=perms
+        )
+
+    def _channel_payload(self, ch: FakeChannel) -> Json:
+        if ch.is_dm:
+            assert ch.recipient_id is not None
+            return p.dm_channel_payload(ch.id, self.users[ch.recipient_id].payload())
+        deny = (0 if ch.bot_can_send else PERM_SEND_MESSAGES) | (0 if ch.bot_can_view else PERM_VIEW_CHANNEL)
+        overwrites = (
+            [p.permission_overwrite_payload(self.bot_user.id, allow=0, deny=deny, member=True)]
+            if deny
+            else []
+        )
+        return p.text_channel_payload(ch.id, self.guild_id, ch.name, ch.position, overwrites)
+
+    def guild_payload(self) -> Json:
+        """GUILD_CREATE for the fake guild as it is now."""
+        members = [self._member_payload(u) for u in self.users.values() if u.in_guild]
+        roles = [
+            p.role_payload(self.guild_id, "@everyone", p.EVERYONE_PERMISSIONS),
+            p.role_payload(self.manager_role_id, "Managers", p.EVERYONE_PERMISSIONS | p.PERM_MANAGE_GUILD, 1),
+            p.role_payload(self.bot_role_id, self.bot_user.name, p.BOT_PERMISSIONS, 2),
+        ]
+        channels = [self._channel_payload(c) for c in self.channels.values() if not c.is_dm]
+        return p.guild_payload(
+            self.guild_id,
+            self.guild_name,
+            owner_id=self.owner.id,
+            channels=channels,
+            members=members,
+            roles=roles,
+            joined_at=self._joined_at(),
+        )
+
+    def _app_permissions(self, ch: FakeChannel) -> int:
+        perms = p.BOT_PERMISSIONS
+        if not ch.bot_can_send:
+            perms &= ~PERM_SEND_MESSAGES
+        if not ch.bot_can_view:
+            perms &= ~PERM_VIEW_CHANNEL
+        return perms
+
+    def _new_interaction(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        itype: int,
+        data: Json | None,
+        message: FakeMessage | None = None,
+    ) -> tuple[InteractionRecord, Json]:
+        iid = self.ids.next()
+        token = f"itok{iid}"
+        guild_id = None if channel.is_dm else self.guild_id
+        if guild_id is not None and not user.in_guild:
+            raise FakeDiscordError(f"{user.name} is not a member of the guild")
+        if channel.is_dm and channel.recipient_id != user.id:
+            raise FakeDiscordError(f"{user.name} cannot act in another user's DM channel")
+        payload = p.interaction_payload(
+            interaction_id=iid,
+            application_id=self.application_id,
+            token=token,
+            interaction_type=itype,
+            data=data,
+            channel=self._channel_payload(channel),
+            guild_id=guild_id,
+            member=self._member_payload(user, with_permissions=True) if guild_id else None,
+            user=user.payload() if guild_id is None else None,
+            message=_wire(message.data) if message is not None else None,
+            locale=user.locale,
+            app_permissions=self._app_permissions(channel),
+        )
+        rec = InteractionRecord(
+            iid,
+            token,
+            itype,
+            user.id,
+            channel.id,
+            guild_id,
+            self.now(),
+            payload,
+            message_id=message.id if message else None,
+            _fake=self,
+        )
+        self.interactions[iid] = rec
+        self._by_token[token] = rec
+        return rec, payload
