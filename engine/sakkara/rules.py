@@ -41,6 +41,7 @@ __all__ = [
     "build_ok",
     "completed_levels",
     "do",
+    "forced",
     "grain_cap",
     "legal",
     "opponent",
@@ -48,6 +49,7 @@ __all__ = [
     "start_turns",
     "tiles_everywhere",
     "to_move",
+    "turn_key",
 ]
 
 Action = dict[str, Any]
@@ -310,6 +312,20 @@ def legal(state: State, seat: int, *, ordered: bool = True) -> list[Action]:
     if ordered:
         out.sort(key=action_key)
     return out
+
+
+def forced(state: State, seat: int) -> Action | None:
+    """Return the action ``seat`` cannot avoid, or None: the only legal one (e.g. ``end`` after a
+    step when no tile can be used). Binding answer 2 lets the host submit it without asking; the
+    engine itself never plays for a player."""
+    actions = legal(state, seat, ordered=False)
+    return actions[0] if len(actions) == 1 else None
+
+
+def turn_key(state: State) -> tuple[tuple[int, int], int]:
+    """Return what names the turn in progress: completed turns and the seat on turn. The return
+    of the used tiles belongs to the turn that used them; the placer's own turn is a new one."""
+    return state.turns, state.turn
 
 
 # ---------------------------------------------------------------------------------------------

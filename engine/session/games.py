@@ -11,6 +11,7 @@ from engine.indus import GAME as INDUS
 from engine.indus import ai as indus_ai
 from engine.sakkara import GAME as SAKKARA
 from engine.sakkara import ai as sakkara_ai
+from engine.sakkara import rules as sakkara_rules
 from engine.session.records import GameSpec
 
 __all__ = ["SPECS"]
@@ -21,13 +22,25 @@ def _return_to_camp(view: dict[str, Any], legal: list[Any], rng: random.Random) 
     return "camp" if "camp" in legal else legal[0]
 
 
+def _incan_turn(state: Any) -> tuple[int, int]:
+    """Incan Gold's decision in progress: the expedition and the cards revealed in it."""
+    return state.round, len(state.path)
+
+
+def _indus_turn(state: Any) -> int:
+    """Indus's turn in progress (turns begun; a seat may take two in a row when the others have
+    nothing left, so the seat alone does not name it)."""
+    return int(state.turn)
+
+
 SPECS: dict[str, GameSpec] = {
     "incan_gold": GameSpec(INCAN_GOLD, incan_ai.AGENTS, _return_to_camp, "returned to camp",
-                           min_players=2, max_players=8),
+                           min_players=2, max_players=8, turn_of=_incan_turn),
     # Sequential games: the Easy AI plays the absent player's whole turn (labelled as such).
     "sakkara": GameSpec(SAKKARA, sakkara_ai.AGENTS, sakkara_ai.easy, "the Easy bot played their turn",
-                        min_players=SAKKARA.min_players, max_players=SAKKARA.max_players),
+                        min_players=SAKKARA.min_players, max_players=SAKKARA.max_players,
+                        turn_of=sakkara_rules.turn_key, forced=sakkara_rules.forced),
     "indus": GameSpec(INDUS, indus_ai.AGENTS, indus_ai.easy, "the Easy bot played their turn",
-                      min_players=INDUS.min_players, max_players=INDUS.max_players),
+                      min_players=INDUS.min_players, max_players=INDUS.max_players, turn_of=_indus_turn),
 }
 """Every hosted game by engine name."""

@@ -6,7 +6,7 @@ it to ``db.Store``); :class:`GameSpec` is a game as the session hosts it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -157,6 +157,14 @@ class Repository(Protocol):
 # --------------------------------------------------------------------------- game registry
 
 
+def _no_turns(state: Any) -> Hashable:
+    return None
+
+
+def _never_forced(state: Any, seat: int) -> Any:
+    return None
+
+
 @dataclass(frozen=True)
 class GameSpec:
     """A game as the session hosts it: its engine, AI levels and what plays for an absent human."""
@@ -167,6 +175,13 @@ class GameSpec:
     timeout_label: str  # what the timeout does, for the renderer ("returned to camp", ...)
     min_players: int
     max_players: int
+    turn_of: Callable[[Any], Hashable] = _no_turns
+    """Names the turn in progress: a timeout plays an absent seat's actions only while it stays the
+    same, so it plays what was owed and never the seat's next turn (Sakkara: returning the used
+    tiles, then one's own turn; Indus: a seat moving again when the others have nothing left)."""
+    forced: Callable[[Any, int], Any] = _never_forced
+    """Returns the action the session plays for ``seat`` without asking, or None: only where the
+    game's rules allow it (Sakkara, answer 2: a single legal action). It is logged like a click."""
 
     @property
     def name(self) -> str:

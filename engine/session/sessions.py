@@ -294,18 +294,24 @@ class Sessions:
         opened = seat == CHANCE or seat in after or not set(after) <= before
         return state, events, opened
 
-    def _automatic(self, table: Table, state: Any, ai_now: bool, position: int) -> tuple[Any, int] | None:
-        """Return the next automatic (action, seat): a chance draw, or an AI move when ``ai_now``."""
+    def _automatic(self, table: Table, state: Any, ai_now: bool,
+                   position: int) -> tuple[Any, int, bool] | None:
+        """Return the next automatic (action, seat, forced): a chance draw, an action the rules
+        let the session play unasked (``GameSpec.forced``), or an AI move when ``ai_now``."""
         game = table.spec.game
         movers = game.to_move(state)
         if not movers:
             return None
         if movers == [CHANCE]:
-            return resolve_chance(game, state), CHANCE
+            return resolve_chance(game, state), CHANCE, False
+        for seat in movers:
+            action = table.spec.forced(state, seat)
+            if action is not None:
+                return action, seat, True
         if ai_now:
             for seat in movers:
                 if table.seats[seat].is_ai:
-                    return self._ai_action(table, state, seat, self._agent(table, seat), position), seat
+                    return self._ai_action(table, state, seat, self._agent(table, seat), position), seat, False
         return None
 
     @staticmethod
@@ -327,6 +333,7 @@ class Sessions:
         batch: list[tuple[int, Any]] = []
         events: list[Event] = []
         opened_at: int | None = table.version if new_window else None
+        forced: list[tuple[int, Any]] = []
         pending = list(first)
         ai_now = self.settings.ai_delay_s <= 0
         while True:
@@ -336,7 +343,9 @@ class Sessions:
                 nxt = self._automatic(table, state, ai_now, table.version + len(batch))
                 if nxt is None:
                     break
-                action, seat = nxt
+                action, seat, unasked = nxt
+                if unasked:
+                    forced.append((seat, action))
             try:
                 state, more, opened = self._step(table, state, seat, action)
             except IllegalAction as exc:
@@ -361,7 +370,7 @@ class Sessions:
         if opened_at is not None:
             table.window = opened_at
             table.opened_at = self.clock.now()
-        update = Update(table, events, [s for s, _ in batch], opened_at is not None, timed_out or [])
+        update = Update(table, events, [s for s, _ in batch], opened_at is not None, timed_out or [], forced)
         if not batch and not new_window:
             return update  # nothing happened: nothing to render
         if table.spec.game.is_over(state):
@@ -431,10 +440,14 @@ class Sessions:
             actions: list[tuple[int, Any]] = []
             game = table.spec.game
             for seat in absent:
-                # For a sequential game the timeout agent plays the absent seat's whole turn,
-                # chance draws inside that turn included (Indus: place, roll, move).
+                # For a sequential game the timeout agent plays what the absent seat owes: the
+                # rest of the turn in progress, chance draws inside it included (Indus: place,
+                # roll, move), and never a turn of the seat's that begins after it.
+                turn = table.spec.turn_of(state)
                 while True:
                     movers = game.to_move(state)
+                    if table.spec.turn_of(state) != turn:
+                        break
                     if seat in movers:
                         position = table.version + len(actions)
                         action = self._ai_action(table, state, seat, table.spec.timeout_agent, position)

@@ -73,6 +73,8 @@ class Update:
     actors: list[int]  # seats whose actions were applied (CHANCE included), in order
     new_window: bool
     timed_out: list[int] = field(default_factory=list)
+    forced: list[tuple[int, Any]] = field(default_factory=list)
+    """(seat, action) the session played unasked because the rules left nothing else (logged)."""
 
 
 class Listener(Protocol):
