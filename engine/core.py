@@ -32,8 +32,10 @@ __all__ = [
     "agent_rng",
     "chance_key",
     "chance_uniform",
+    "check_seat",
     "freeze",
     "is_listed",
+    "is_seat",
     "pick_weighted",
     "play",
     "public_events",
@@ -58,6 +60,7 @@ class Reason(enum.Enum):
     NOT_YOUR_TURN = "not_your_turn"
     ILLEGAL_MOVE = "illegal_move"
     CHANCE_DUE = "chance_due"
+    NOT_A_SEAT = "not_a_seat"
 
 
 class IllegalAction(Exception):
@@ -67,6 +70,18 @@ class IllegalAction(Exception):
         super().__init__(f"{reason.value}: {detail}" if detail else reason.value)
         self.reason = reason
         self.detail = detail
+
+
+def is_seat(seat: object) -> bool:
+    """Return True for a seat number: a plain ``int`` (``CHANCE`` included). A ``bool`` is an
+    ``int`` to Python, but ``True`` must never pass for seat 1, nor ``1.0`` or ``"1"``."""
+    return type(seat) is int
+
+
+def check_seat(seat: object) -> None:
+    """Raise IllegalAction(NOT_A_SEAT) unless ``seat`` is a seat number (see :func:`is_seat`)."""
+    if type(seat) is not int:
+        raise IllegalAction(Reason.NOT_A_SEAT, f"{seat!r} is not a seat number")
 
 
 @runtime_checkable

@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from engine.core import CHANCE, Event, IllegalAction, Reason, pick_weighted
+from engine.core import CHANCE, Event, IllegalAction, Reason, check_seat, is_seat, pick_weighted
 from engine.incan_gold import editions as ed
 
 TORCH = "torch"
@@ -184,7 +184,7 @@ def sample_chance(state: State, key: int) -> str:
 
 def legal_actions(state: State, seat: int) -> list[str]:
     """Return ``["camp", "torch"]`` for a seat still to choose (or the other choice for a change)."""
-    if state.phase != "decide" or not 0 <= seat < state.players or not state.inside[seat]:
+    if state.phase != "decide" or not is_seat(seat) or not 0 <= seat < state.players or not state.inside[seat]:
         return []
     mine = state.pending[seat]
     if not mine:
@@ -226,6 +226,7 @@ def result(state: State) -> dict[str, Any]:
 
 def apply(state: State, seat: int, action: Any) -> tuple[State, list[Event]]:
     """Return the state after ``seat`` plays ``action`` (a card label for CHANCE), and events."""
+    check_seat(seat)
     if state.phase == "over":
         raise IllegalAction(Reason.GAME_OVER, "the game is over")
     if seat == CHANCE:

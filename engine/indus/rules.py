@@ -32,7 +32,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.core import CHANCE, Event, IllegalAction, Reason, is_listed, pick_weighted
+from engine.core import CHANCE, Event, IllegalAction, Reason, check_seat, is_listed, is_seat, pick_weighted
 
 from .layout import SIZE, TYPE_NAMES, Layout, build_layout, layout_from_option
 
@@ -211,7 +211,7 @@ def _begin_turn(state: State, seat: int, events: list[Event]) -> State:
 def _legal(state: State, seat: int) -> list[Any]:
     """Return the legal actions of ``seat``, already in ``action_key`` order."""
     phase = state.phase
-    if phase == "over":
+    if phase == "over" or not is_seat(seat):
         return []
     if phase == "roll":
         return list(DIE) if seat == CHANCE else []
@@ -471,6 +471,7 @@ class IndusGame:
 
     def apply(self, state: State, seat: int, action: Any) -> tuple[State, list[Event]]:
         """Return the next state and events; raise IllegalAction if ``action`` is not legal."""
+        check_seat(seat)
         if state.phase == "over":
             raise IllegalAction(Reason.GAME_OVER, "the game has ended")
         if state.phase == "roll" and seat != CHANCE:

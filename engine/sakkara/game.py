@@ -17,7 +17,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from ..core import CHANCE, IllegalAction, Reason, chance_key, is_listed
+from ..core import CHANCE, IllegalAction, Reason, chance_key, check_seat, is_listed
 from . import rules
 from .state import State, deal, dumps, loads, validate_layout
 from .tiles import MOTIF_INDEX, MOTIFS, SPACES
@@ -101,6 +101,7 @@ class Sakkara:
 
     def apply(self, state: State, seat: int, action: Any) -> tuple[State, list[dict[str, Any]]]:
         """Return the next state and its events; refuse anything not legal with IllegalAction."""
+        check_seat(seat)
         movers = rules.to_move(state)
         if not movers:
             raise IllegalAction(Reason.GAME_OVER)

@@ -31,6 +31,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
+from ..core import is_seat
 from .state import LINES, NEIGHBOURS, RING, State, digest
 from .tiles import LEVEL_OF, LEVEL_SLOTS, MOTIF_INDEX, MOTIFS, RACK_LIMIT, SPACES, SPELLS
 
@@ -283,7 +284,7 @@ def _return_actions(state: State) -> list[Action]:
 
 def legal(state: State, seat: int, *, ordered: bool = True) -> list[Action]:
     """Return the actions ``seat`` may take now, sorted by :func:`action_key` (AIs may skip that)."""
-    if seat not in to_move(state) or seat < 0:
+    if not is_seat(seat) or seat not in to_move(state) or seat < 0:
         return []
     phase = state.phase
     out: list[Action]

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from engine.core import CHANCE, Game, IllegalAction, replay, resolve_chance
+from engine.core import CHANCE, Game, IllegalAction, Reason, replay, resolve_chance
 
 _NAMES = ("incan_gold", "sakkara", "indus")
 
@@ -171,3 +171,29 @@ def test_look_alike_actions_are_refused(game: Game) -> None:
         assert tried > 0
     with pytest.raises(IllegalAction):
         game.apply(game.setup(game.min_players, 5), CHANCE, object())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seat_that_is_not_an_int_is_refused(game: Game) -> None:
+    """``True`` is an int to Python: it must not play for seat 1, nor ``0.0`` / ``"0"`` for seat 0
+    (Incan Gold took ``apply(state, True, "camp")`` as seat 1 and raised TypeError for others)."""
+    rng = random.Random(6)
+    state = game.setup(game.min_players, 6)
+    checked = 0
+    for _ in range(60):
+        movers = game.to_move(state)
+        if not movers:
+            break
+        seat = movers[0]
+        if seat != CHANCE:
+            action = game.legal_actions(state, seat)[0]
+            dump = game.dumps(state)
+            for forged in (bool(seat), not seat, float(seat), str(seat), None, [seat]):
+                assert game.legal_actions(state, forged) == []  # type: ignore[arg-type]
+                with pytest.raises(IllegalAction) as err:
+                    game.apply(state, forged, action)  # type: ignore[arg-type]
+                assert err.value.reason is Reason.NOT_A_SEAT
+                checked += 1
+            assert game.dumps(state) == dump
+        state, _ = game.apply(state, seat, _any_action(game, state, seat, rng))
+    assert checked > 0
