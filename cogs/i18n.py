@@ -3,6 +3,10 @@
 Keys are dotted names; values are ``str.format`` templates. A missing key in another language
 falls back to English, and a missing key in English shows the key itself (a visible bug, never
 a crash). More languages come as more catalogues in ``CATALOGUES``.
+
+Counted text ("1 gem", "3 gems") goes through :func:`tn`: a pair of keys ``<key>.one`` and
+``<key>.other``, the same shape as gettext's ``ngettext(singular, plural, n)``, so a language
+with more plural forms only needs more entries, never a change at the call sites.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-__all__ = ["CATALOGUES", "t"]
+__all__ = ["CATALOGUES", "t", "tn"]
 
 log = logging.getLogger(__name__)
 
@@ -92,30 +96,51 @@ EN: dict[str, str] = {
     "incan.none": "none",
     "incan.torch": "Torch (stay)",
     "incan.camp": "Camp (leave)",
-    "incan.card_treasure": "💎 {value} gems: {each} each, {left} left on the path.",
-    "incan.card_hazard": "⚠️ {hazard} — a warning.",
+    "incan.gems.one": "{count} gem",
+    "incan.gems.other": "{count} gems",
+    "incan.path_left": "{gems} left",
+    "incan.card_treasure.one": "💎 {count} gem: {each} each, {left} left on the path.",
+    "incan.card_treasure.other": "💎 {count} gems: {each} each, {left} left on the path.",
+    "incan.card_hazard": "{icon} {hazard}: a warning. Another one collapses the temple.",
     "incan.card_artifact": "🏺 An artifact ({artifact}) lies on the path.",
-    "incan.collapse": "💥 A second {hazard}! The temple collapses; {names} lose what they carried.",
-    "incan.collapse_empty": "💥 A second {hazard}! The temple collapses.",
-    "incan.camp_one": "{names} returned to camp and took {share} gems from the path{artifacts}.",
-    "incan.camp_many": "{names} returned to camp and split {total} gems ({share} each){left}.",
+    "incan.collapse": "💥 {icon} {hazard} again! The temple collapses; {names} lose what they carried.",
+    "incan.collapse_empty": "💥 {icon} {hazard} again! The temple collapses.",
+    "incan.hz.spiders": "Spiders",
+    "incan.hz.snakes": "Snakes",
+    "incan.hz.mummies": "Mummies",
+    "incan.hz.fire": "Fire",
+    "incan.hz.rockfall": "Rockfall",
+    "incan.hz.scorpions": "Scorpions",
+    "incan.hz.poison-gas": "Poison gas",
+    "incan.hz.explosions": "Explosions",
+    "incan.camp_one.one": "{names} returned to camp and took {count} gem from the path{artifacts}.",
+    "incan.camp_one.other": "{names} returned to camp and took {count} gems from the path{artifacts}.",
+    "incan.camp_many.one": "{names} returned to camp and split {count} gem ({share} each){left}.",
+    "incan.camp_many.other": "{names} returned to camp and split {count} gems ({share} each){left}.",
     "incan.camp_left": ", {left} stay on the path",
-    "incan.camp_artifacts": " and the artifact(s) {artifacts}",
+    "incan.camp_artifacts.one": " and the artifact {artifacts}",
+    "incan.camp_artifacts.other": " and the artifacts {artifacts}",
     "incan.still_inside": "{names} still inside.",
     "incan.all_torch": "Everyone carries the torch deeper.",
     "incan.round_end": "Expedition {round} is over.",
     "incan.deck_out": "The deck ran out: everyone inside banks what they carry.",
     "incan.you_title": "Incan Gold in {channel} — expedition {round}, card {card}",
-    "incan.you_state": "You carry **{carried}** gems; **{banked}** are safe in your tent{artifacts}.",
-    "incan.you_artifacts": ", plus artifacts {artifacts}",
+    "incan.you_state": "{carry}; {banked}{artifacts}.",
+    "incan.you_carry.one": "You carry **{count}** gem",
+    "incan.you_carry.other": "You carry **{count}** gems",
+    "incan.you_banked.one": "**{count}** gem is safe in your tent",
+    "incan.you_banked.other": "**{count}** gems are safe in your tent",
+    "incan.you_artifacts.one": ", plus the artifact {artifacts}",
+    "incan.you_artifacts.other": ", plus the artifacts {artifacts}",
     "incan.you_ask": "Carry the **torch** deeper, or return to **camp**?",
     "incan.you_chose": "You chose **{choice}**. Waiting for the others…",
     "incan.you_out": "You are back at camp for this expedition.",
     "incan.you_over": "The game is over: the final scores are in {channel}.",
     "incan.you_can_change": "You may still change your mind once this game.",
     "incan.summary_title": "Incan Gold — final scores",
-    "incan.summary_line": "{place}. {name}: **{score}** ({gems} gems{artifacts})",
-    "incan.summary_artifacts": " + artifacts {artifacts}",
+    "incan.summary_line": "{place}. {name}: **{score}** ({gems}{artifacts})",
+    "incan.summary_artifacts.one": " + artifact {artifacts}",
+    "incan.summary_artifacts.other": " + artifacts {artifacts}",
     "incan.timeout_label": "they returned to camp",
     "incan.opt_preset": "preset: {preset}",
     "incan.opt_scoring": "artifacts: {scoring}",
@@ -299,10 +324,11 @@ EN: dict[str, str] = {
     "lb.log.result": "Result:",
     "lb.log.result_line": "  {place}. {name}: {score}{win}",
     "lb.log.round": "Expedition {round}",
-    "lb.log.treasure": "  Card: {value} gems — {each} each, {left} left on the path",
+    "lb.log.treasure.one": "  Card: {count} gem — {each} each, {left} left on the path",
+    "lb.log.treasure.other": "  Card: {count} gems — {each} each, {left} left on the path",
     "lb.log.hazard": "  Card: hazard {hazard}",
     "lb.log.artifact": "  Card: artifact {card}",
-    "lb.log.collapse": "  Second {hazard}: the temple collapses; lost: {lost}",
+    "lb.log.collapse": "  {hazard} again: the temple collapses; lost: {lost}",
     "lb.log.choices": "  Choices: {choices}",
     "lb.log.camp": "  Back to camp: {homes} (left on the path: {left}){artifacts}",
     "lb.log.round_end": "  Expedition {round} over ({reason})",
@@ -508,3 +534,9 @@ def t(key: str, locale: str | None = None, **values: Any) -> str:
     except (KeyError, IndexError):
         log.warning("translation %s lacks a value: %s", key, values)
         return template
+
+
+def tn(key: str, count: int, locale: str | None = None, **values: Any) -> str:
+    """Return the counted text for ``key``: ``<key>.one`` when ``count`` is 1, else ``<key>.other``
+    (English plural rules), formatted with ``count`` and ``values``."""
+    return t(f"{key}.{'one' if count == 1 else 'other'}", locale, count=count, **values)

@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from cogs.i18n import t
+from cogs.i18n import t, tn
 from cogs.table.buttons import ActButton, PeekButton
 from cogs.table.hub import TableHub
 from cogs.table.lobby import post_summary
@@ -27,11 +27,22 @@ __all__ = ["IncanRenderer"]
 LOG_LINES = 8  # lines of "what happened" kept on the expedition message
 
 
+HAZARD_ICONS = {  # one picture per hazard of every preset (presentation only)
+    "spiders": "🕷️", "snakes": "🐍", "mummies": "🧟", "fire": "🔥", "rockfall": "🪨",
+    "scorpions": "🦂", "poison-gas": "☠️", "explosions": "🧨",
+}
+
+
+def hazard_name(hazard: str) -> str:
+    """Return a hazard's picture and display name ("🕷️ Spiders")."""
+    return f"{HAZARD_ICONS.get(hazard, '⚠️')} {t(f'incan.hz.{hazard}')}"
+
+
 def _card(card: str, gems: int) -> str:
     if card[0] == "T":
-        return f"💎{card[1:]}" + (f" ({gems} left)" if gems else "")
+        return f"💎{card[1:]}" + (f" ({t('incan.path_left', gems=gems)})" if gems else "")
     if card[0] == "H":
-        return f"⚠️{card[2:]}"
+        return hazard_name(card[2:])
     return f"🏺{card}"
 
 
@@ -77,15 +88,17 @@ class IncanRenderer:
                 del lines[:before]
                 before = len(lines)
             elif kind == "card" and "value" in event:
-                lines.append(t("incan.card_treasure", **event))
+                lines.append(tn("incan.card_treasure", event["value"], each=event["each"], left=event["left"]))
             elif kind == "card" and "hazard" in event and not event["collapse"]:
-                lines.append(t("incan.card_hazard", hazard=event["hazard"]))
+                lines.append(t("incan.card_hazard", icon=HAZARD_ICONS.get(event["hazard"], "⚠️"),
+                               hazard=t(f"incan.hz.{event['hazard']}")))
             elif kind == "card" and event.get("artifact"):
                 lines.append(t("incan.card_artifact", artifact=event["card"]))
             elif kind == "collapse":
                 losers = [s for s, _ in event["lost"]]
                 key = "incan.collapse" if losers else "incan.collapse_empty"
-                lines.append(t(key, hazard=event["hazard"], names=seat_names(table, losers)))
+                lines.append(t(key, icon=HAZARD_ICONS.get(event["hazard"], "⚠️"),
+                               hazard=t(f"incan.hz.{event['hazard']}"), names=seat_names(table, losers)))
             elif kind == "reveal":
                 # Only this reveal's own camp event: one update may hold several reveals.
                 rest = events[index + 1:]
@@ -100,14 +113,14 @@ class IncanRenderer:
         stay = [s for s, c in enumerate(reveal["choices"]) if c == "torch"]
         if camp is None:
             return t("incan.all_torch")
-        arts = ", ".join(a["artifact"] for a in camp["artifacts"])
-        extra = t("incan.camp_artifacts", artifacts=arts) if arts else ""
+        arts = [a["artifact"] for a in camp["artifacts"]]
+        extra = tn("incan.camp_artifacts", len(arts), artifacts=", ".join(arts)) if arts else ""
         if len(camp["seats"]) == 1:
-            text = t("incan.camp_one", names=seat_names(table, camp["seats"]), share=camp["share"], artifacts=extra)
+            text = tn("incan.camp_one", camp["share"], names=seat_names(table, camp["seats"]), artifacts=extra)
         else:
             left = t("incan.camp_left", left=camp["left_on_path"]) if camp["left_on_path"] else ""
-            text = t("incan.camp_many", names=seat_names(table, camp["seats"]),
-                     total=camp["share"] * len(camp["seats"]), share=camp["share"], left=left)
+            text = tn("incan.camp_many", camp["share"] * len(camp["seats"]), names=seat_names(table, camp["seats"]),
+                      share=camp["share"], left=left)
         if stay:
             text += " " + t("incan.still_inside", names=seat_names(table, stay))
         return text
@@ -124,8 +137,10 @@ class IncanRenderer:
         embed.description = "\n".join(lines)
         inside = [seat_label(table.seats[s]) for s in view["inside"]] or [t("incan.nobody")]
         embed.add_field(name=t("incan.inside"), value=", ".join(inside), inline=False)
-        embed.add_field(name=t("incan.hazards_seen"), value=", ".join(view["hazards_seen"]) or t("incan.none"))
-        embed.add_field(name=t("incan.removed"), value=", ".join(view["removed_hazards"]) or t("incan.none"))
+        embed.add_field(name=t("incan.hazards_seen"),
+                        value=", ".join(hazard_name(h) for h in view["hazards_seen"]) or t("incan.none"))
+        if view["removed_hazards"]:  # none with one pile per temple (forsvunna-diamanten)
+            embed.add_field(name=t("incan.removed"), value=", ".join(hazard_name(h) for h in view["removed_hazards"]))
         embed.add_field(name=t("incan.cards_left"), value=str(view["cards_left"]))
         if view["deciding"]:
             embed.set_footer(text=t("incan.chosen", chosen=view["chosen"], deciding=view["deciding"]))
@@ -184,8 +199,9 @@ class IncanRenderer:
         for place, seat in enumerate(standings(result), start=1):
             arts = view_["artifacts"][seat]
             lines.append(t("incan.summary_line", place=place, name=seat_label(table.seats[seat]),
-                           score=result["scores"][seat], gems=result["banked"][seat],
-                           artifacts=t("incan.summary_artifacts", artifacts=", ".join(arts)) if arts else ""))
+                           score=result["scores"][seat], gems=tn("incan.gems", result["banked"][seat]),
+                           artifacts=tn("incan.summary_artifacts", len(arts), artifacts=", ".join(arts))
+                           if arts else ""))
         lines.append(winner_line(table, result))
         await post_summary(hub, table, t("incan.summary_title"), lines)
         for seat in range(len(table.seats)):
@@ -201,9 +217,10 @@ class IncanRenderer:
         you = view["you"]
         embed = discord.Embed(title=t("incan.you_title", channel=f"<#{table.channel_id}>", round=view["round"],
                                       card=len(view["path"])), colour=discord.Colour.blurple())
-        arts = ", ".join(a["artifact"] for a in you["artifacts"])
-        lines = [t("incan.you_state", carried=you["carried"], banked=you["banked"],
-                   artifacts=t("incan.you_artifacts", artifacts=arts) if arts else "")]
+        arts = [a["artifact"] for a in you["artifacts"]]
+        lines = [t("incan.you_state", carry=tn("incan.you_carry", you["carried"]),
+                   banked=tn("incan.you_banked", you["banked"]),
+                   artifacts=tn("incan.you_artifacts", len(arts), artifacts=", ".join(arts)) if arts else "")]
         lines.append(" · ".join(_card(c["card"], c["gems"]) for c in view["path"]) or t("incan.path_empty"))
         lines.append(t("incan.path_gems", gems=view["path_gems"]))
         legal = GAME.legal_actions(table.state, seat)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from cogs.i18n import t
+from cogs.i18n import t, tn
 from db.records import GameLog, ResultRow
 from engine.core import CHANCE, IllegalAction
 from engine.incan_gold import GAME as INCAN
@@ -32,7 +32,7 @@ def _incan_lines(log: GameLog) -> list[str]:
         for e in events:
             kind = e["type"]
             if kind == "card" and "value" in e:
-                lines.append(t("lb.log.treasure", value=e["value"], each=e["each"], left=e["left"]))
+                lines.append(tn("lb.log.treasure", e["value"], each=e["each"], left=e["left"]))
             elif kind == "card" and "hazard" in e:
                 lines.append(t("lb.log.hazard", hazard=e["hazard"]))
             elif kind == "card":

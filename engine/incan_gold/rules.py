@@ -414,7 +414,9 @@ def _public(state: State) -> dict[str, Any]:
         "path_gems": sum(g for _, g in state.path),
         "artifacts_on_path": list(state.relics),
         "hazards_seen": hazards_seen,
-        "removed_hazards": [c[2:] for c in state.removed],
+        # Hazards missing from the piles still to come: with one pile per temple (seed 003) a
+        # collapse removes its card from a pile that is finished anyway, so none ever are.
+        "removed_hazards": [] if edition(state).per_temple_piles else [c[2:] for c in state.removed],
         "cards_left": len(state.deck),
         # The deck's composition (not its order) is public: any careful player can count it.
         "deck": dict(Counter(state.deck)),

@@ -189,6 +189,18 @@ def test_forsvunna_temples_rise_and_have_own_piles():
     assert "T17" in deck1
 
 
+@pytest.mark.parametrize(("preset", "removed", "fires_next"),
+                         [("incan-gold", ["fire"], 2), ("forsvunna-diamanten", [], 2)])
+def test_removed_hazards_are_the_ones_missing_from_piles_still_to_come(preset, removed, fires_next):
+    """Seed 003: each temple has its own pile, so a collapse removes the card from a pile that is
+    finished anyway: "Removed from the game" never lists an earlier temple's hazard there."""
+    state, events = run(3, ["H-fire", {}, "H-fire"], options={"preset": preset})
+    assert of_type(events, "collapse") and state.round == 2
+    assert GAME.view(state, None)["removed_hazards"] == removed
+    assert GAME.view(state, None)["deck"]["H-fire"] == fires_next
+    assert GAME.view(state, 0)["removed_hazards"] == removed
+
+
 def test_illegal_actions_are_refused_with_reasons():
     state = GAME.setup(3, 0)
     with pytest.raises(IllegalAction) as err:

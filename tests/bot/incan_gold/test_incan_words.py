@@ -1,0 +1,68 @@
+"""Incan Gold's words on Discord: counted nouns, one picture per hazard, what "removed" means.
+
+Rendered from pinned cards through the real renderer (no Discord needed to read its text)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cogs.incan_gold.render import HAZARD_ICONS, IncanRenderer
+from engine.core import CHANCE
+from engine.incan_gold import GAME
+from engine.incan_gold import editions as ed
+from engine.session import SeatSpec, Table
+from engine.session.games import SPECS
+
+
+def play(steps: list[Any], options: dict[str, Any] | None = None) -> tuple[Table, IncanRenderer]:
+    """Three seats; a str is the next card, a dict {seat: "camp"} a decision (the others torch).
+    Every event goes through the renderer's log, as the session's updates would."""
+    table = Table(1, SPECS["incan_gold"], 10, 20, 1, dict(options or {}), {}, "playing",
+                  [SeatSpec("Ann", 1), SeatSpec("Bo", 2), SeatSpec("Cy", 3)], seed=0)
+    table.state = GAME.setup(3, 0, options)
+    renderer = IncanRenderer()
+    for step in steps:
+        if isinstance(step, str):
+            assert GAME.to_move(table.state) == [CHANCE]
+            table.state, events = GAME.apply(table.state, CHANCE, step)
+            renderer._log(table, events, [])
+            continue
+        for seat in GAME.to_move(table.state):
+            table.state, events = GAME.apply(table.state, seat, step.get(seat, "torch"))
+            renderer._log(table, events, [])
+    return table, renderer
+
+
+def test_one_gem_is_singular_everywhere():
+    table, renderer = play(["T1", {0: "camp"}, "T4", {1: "camp"}])
+    log = "\n".join(renderer.lines[1])
+    assert "💎 1 gem: 0 each, 1 left on the path." in log
+    assert "Ann returned to camp and took 1 gem from the path." in log
+    assert "1 gems" not in log
+    mine, _ = renderer.prompt(None, table, 2)  # type: ignore[arg-type]
+    assert "You carry **2** gems; **0** gems are safe in your tent." in str(mine.description)
+    camper, _ = renderer.prompt(None, table, 0)  # type: ignore[arg-type]
+    assert "**1** gem is safe in your tent" in str(camper.description)
+
+
+def test_every_hazard_has_its_own_picture_and_a_collapse_reads_well():
+    names = {h for edition in ed.PRESETS.values() for h in edition.hazards}
+    assert names <= set(HAZARD_ICONS)
+    assert len({HAZARD_ICONS[h] for h in names}) == len(names) and "⚠️" not in HAZARD_ICONS.values()
+    _, renderer = play(["H-spiders"])
+    assert renderer.lines[1] == ["🕷️ Spiders: a warning. Another one collapses the temple."]
+    _, renderer = play(["H-spiders", {}, "H-spiders"])
+    log = "\n".join(renderer.lines[1])
+    assert "💥 🕷️ Spiders again! The temple collapses; Ann, Bo and Cy lose what they carried." in log
+    assert "second spiders" not in log.lower() and "⚠️" not in log
+
+
+def test_forsvunna_never_lists_an_earlier_temples_hazard_as_removed():
+    table, renderer = play(["H-fire", {}, "H-fire", "T1", {}], {"preset": "forsvunna-diamanten"})
+    assert table.state.round == 2
+    fields = {f.name: f.value for f in renderer.round_embed(table).fields}
+    assert "Removed from the game" not in fields
+    assert fields["Hazards seen"] == "none"
+    table, renderer = play(["H-fire", {}, "H-fire", "T1", {}])
+    fields = {f.name: f.value for f in renderer.round_embed(table).fields}
+    assert fields["Removed from the game"] == "🔥 Fire"
