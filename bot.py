@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import discord
-from discord import app_commands
 from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
 
 from cogs.i18n import t
 from cogs.table import buttons, lobby
+from cogs.table.gate import Tree
 from cogs.table.hub import TableBot, TableHub
 from cogs.table.listener import TableListener
 from cogs.table.storage import StoreRepository
@@ -118,29 +118,6 @@ def configure_gc() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
-
-
-class Tree(app_commands.CommandTree[TableBot]):
-    """The command tree: refuses commands where the bot cannot post, answers errors privately."""
-
-    async def interaction_check(self, interaction: discord.Interaction[TableBot]) -> bool:
-        """Refuse privately when the bot lacks the permissions a table needs in this channel."""
-        perms = interaction.app_permissions
-        if interaction.guild is not None and not (perms.send_messages and perms.embed_links):
-            await interaction.response.send_message(t("error.no_permission"), ephemeral=True)
-            return False
-        return True
-
-    async def on_error(self, interaction: discord.Interaction[TableBot],
-                       error: app_commands.AppCommandError) -> None:
-        """Log an unexpected error and tell the user privately that nothing changed."""
-        log.error("command %s failed", interaction.command and interaction.command.qualified_name,
-                  exc_info=error)
-        text = t("error.internal")
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
 
 
 class Bot(TableBot):
