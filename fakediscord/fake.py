@@ -48,13 +48,13 @@ import discord.webhook.async_
 
 from fakediscord import patches
 from fakediscord import payloads as p
-from fakediscord.actions import UserActions
 from fakediscord.bots import DEFAULT_IGNORED_COROUTINES, _ErrorRecorder
+from fakediscord.crafted import CraftedActions
 from fakediscord.patches import _patched_http_request, _patched_webhook_request
 from fakediscord.records import FakeDiscordError, FakeUser
 
 
-class FakeDiscord(UserActions):
+class FakeDiscord(CraftedActions):
     """Discord's side of the conversation: state, REST router, validations, event injection.
 
     Built from the layers fakediscord/state.py lists; this last one constructs it and installs it.

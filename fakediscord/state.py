@@ -10,6 +10,7 @@ below it (the order is the order of their dependencies, so none needs to know an
   callbacks InteractionCallbacks: the interaction callback and webhook (followup, @original) routes
   router    RestRouter: the REST entry point of both seams, the route table, the bot REST routes
   actions   UserActions: what a test's users do (slash, autocomplete, click, select, modal, say)
+  crafted   CraftedActions: what an attacker's client sends (any custom_id, any option value)
   fake      FakeDiscord: construction (assigns every attribute declared here), install/uninstall
 
 Beside them: `records` (what tests read), `validate` (Discord-side rules), `wire` (request

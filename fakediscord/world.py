@@ -47,13 +47,24 @@ class World(FakeDiscordState):
                 bot._connection.parsers["GUILD_MEMBER_ADD"](data)
         return u
 
-    def text_channel(self, name: str) -> FakeChannel:
-        """Create a guild text channel."""
-        ch = FakeChannel(self.ids.next(), name, self.guild_id, position=len(self.channels))
+    def text_channel(self, name: str, *, guild_id: int | None = None) -> FakeChannel:
+        """Create a text channel in the fake guild, or in another server made by `other_guild`."""
+        ch = FakeChannel(self.ids.next(), name, guild_id or self.guild_id, position=len(self.channels))
         self.channels[ch.id] = ch
         for bot in self.bots:
             bot._connection.parsers["CHANNEL_CREATE"](self._channel_payload(ch))
         return ch
+
+    def other_guild(self) -> int:
+        """Create another server the bot is in (for cross-server tests) and return its id.
+
+        Running bots get its GUILD_CREATE (start them first). Every user is its member, with the
+        permissions the user was created with; the owner is the fake guild's owner.
+        """
+        guild_id = self.ids.next()
+        for bot in self.bots:
+            bot._connection.parsers["GUILD_CREATE"](self.guild_payload(guild_id))
+        return guild_id
 
     def close_dms(self, user: FakeUser) -> None:
         """The user does not accept DMs from the bot: sending to them fails with 403/50007."""
@@ -110,20 +121,22 @@ class World(FakeDiscordState):
             if deny
             else []
         )
-        return p.text_channel_payload(ch.id, self.guild_id, ch.name, ch.position, overwrites)
+        assert ch.guild_id is not None
+        return p.text_channel_payload(ch.id, ch.guild_id, ch.name, ch.position, overwrites)
 
-    def guild_payload(self) -> Json:
-        """GUILD_CREATE for the fake guild as it is now."""
-        members = [self._member_payload(u) for u in self.users.values() if u.in_guild]
+    def guild_payload(self, guild_id: int | None = None) -> Json:
+        """GUILD_CREATE for the fake guild (or another one of `other_guild`) as it is now."""
+        guild_id = guild_id or self.guild_id
+        members = [self._member_payload(u) for u in self.users.values() if u.in_guild or guild_id != self.guild_id]
         roles = [
-            p.role_payload(self.guild_id, "@everyone", p.EVERYONE_PERMISSIONS),
+            p.role_payload(guild_id, "@everyone", p.EVERYONE_PERMISSIONS),
             p.role_payload(self.manager_role_id, "Managers", p.EVERYONE_PERMISSIONS | p.PERM_MANAGE_GUILD, 1),
             p.role_payload(self.bot_role_id, self.bot_user.name, p.BOT_PERMISSIONS, 2),
         ]
-        channels = [self._channel_payload(c) for c in self.channels.values() if not c.is_dm]
+        channels = [self._channel_payload(c) for c in self.channels.values() if c.guild_id == guild_id]
         return p.guild_payload(
-            self.guild_id,
-            self.guild_name,
+            guild_id,
+            self.guild_name if guild_id == self.guild_id else f"Other Guild {guild_id}",
             owner_id=self.owner.id,
             channels=channels,
             members=members,
@@ -149,8 +162,8 @@ class World(FakeDiscordState):
     ) -> tuple[InteractionRecord, Json]:
         iid = self.ids.next()
         token = f"itok{iid}"
-        guild_id = None if channel.is_dm else self.guild_id
-        if guild_id is not None and not user.in_guild:
+        guild_id = None if channel.is_dm else channel.guild_id
+        if guild_id == self.guild_id and not user.in_guild:
             raise FakeDiscordError(f"{user.name} is not a member of the guild")
         if channel.is_dm and channel.recipient_id != user.id:
             raise FakeDiscordError(f"{user.name} cannot act in another user's DM channel")
