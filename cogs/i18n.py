@@ -39,6 +39,7 @@ EN: dict[str, str] = {
     "error.bad_option": "That option is not valid: {detail}",
     "error.wrong_game": "This channel's table is a game of {game}; use its own commands.",
     "error.guild_only": "Tables live in server channels, not in DMs.",
+    "error.not_valid": "That is not valid; nothing was changed.",
     "error.internal": "Something went wrong on my side; nothing was changed. Please try again.",
     "error.no_permission": "I cannot post in this channel (I need Send Messages, Embed Links and "
                            "Attach Files here).",

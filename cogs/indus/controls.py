@@ -15,7 +15,7 @@ import discord
 
 from cogs.i18n import t
 from cogs.indus.labels import piece_name, rank_name, space_name, square_name
-from cogs.table.buttons import ActButton, ActSelect, guarded, hub_of, refuse
+from cogs.table.buttons import ActButton, ActSelect, guarded, refuse, table_for
 from engine.indus import GAME
 from engine.session import SessionError, Table
 
@@ -44,9 +44,8 @@ class PieceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Redraw the controls with this piece's start spaces; refuse anyone but the mover."""
-        hub = hub_of(interaction)
         try:
-            table = hub.bot.sessions.table(self.table_id)
+            table = table_for(interaction, self.table_id)
             if table.status != "playing":
                 raise SessionError("not_playing")
             seat = table.seat_of(interaction.user.id)

@@ -31,7 +31,7 @@ from cogs.sakkara.labels import (
     whose_turn,
     worker_name,
 )
-from cogs.table.buttons import ActButton, ActSelect, guarded, hub_of, refuse
+from cogs.table.buttons import ActButton, ActSelect, guarded, refuse, table_for
 from cogs.table.hub import TableHub
 from engine.sakkara import GAME
 from engine.sakkara.state import NEIGHBOURS
@@ -96,9 +96,8 @@ class NavSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
 async def navigate(interaction: discord.Interaction, table_id: int, window: int, group: str) -> None:
     """Show the clicker's prompt at ``group``; refuse privately when stale or not theirs."""
-    hub = hub_of(interaction)
     try:
-        table = hub.bot.sessions.table(table_id)
+        table = table_for(interaction, table_id)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise SessionError("not_seated")

@@ -23,10 +23,10 @@ import discord
 from cogs.i18n import t
 from cogs.table.answer import ANSWER, Answer
 from cogs.table.hub import TableBot, TableHub
-from engine.session import SeatSpec, SessionError
+from engine.session import Place, SeatSpec, SessionError, Table
 
 __all__ = ["DYNAMIC_ITEMS", "ActButton", "ActSelect", "PeekButton", "act_and_confirm", "as_seat", "can_manage",
-           "decode_action", "encode_action", "guarded", "hub_of", "refuse", "reply"]
+           "decode_action", "encode_action", "guarded", "hub_of", "place_of", "refuse", "reply", "table_for"]
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +62,23 @@ def can_manage(interaction: discord.Interaction) -> bool:
     """Return True when the member may manage the server (may cancel any table)."""
     perms = getattr(interaction.user, "guild_permissions", None)
     return bool(perms and perms.manage_guild)
+
+
+def place_of(interaction: discord.Interaction) -> Place:
+    """Return where the interaction was made: its server and channel, or a DM (no server)."""
+    return Place(interaction.guild_id, interaction.channel_id)
+
+
+def table_for(interaction: discord.Interaction, table_id: int) -> Table:
+    """Return the live table a component names, if the interaction may reach it from where it was
+    made (its channel, or a seated player's DM); else raise SessionError ("gone", "not_valid").
+
+    The id comes from a custom_id, which a modified client can forge: a Cancel naming another
+    server's table, pressed where the presser manages the server, must change nothing.
+    """
+    table = hub_of(interaction).bot.sessions.table(table_id)
+    table.check_place(place_of(interaction), interaction.user.id)
+    return table
 
 
 def as_seat(user: discord.abc.User) -> SeatSpec:
@@ -141,6 +158,7 @@ async def act_and_confirm(interaction: discord.Interaction, table_id: int, windo
     guard = asyncio.get_running_loop().call_later(ACK_GUARD_S, answer.guard)
     try:
         try:
+            table_for(interaction, table_id)
             update = await hub.bot.sessions.act(table_id, interaction.user.id, window, action)
         except SessionError as exc:
             guard.cancel()
@@ -216,7 +234,7 @@ class PeekButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"peek
         """Show the clicker's private prompt, ephemerally."""
         hub = hub_of(interaction)
         try:
-            table = hub.bot.sessions.table(self.table_id)
+            table = table_for(interaction, self.table_id)
             seat = table.seat_of(interaction.user.id)
             if seat is None or table.status != "playing":
                 raise SessionError("not_seated" if seat is None else "not_playing")

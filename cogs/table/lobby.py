@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from cogs.i18n import t
-from cogs.table.buttons import as_seat, can_manage, guarded, hub_of, refuse, reply
+from cogs.table.buttons import as_seat, can_manage, guarded, hub_of, place_of, refuse, reply, table_for
 from cogs.table.hub import TableHub
 from cogs.table.text import seat_label
 from engine.session import SessionError, Table
@@ -91,6 +91,7 @@ async def lobby_op(hub: TableHub, interaction: discord.Interaction, table_id: in
     user = interaction.user
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:
+        table_for(interaction, table_id)
         if op == "join":
             table = await sessions.join(table_id, as_seat(user))
             ok = await hub.check_dm(user, t("lobby.dm_ok", game=hub.renderer(table).title(),
@@ -135,7 +136,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"r
         hub = hub_of(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            await hub.bot.sessions.rematch(self.table_id, interaction.user.id)
+            await hub.bot.sessions.rematch(self.table_id, interaction.user.id, place_of(interaction))
         except SessionError as exc:
             await refuse(interaction, exc)
             return

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from db.errors import AlreadySeated, ChannelBusy, CorruptRow, StaleVersion
+from db.errors import AlreadySeated, ChannelBusy, CorruptRow, GameNotFound, StaleVersion
 from db.records import NewResult, NewSeat
 from db.store import Store
 from engine.session import RepoBusy, RepoConflict, RepoCorrupt, RepoStale, ResultSpec, SeatSpec, StoredTable
@@ -77,9 +77,11 @@ class StoreRepository:
         await self.store.cancel_game(table_id, "abandoned" if status == "abandoned" else "cancelled")
 
     async def load(self, table_id: int) -> StoredTable:
-        """Return the stored table with its log."""
+        """Return the stored table with its log (KeyError when there is no such table)."""
         try:
             log = await self.store.load_game(table_id)
+        except GameNotFound as exc:
+            raise KeyError(exc.game_id) from exc
         except CorruptRow as exc:
             raise RepoCorrupt(str(exc)) from exc
         g = log.game

@@ -3,11 +3,13 @@
 - :mod:`engine.session.sessions` — :class:`Sessions`: lobby, play, timers, AI seats, recovery.
 - :mod:`engine.session.table` — a live :class:`Table`, an :class:`Update`, the :class:`Listener`.
 - :mod:`engine.session.records` — records, errors, settings and the :class:`Repository` protocol.
+- :mod:`engine.session.place` — :class:`Place`: where a request comes from, and who may reach a table there.
 - :mod:`engine.session.games` — the registry of hosted games (``SPECS``), above the rules.
 """
 
 from __future__ import annotations
 
+from engine.session.place import Place
 from engine.session.records import (
     GameSpec,
     RepoBusy,
@@ -27,6 +29,7 @@ from engine.session.table import Listener, Table, Update
 __all__ = [
     "GameSpec",
     "Listener",
+    "Place",
     "RepoBusy",
     "RepoConflict",
     "RepoCorrupt",

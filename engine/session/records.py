@@ -138,7 +138,7 @@ class Repository(Protocol):
         ...
 
     async def load(self, table_id: int) -> StoredTable:
-        """Return the stored table; raise RepoCorrupt for a malformed row."""
+        """Return the stored table; raise KeyError when there is none, RepoCorrupt for a malformed row."""
         ...
 
     async def unfinished(self) -> list[int]:

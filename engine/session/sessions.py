@@ -25,6 +25,7 @@ from typing import Any
 
 from engine.clock import Clock
 from engine.core import CHANCE, Agent, Event, IllegalAction, agent_rng, resolve_chance, splitmix64
+from engine.session.place import Place, check_place
 from engine.session.records import (
     GameSpec,
     RepoBusy,
@@ -204,9 +205,15 @@ class Sessions:
             await self._end(table, "cancelled", "cancelled")
         return table
 
-    async def rematch(self, table_id: int, user_id: int) -> Table:
-        """Open a new lobby in the same channel with the same seats and options (seated players only)."""
-        stored = await self.repo.load(table_id)
+    async def rematch(self, table_id: int, user_id: int, place: Place | None = None) -> Table:
+        """Open a new lobby in the same channel with the same seats and options (seated players only,
+        asking from ``place``: the table's channel, or a DM)."""
+        try:
+            stored = await self.repo.load(table_id)
+        except KeyError as exc:
+            raise SessionError("gone") from exc
+        if place is not None:
+            check_place(place, stored.guild_id, stored.channel_id, stored.seats, user_id)
         seats = list(stored.seats)
         me = next((s for s in seats if s.user_id == user_id), None)
         if me is None:

@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from engine.clock import Handle
 from engine.core import CHANCE, Event
+from engine.session.place import Place, check_place
 from engine.session.records import GameSpec, SeatSpec, Settings
 
 __all__ = ["Listener", "Table", "Update"]
@@ -44,6 +45,11 @@ class Table:
             if seat.user_id == user_id:
                 return number
         return None
+
+    def check_place(self, place: Place, user_id: int) -> None:
+        """Raise SessionError("not_valid") unless the table may be reached from ``place`` (see
+        :func:`engine.session.place.check_place`)."""
+        check_place(place, self.guild_id, self.channel_id, self.seats, user_id)
 
     def owing(self) -> list[int]:
         """Return the seats that owe an action now (never shown to players: it reveals choices)."""
