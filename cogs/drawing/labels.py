@@ -9,13 +9,17 @@ from typing import Any
 from cogs import i18n
 from cogs.drawing.canvas import printable
 
-__all__ = ["player_names", "tr"]
-
+__all__ = ["player_names", "tr", "trn"]
 
 
 def tr(key: str, **values: Any) -> str:
     """Return the text of ``key`` filled with ``values``, from the bot's catalogue."""
     return i18n.t(key, **values)
+
+
+def trn(key: str, count: int, **values: Any) -> str:
+    """Return the counted text of ``key`` (``<key>.one`` / ``<key>.other``), from the bot's catalogue."""
+    return i18n.tn(key, count, **values)
 
 
 def player_names(names: Sequence[str] | None, seats: int) -> list[str]:

@@ -16,11 +16,11 @@ from typing import Any
 from PIL import Image
 
 from cogs.drawing.canvas import Canvas
-from cogs.drawing.labels import player_names, tr
-from cogs.sakkara.motifs import INK, draw_tile
+from cogs.drawing.labels import player_names, tr, trn
+from cogs.sakkara.motifs import INK, draw_tile, motif_word
 from engine.sakkara.tiles import BOARD_SIDE, MOTIFS, SPELLS
 
-__all__ = ["RACK_WIDTH", "SIZE", "board_image", "rack_image", "space_label", "warm", "worker_label"]
+__all__ = ["RACK_WIDTH", "SIZE", "board_image", "private_image", "rack_image", "space_label", "warm", "worker_label"]
 
 CELL = 80
 MARGIN = 12
@@ -59,17 +59,32 @@ def worker_label(seat: int, index: int) -> str:
     return f"{seat + 1}{'AB'[index]}"
 
 
-def _draw_worker(c: Canvas, cx: float, cy: float, seat: int, index: int, r: float = 15) -> None:
-    c.circle(cx + 1.5, cy + 2, r, fill="#6b5a3a")
-    c.circle(cx, cy, r, fill=WORKER_FILL[seat], outline=WORKER_TEXT[seat], width=2.5)
-    c.circle(cx, cy, r - 3.5, outline=WORKER_FILL[1 - seat], width=1)
-    c.text(cx, cy + 0.5, worker_label(seat, index), 13, fill=WORKER_TEXT[seat], anchor="mm", bold=True)
+def _draw_worker(c: Canvas, cx: float, cy: float, seat: int, index: int) -> None:
+    """A pawn (head and flared body) in the seat's colour: it must not read as a round height
+    badge, and black must not read as white at the ~400 px Discord shows a board at."""
+    fill, ink = WORKER_FILL[seat], WORKER_TEXT[seat]
+    body = [(cx - 20, cy + 22), (cx - 13, cy), (cx + 13, cy), (cx + 20, cy + 22)]
+    c.polygon([(x + 2, y + 2) for x, y in body], fill="#6b5a3a")
+    c.circle(cx + 2, cy - 10, 11, fill="#6b5a3a")
+    c.polygon(body, fill=fill, outline=ink, width=2.5)
+    c.circle(cx, cy - 12, 11, fill=fill, outline=ink, width=2.5)
+    c.text(cx, cy + 12, worker_label(seat, index), 14, fill=ink, anchor="mm", bold=True)
 
 
 @lru_cache(maxsize=8)
 def _worker(seat: int, index: int) -> Image.Image:
-    s = Canvas.sprite(40, 40)
-    _draw_worker(s, 20, 20, seat, index)
+    s = Canvas.sprite(48, 56)
+    _draw_worker(s, 24, 28, seat, index)
+    return s.image
+
+
+@lru_cache(maxsize=2)
+def _seat_badge(seat: int) -> Image.Image:
+    s = Canvas.sprite(30, 36)
+    fill, ink = WORKER_FILL[seat], WORKER_TEXT[seat]
+    s.polygon([(3, 34), (8, 18), (22, 18), (27, 34)], fill=fill, outline=ink, width=2)
+    s.circle(15, 11, 8.5, fill=fill, outline=ink, width=2)
+    s.text(15, 27, str(seat + 1), 12, fill=ink, anchor="mm", bold=True)
     return s.image
 
 
@@ -83,16 +98,21 @@ def _arrow(c: Canvas, cx: float, cy: float, direction: str, dist: float) -> None
     c.polygon([tip, (base[0] + side[0], base[1] + side[1]), (base[0] - side[0], base[1] - side[1])], fill=ACCENT)
 
 
-@lru_cache(maxsize=256)
 def tile_sprite(motif: str, side: int, label: bool = True) -> Image.Image:
     """Return one tile face as a reusable sprite (the icons are the costly part of a board)."""
+    return _tile(motif, side, motif_word(motif) if label else None)
+
+
+@lru_cache(maxsize=256)
+def _tile(motif: str, side: int, word: str | None) -> Image.Image:
+    # keyed by the word, not a flag: a cached tile never prints another language's name
     s = Canvas.sprite(side + 1, side + 1)
-    draw_tile(s, motif, 0, 0, side, label=label)
+    draw_tile(s, motif, 0, 0, side, word)
     return s.image
 
 
 @lru_cache(maxsize=256)
-def _stack(top: str, shown: int, label: bool) -> Image.Image:
+def _stack(top: str, shown: int, word: str | None) -> Image.Image:
     """Return one space's stack as a sprite: cardboard edges of ``shown`` covered tiles, the top face."""
     c = Canvas.sprite(CELL, CELL)
     step = 3
@@ -101,7 +121,7 @@ def _stack(top: str, shown: int, label: bool) -> Image.Image:
     for k in range(shown, 0, -1):
         ox, oy = bx - step * (shown - k), by - step * (shown - k)
         c.rect(ox, oy, ox + side, oy + side, fill=LAYER, outline="#5e4a2c", width=1, radius=side / 9)
-    draw_tile(c, top, bx - step * shown, by - step * shown, side, label=label)
+    draw_tile(c, top, bx - step * shown, by - step * shown, side, word)
     return c.image
 
 
@@ -146,6 +166,20 @@ def _status(view: dict[str, Any], names: Sequence[str]) -> str:
 
 def board_image(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
     """Return a PNG of the public Sakkara view: board, workers, displays, pyramids, used tiles."""
+    return _board(view, names).png()
+
+
+def private_image(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
+    """Return one seat's private picture: the public board with that seat's rack under it (for
+    its own DM or ephemeral prompt only)."""
+    board, rack = _board(view, names), _rack(view, names)
+    c = Canvas(WIDTH, HEIGHT + rack.height, BG)
+    c.image.paste(board.image, (0, 0))
+    c.image.paste(rack.image, (0, board.image.height))
+    return c.png()
+
+
+def _board(view: dict[str, Any], names: Sequence[str] | None) -> Canvas:
     # only public keys are read below; dropping the private ones makes that structural
     view = {k: v for k, v in view.items() if k not in PRIVATE_KEYS}
     seats = player_names(names, 2)
@@ -154,7 +188,8 @@ def board_image(view: dict[str, Any], names: Sequence[str] | None = None) -> byt
     turns = view.get("turns") or [0, 0]
     title = "Sakkara"
     if phase not in ("deal", "place", "over"):
-        title += " · " + tr("boards.turn", n=sum(turns) + 1)
+        # a round is one turn of each player (seat 0 starts every round)
+        title += " · " + tr("boards.round", n=turns[1] + 1)
     c.text(MARGIN, 12, title, 22, fill=INK, bold=True)
     c.text(WIDTH - MARGIN, 16, c.fit(_status(view, seats), 17, WIDTH - 300), 17, fill=ACCENT, anchor="ra",
            bold=True)
@@ -169,7 +204,8 @@ def board_image(view: dict[str, Any], names: Sequence[str] | None = None) -> byt
             c.circle(x + CELL / 2, y + CELL / 2, 2.5, fill=GRID)
             continue
         # under a worker the word would hide behind the pawn: the icon alone is shown
-        c.paste(_stack(str(top), min(height - 1, 4), sp not in occupied), x, y)
+        word = motif_word(str(top)) if sp not in occupied else None
+        c.paste(_stack(str(top), min(height - 1, 4), word), x, y)
         c.paste(_badge(height), x + CELL - 25, y + 1)
     stepped = view.get("stepped", -1)
     for seat in (0, 1):
@@ -177,17 +213,17 @@ def board_image(view: dict[str, Any], names: Sequence[str] | None = None) -> byt
             if not isinstance(sp, int) or not 0 <= sp < BOARD_SIDE * BOARD_SIDE:
                 continue
             row, col = divmod(sp, BOARD_SIDE)
-            cx, cy = BOARD_X + col * CELL + CELL - 21.0, BOARD_Y + row * CELL + CELL - 21.0
+            cx, cy = BOARD_X + col * CELL + CELL - 24.0, BOARD_Y + row * CELL + CELL - 28.0
             if not (board[sp].get("height") if sp < len(board) else 0):  # an empty space: centred
                 cx, cy = BOARD_X + col * CELL + CELL / 2, BOARD_Y + row * CELL + CELL / 2
             if phase in ("after", "steal", "discard") and seat == view.get("turn") and idx == stepped:
-                c.circle(cx, cy, 19, outline=ACCENT, width=3)
-                _arrow(c, cx, cy, view.get("step_dir", ""), 20)
-            c.paste(_worker(seat, idx), cx - 20, cy - 20)
+                c.circle(cx, cy + 2, 23, outline=ACCENT, width=3)
+                _arrow(c, cx, cy + 2, view.get("step_dir", ""), 24)
+            c.paste(_worker(seat, idx), cx - 24, cy - 28)
     for seat in (0, 1):
         _panel(c, view, seat, seats, BOARD_Y + seat * (BOARD_PX // 2 + 4), BOARD_PX // 2 - 4)
     _used_strip(c, view, seats)
-    return c.png()
+    return c
 
 
 def _panel(c: Canvas, view: dict[str, Any], seat: int, names: Sequence[str], y: float, h: float) -> None:
@@ -195,15 +231,13 @@ def _panel(c: Canvas, view: dict[str, Any], seat: int, names: Sequence[str], y: 
     active = seat in (view.get("to_move") or [])
     c.rect(x, y, x + w, y + h, fill="#fffaf0", outline=ACCENT if active else "#bba77d", width=3 if active else 1.5,
            radius=8)
-    c.circle(x + 20, y + 21, 11, fill=WORKER_FILL[seat], outline="#1c1c1c", width=2)
-    c.text(x + 20, y + 21.5, str(seat + 1), 13, fill=WORKER_TEXT[seat], anchor="mm", bold=True)
+    c.paste(_seat_badge(seat), x + 6, y + 3)  # the seat's pawn colour and number, as on the board
     c.text(x + 38, y + 21, c.fit(names[seat], 18, w - 120), 18, fill=INK, anchor="lm", bold=True)
     if active:
         c.rect(x + w - 76, y + 10, x + w - 8, y + 32, fill=ACCENT, radius=6)
         c.text(x + w - 42, y + 21.5, tr("boards.to_move"), 13, fill="#ffffff", anchor="mm", bold=True)
     sizes = view.get("rack_sizes") or [0, 0]
-    key = "boards.sakkara.rack_one" if sizes[seat] == 1 else "boards.sakkara.rack"
-    c.text(x + 12, y + 48, tr(key, n=sizes[seat]), 15, fill=INK, anchor="lm")
+    c.text(x + 12, y + 48, trn("boards.sakkara.rack", sizes[seat]), 15, fill=INK, anchor="lm")
     # displayed ship and grain
     c.text(x + 12, y + 78, tr("boards.sakkara.display"), 15, fill=INK, anchor="lm")
     ships = (view.get("ships") or [0, 0])[seat]
@@ -266,8 +300,10 @@ def _panel(c: Canvas, view: dict[str, Any], seat: int, names: Sequence[str], y: 
 
 
 def _used_strip(c: Canvas, view: dict[str, Any], names: Sequence[str]) -> None:
-    pending = list(view.get("pending") or [])
-    destroyed = list(view.get("destroyed") or [])
+    # the apex ends the game at once: a stack still pending then is never placed (answer 12)
+    over = view.get("phase") == "over"
+    pending = [] if over else list(view.get("pending") or [])
+    destroyed = [] if over else list(view.get("destroyed") or [])
     owner = view.get("turn", 0) if view.get("turn") in (0, 1) else 0
     x, y = MARGIN, STRIP_Y
     if not pending and not destroyed:
@@ -301,14 +337,18 @@ RACK_W = 2 * MARGIN + RACK_COLS * (RACK_TILE + 30) + 8
 
 def rack_image(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
     """Return a PNG of one seat's private rack (and a Snake's reveal of the opponent's rack)."""
+    return _rack(view, names).png()
+
+
+def _rack(view: dict[str, Any], names: Sequence[str] | None) -> Canvas:
     seats = player_names(names, 2)
     seat = view.get("seat", 0) if view.get("seat") in (0, 1) else 0
     rack: dict[str, int] = {m: n for m, n in (view.get("rack") or {}).items() if n}
     revealed: dict[str, int] | None = view.get("revealed_rack")
-    sections: list[tuple[str, dict[str, int]]] = [(tr("boards.sakkara.your_rack", name=seats[seat],
-                                                      n=sum(rack.values())), rack)]
+    sections: list[tuple[str, dict[str, int]]] = [(trn("boards.sakkara.your_rack", sum(rack.values()),
+                                                       name=seats[seat]), rack)]
     if revealed is not None:
-        sections.append((tr("boards.sakkara.revealed", name=seats[1 - seat], n=sum(revealed.values())),
+        sections.append((trn("boards.sakkara.revealed", sum(revealed.values()), name=seats[1 - seat]),
                          {m: n for m, n in revealed.items() if n}))
     row_h = RACK_TILE + 16
     heights = [34 + row_h * max(1, -(-len(tiles) // RACK_COLS)) for _, tiles in sections]
@@ -335,7 +375,7 @@ def rack_image(view: dict[str, Any], names: Sequence[str] | None = None) -> byte
         c.text(sx, sy + 10, tr(f"boards.sakkara.spell.{spell.name}"), 14, fill=INK, anchor="lm")
         for j, motif in enumerate(spell.recipe):
             c.paste(tile_sprite(motif, 21, False), sx + 96 + j * 24, sy)
-    return c.png()
+    return c
 
 
 RACK_WIDTH = RACK_W

@@ -7,12 +7,13 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-from cogs.i18n import t
+from cogs.i18n import t, tn
 from engine.core import CHANCE, Event
 from engine.session import Table
 
-__all__ = ["ARROWS", "SPELL_GROUPS", "action_label", "boards", "builder_text", "counts_text", "event_line",
-           "group_of", "motif", "names", "space_name", "text_board", "whose_turn", "worker_name"]
+__all__ = ["ARROWS", "SEAT_MARKS", "SPELL_GROUPS", "action_label", "boards", "builder_text", "counts_text",
+           "event_line", "group_of", "motif", "names", "round_title", "seat_field", "space_name", "step_label",
+           "text_board", "whose_turn", "worker_name"]
 
 SIDE = 7
 ARROWS = {"N": "⬆️", "E": "➡️", "S": "⬇️", "W": "⬅️"}
@@ -23,6 +24,7 @@ SHORT = {  # two letters per motif for the text board (presentation only)
 }
 MOTIF_ORDER = list(SHORT)  # the engine's motif order (tiles.MOTIFS)
 SPELL_GROUPS = ("firestorm", "whirlwind", "shipwreck", "drought")
+SEAT_MARKS = ("⚫", "⚪")  # the physical game's black and white workers, as the board image draws them
 
 
 def boards() -> ModuleType | None:
@@ -40,8 +42,37 @@ def space_name(space: int) -> str:
 
 
 def worker_name(seat: int, worker: int) -> str:
-    """Return a worker's name as the board image prints it: 1A, 1B (seat 1), 2A, 2B (seat 2)."""
-    return f"{seat + 1}{'AB'[worker]}"
+    """Return a worker's name: its colour mark, then the label the board image prints on it
+    (⚫1A, ⚫1B of player 1, ⚪2A, ⚪2B of player 2)."""
+    return f"{SEAT_MARKS[seat]}{seat + 1}{'AB'[worker]}"
+
+
+def seat_field(table: Table, seat: int, label: str) -> str:
+    """Return a builder's heading: number, worker colour and (labelled) name."""
+    return t("sakkara.seat_field", number=seat + 1, mark=SEAT_MARKS[seat], name=label)
+
+
+def round_title(view: dict[str, Any]) -> str:
+    """Return the public title: the round (one turn of each player; seat 0 starts every round)."""
+    if view["phase"] in ("deal", "place"):
+        return t("sakkara.title_place")
+    return t("sakkara.title", round=view["turns"][1] + 1)
+
+
+def step_label(view: dict[str, Any], action: dict[str, Any], to: int, stairs: int) -> str:
+    """Return a step button's label: the worker, where it goes, what it takes, what it costs."""
+    seat = int(view["seat"])
+    worker = worker_name(seat, int(action["worker"]))
+    cell = view["board"][to]
+    if cell["height"]:
+        label = t("sakkara.step", worker=worker, space=space_name(to), top=motif(cell["top"]))
+    else:
+        label = t("sakkara.step_empty", worker=worker, space=space_name(to))
+    if stairs:
+        frm = view["workers"][seat][int(action["worker"])]
+        climb = cell["height"] - view["board"][frm]["height"]
+        label = t("sakkara.step_stairs", label=label, climb=climb)
+    return label
 
 
 def motif(name: str | None) -> str:
@@ -74,8 +105,9 @@ def _space_label(view: dict[str, Any], space: int) -> str:
     return t("sakkara.space", space=space_name(space), height=cell["height"], top=motif(cell["top"]))
 
 
-def action_label(view: dict[str, Any], action: dict[str, Any]) -> str:
-    """Return a menu label for one legal action, from the seat's view."""
+def action_label(view: dict[str, Any], action: dict[str, Any], stairs: int = 0) -> str:
+    """Return a menu label for one legal action, from the seat's view (``stairs``: what a Horse
+    ride spends, from the engine)."""
     kind = action["do"]
     if kind in ("place", "return"):
         return _space_label(view, int(action["space"]))
@@ -84,8 +116,8 @@ def action_label(view: dict[str, Any], action: dict[str, Any]) -> str:
     if kind == "ox":
         seat = int(view["seat"])
         pos = view["workers"][seat][int(action["worker"])]
-        return t("sakkara.ox_option", worker=worker_name(seat, int(action["worker"])), count=action["count"],
-                 dir=t(f"sakkara.dir.{action['dir']}"), space=space_name(pos))
+        return tn("sakkara.ox_option", int(action["count"]), worker=worker_name(seat, int(action["worker"])),
+                  dir=t(f"sakkara.dir.{action['dir']}"), space=space_name(pos))
     if kind == "cast":
         order = " → ".join(motif(m) for m in str(action["order"]).split(","))
         if "worker" in action:
@@ -97,7 +129,9 @@ def action_label(view: dict[str, Any], action: dict[str, Any]) -> str:
     if kind in ("display", "build", "steal", "discard"):
         return t(f"sakkara.do.{kind}", motif=motif(str(action["motif"])))
     if kind == "horse":
-        return t("sakkara.do.horse", steps=action["steps"])
+        worker = worker_name(int(view["seat"]), int(view["stepped"]))
+        label = tn("sakkara.do.horse", int(action["steps"]), worker=worker)
+        return tn("sakkara.costs_stairs", stairs, label=label) if stairs else label
     return t(f"sakkara.do.{kind}")
 
 
@@ -146,31 +180,37 @@ def event_line(table: Table, e: Event) -> str:
     kind = e["type"]
     if kind == "deal":
         return t("sakkara.log.deal")
-    name = table.seats[e["seat"]].display_name if "seat" in e else "?"
-    other = table.seats[1 - e["seat"]].display_name if "seat" in e else "?"
+    seat = int(e["seat"]) if "seat" in e else 0
+    name = table.seats[seat].display_name if "seat" in e else "?"
+    other = table.seats[1 - seat].display_name if "seat" in e else "?"
+    worker = worker_name(seat, int(e["worker"])) if "worker" in e else "?"
     if kind in ("place", "bird"):
         space = e["space"] if kind == "place" else e["to"]
-        return t(f"sakkara.log.{kind}", name=name, space=space_name(space), took=motif(e["took"]))
+        return t(f"sakkara.log.{kind}", name=name, worker=worker, space=space_name(space), took=motif(e["took"]))
     if kind == "step":
         extra = " " + t("sakkara.log.stairs") if e["stairs"] else ""
-        return t("sakkara.log.step", name=name, dir=t(f"sakkara.dir.{e['dir']}"), space=space_name(e["to"]),
-                 took=motif(e["took"])) + extra
+        return t("sakkara.log.step", name=name, worker=worker, dir=t(f"sakkara.dir.{e['dir']}"),
+                 space=space_name(e["to"]), took=motif(e["took"])) + extra
     if kind == "horse":
         took = ", ".join(motif(m["took"]) for m in e["moves"])
-        return t("sakkara.log.horse", name=name, steps=len(e["moves"]), space=space_name(e["moves"][-1]["to"]),
-                 took=took)
+        extra = " " + t("sakkara.log.stairs") if any(m["stairs"] for m in e["moves"]) else ""
+        return tn("sakkara.log.horse", len(e["moves"]), name=name, worker=worker,
+                  space=space_name(e["moves"][-1]["to"]), took=took) + extra
     if kind == "ox":
-        return t("sakkara.log.ox", name=name, count=e["count"], frm=space_name(e["from"]), to=space_name(e["to"]),
-                 top=motif(e["top"]))
+        return tn("sakkara.log.ox", int(e["count"]), name=name, worker=worker, frm=space_name(e["from"]),
+                  to=space_name(e["to"]), top=motif(e["top"]))
     if kind == "cast":
         took = ", ".join(motif(m) for _, m in e.get("took", []))
-        key = f"sakkara.log.cast_{e['spell']}"
-        return t(key, name=name, other=other, took=took or t("sakkara.nothing"))
+        line = t(f"sakkara.log.line.{e['line']}") if "line" in e else ""
+        return t(f"sakkara.log.cast_{e['spell']}", name=name, other=other, worker=worker, line=line,
+                 took=took or t("sakkara.nothing"))
     if kind == "return":
         tiles = ", ".join(motif(m) for m in e["tiles"])
-        return t("sakkara.log.return", name=name, count=e["count"], space=space_name(e["space"]), tiles=tiles)
+        return tn("sakkara.log.return", int(e["count"]), name=name, space=space_name(e["space"]), tiles=tiles)
     if kind in ("display", "build", "discard"):
         return t(f"sakkara.log.{kind}", name=name, motif=motif(e["motif"]), level=e.get("level", 0))
+    if kind == "end" and e.get("step_skipped"):
+        return t("sakkara.log.end_skipped", name=name)
     if kind in ("snake", "steal", "end"):
         return t(f"sakkara.log.{kind}", name=name, other=other)
     return ""

@@ -2,17 +2,18 @@
 
 Each icon is drawn in a square of side ``s`` centred on (cx, cy) with plain shapes, so it stays
 crisp at any size. The tile colour comes from the engine's tile table (green, gold, blue, red,
-grey); the icon and a short word under it tell motifs apart without relying on colour.
+grey); the icon and its name under it tell motifs apart without relying on colour.
 """
 
 from __future__ import annotations
 
 import math
 
-from cogs.drawing.canvas import Canvas, Colour
+from cogs.drawing.canvas import Canvas, Colour, text_width
+from cogs.drawing.labels import tr
 from engine.sakkara.tiles import TILES
 
-__all__ = ["FACE", "INK", "MOTIF_COLOUR", "SHORT", "draw_motif", "draw_tile"]
+__all__ = ["FACE", "INK", "MOTIF_COLOUR", "draw_motif", "draw_tile", "motif_word"]
 
 INK = "#1e2430"
 FACE: dict[str, str] = {
@@ -30,36 +31,23 @@ EDGE: dict[str, str] = {
     "grey": "#7a7a7a",
 }
 MOTIF_COLOUR: dict[str, str] = {t.motif: t.colour for t in TILES}
-SHORT: dict[str, str] = {
-    "ship": "ship",
-    "grain": "grain",
-    "apex": "apex",
-    "corner_stone": "corner",
-    "stairs": "stairs",
-    "moon": "moon",
-    "circle": "circle",
-    "double_line": "lines",
-    "cross": "cross",
-    "braid": "braid",
-    "eye": "eye",
-    "helping_hand": "hand",
-    "snake": "snake",
-    "horse": "horse",
-    "bird": "bird",
-    "ox": "ox",
-}
-"""One short word per motif, printed under the icon (the icons alone are small on a phone)."""
+def motif_word(motif: str) -> str:
+    """Return the word printed under a motif's icon: its name in the catalogue, the very name the
+    text (menus, log, prompts) uses, so the picture and the text never name a tile differently."""
+    return tr(f"sakkara.m.{motif}")
 
 
-def draw_tile(c: Canvas, motif: str, x0: float, y0: float, side: float, label: bool = True) -> None:
+def draw_tile(c: Canvas, motif: str, x0: float, y0: float, side: float, word: str | None = None) -> None:
     """Draw one tile face (colour of its motif, icon, optional word) with top-left (x0, y0)."""
     colour = MOTIF_COLOUR.get(motif, "grey")
     face = FACE[colour]
     c.rect(x0, y0, x0 + side, y0 + side, fill=face, outline=EDGE[colour], width=max(1.0, side / 40), radius=side / 9)
-    if label and side >= 44:
+    if word and side >= 44:
         size = max(10, round(side * 0.19))
+        while size > 8 and text_width(word, size) > side * 0.94:  # a longer name (another language)
+            size -= 1
         draw_motif(c, motif, x0 + side / 2, y0 + side * 0.42, side * 0.56, face)
-        c.text(x0 + side / 2, y0 + side - side * 0.07, SHORT.get(motif, motif), size, fill=INK, anchor="ms")
+        c.text(x0 + side / 2, y0 + side - side * 0.07, c.fit(word, size, side * 0.96), size, fill=INK, anchor="ms")
     else:
         draw_motif(c, motif, x0 + side / 2, y0 + side / 2, side * 0.72, face)
 

@@ -20,6 +20,7 @@ from cogs.i18n import t
 from cogs.sakkara import labels
 from cogs.sakkara.labels import (
     ARROWS,
+    SEAT_MARKS,
     SPELL_GROUPS,
     action_label,
     builder_text,
@@ -27,18 +28,21 @@ from cogs.sakkara.labels import (
     group_of,
     motif,
     names,
-    space_name,
+    step_label,
+    text_board,
     whose_turn,
     worker_name,
 )
 from cogs.table.buttons import ActButton, ActSelect, guarded, refuse, table_for
 from cogs.table.hub import TableHub
 from engine.sakkara import GAME
+from engine.sakkara.rules import stairs_spent
 from engine.sakkara.state import NEIGHBOURS
 from engine.session import SessionError, Table
 
 __all__ = ["NAV_ITEMS", "Controls", "NavButton", "NavSelect", "dm_with_rack", "private_embed", "prompt_at"]
 
+PRIVATE_PNG = "you.png"  # a seat's picture in its DM: the board with its rack under it
 MENU = 25  # Discord's limit of options per select menu
 MENUS_PER_PAGE = 4  # select menus per prompt page; the fifth row holds Back / page buttons
 
@@ -126,10 +130,12 @@ def prompt_at(table: Table, seat: int, group: str) -> tuple[discord.Embed, disco
 
 
 def private_embed(table: Table, seat: int, view: dict[str, Any], owing: bool) -> discord.Embed:
-    """Return the private embed: rack, displays, what to do now."""
-    embed = discord.Embed(title=t("sakkara.you_title", channel=f"<#{table.channel_id}>", seat=seat + 1),
-                          colour=discord.Colour.blurple())
-    lines = [t("sakkara.your_rack", count=sum(view["rack"].values()), tiles=counts_text(view["rack"]))]
+    """Return the private embed: rack, displays, what to do now (and the board as text when the
+    board images are not installed; with them, the DM's picture shows board and rack)."""
+    embed = discord.Embed(title=t("sakkara.you_title", channel=f"<#{table.channel_id}>",
+                                  seat=f"{SEAT_MARKS[seat]} {seat + 1}"), colour=discord.Colour.blurple())
+    lines = [] if labels.boards() is not None else [text_board(table, view)]
+    lines.append(t("sakkara.your_rack", count=sum(view["rack"].values()), tiles=counts_text(view["rack"])))
     lines.append(builder_text(view, seat, rack=False))
     if "revealed_rack" in view:
         lines.append(t("sakkara.revealed", name=table.seats[1 - seat].display_name,
@@ -137,7 +143,10 @@ def private_embed(table: Table, seat: int, view: dict[str, Any], owing: bool) ->
     if view["pending"]:
         lines.append(t("sakkara.pending", tiles=", ".join(motif(m) for m in view["pending"])))
     if owing:
-        lines.append("**" + t(f"sakkara.ask.{view['phase']}", excess=view["rack_sizes"][seat] - 10) + "**")
+        phase = view["phase"]
+        if phase == "after" and any(a["do"] == "horse" for a in GAME.legal_actions(table.state, seat)):
+            phase = "after_horse"  # the Horse is mentioned only when it can be ridden
+        lines.append("**" + t(f"sakkara.ask.{phase}", excess=view["rack_sizes"][seat] - 10) + "**")
     else:
         lines.append(whose_turn(table, GAME.view(table.state, None)))
     embed.description = "\n".join(lines)
@@ -186,24 +195,23 @@ class Controls:
                                               discord.ButtonStyle.primary, row=i // 5))
             return
         steps = sorted(g.get("step", []), key=lambda a: (a["worker"], "WNSE".index(str(a["dir"]))))
+        seat = int(self.view["seat"])
         for action in steps:  # one row of direction buttons per worker, west to east
             w = int(action["worker"])
-            seat = int(self.view["seat"])
             to = NEIGHBOURS[self.view["workers"][seat][w]][str(action["dir"])]
-            cell = self.view["board"][to]
-            label = t("sakkara.step", worker=worker_name(seat, w), space=space_name(to),
-                      top=motif(cell["top"]) if cell["height"] else t("sakkara.empty"))
+            # the label says what the step costs: a climb above 2 spends a Stairs (the engine's count)
+            label = step_label(self.view, action, to, stairs_spent(self.table.state, seat, action))
             self._button(action, label, w, emoji=ARROWS[str(action["dir"])])
         row2 = [*g.get("horse", []), *g.get("snake", []), *g.get("end", [])]
         for action in row2:
             style = discord.ButtonStyle.danger if action["do"] == "end" else discord.ButtonStyle.secondary
-            self._button(action, action_label(self.view, action), 2, style)
+            label = action_label(self.view, action, stairs_spent(self.table.state, seat, action))
+            self._button(action, label, 2, style)
         direct = [*g.get("display", []), *g.get("build", [])]
         if direct:
             self.items.add_item(ActSelect(self.table.id, self.window,
                                           [(action_label(self.view, a), a) for a in direct],
                                           t("sakkara.menu_build"), tag="b", row=3))
-        seat = int(self.view["seat"])
         special = [(_group_label(name, seat), name) for name in ("bird0", "bird1", "ox", *SPELL_GROUPS) if name in g]
         if special:
             self.items.add_item(NavSelect(self.table.id, self.window, special, t("sakkara.menu_special"), row=4))
@@ -248,16 +256,20 @@ def _menu_order(action: dict[str, Any]) -> tuple[int, int, int]:
 
 
 async def dm_with_rack(hub: TableHub, table: Table, seat: int, *, new: bool = False, **fields: Any) -> None:
-    """``hub.dm`` with the seat's rack image attached (when boards are installed), replaced on edits."""
+    """``hub.dm`` with the seat's picture attached (board and rack, when boards are installed),
+    replaced on edits: a private prompt shows the board the moves are made on, not only the rack."""
     module = labels.boards()
     if module is None:
         await hub.dm(table, seat, new=new, **fields)
         return
-    png = module.rack_image(GAME.view(table.state, seat), names(table))
+    png = module.private_image(GAME.view(table.state, seat), names(table))
+    embed = fields.get("embed")
+    if isinstance(embed, discord.Embed):
+        embed.set_image(url=f"attachment://{PRIVATE_PNG}")
     if new or await hub.message_ref(table, "dm", seat) is None:
-        await hub.dm(table, seat, new=True, files=[board_file(png, "rack.png")], **fields)
+        await hub.dm(table, seat, new=True, files=[board_file(png, PRIVATE_PNG)], **fields)
         return
     try:
-        await hub.dm(table, seat, attachments=[board_file(png, "rack.png")], **fields)
+        await hub.dm(table, seat, attachments=[board_file(png, PRIVATE_PNG)], **fields)
     except TypeError:  # the DM was deleted: hub.dm re-sends, and a send takes files, not attachments
-        await hub.dm(table, seat, new=True, files=[board_file(png, "rack.png")], **fields)
+        await hub.dm(table, seat, new=True, files=[board_file(png, PRIVATE_PNG)], **fields)

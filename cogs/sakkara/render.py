@@ -20,7 +20,7 @@ import discord
 from cogs.drawing import board_file
 from cogs.i18n import t
 from cogs.sakkara import labels
-from cogs.sakkara.labels import builder_text, event_line, motif, names, text_board, whose_turn
+from cogs.sakkara.labels import builder_text, event_line, motif, names, round_title, seat_field, text_board, whose_turn
 from cogs.sakkara.prompt import dm_with_rack, prompt_at
 from cogs.table.buttons import PeekButton
 from cogs.table.hub import TableHub
@@ -59,7 +59,10 @@ class SakkaraRenderer:
         """Add the public events' lines to the table's log (private events are skipped)."""
         lines = self.lines.setdefault(table.id, [])
         if timed_out:
-            lines.append(t("play.timed_out", names=seat_names(table, timed_out), label=table.spec.timeout_label))
+            # a timeout while placing the opponent's used tiles plays that placement only
+            returned = events and all(e["type"] == "return" for e in events)
+            label = t("sakkara.timeout_return") if returned else table.spec.timeout_label
+            lines.append(t("play.timed_out", names=seat_names(table, timed_out), label=label))
         for event in events:
             if "private_to" in event:
                 continue  # the Snake's reveal and the stolen tile: never public
@@ -79,16 +82,15 @@ class SakkaraRenderer:
     def public_embed(self, table: Table, image: bool) -> discord.Embed:
         """Return the public board embed, drawn from the public view only."""
         view = GAME.view(table.state, None)
-        turn = sum(view["turns"]) + 1
-        embed = discord.Embed(title=t("sakkara.title", turn=turn), colour=discord.Colour.dark_gold())
+        embed = discord.Embed(title=round_title(view), colour=discord.Colour.dark_gold())
         lines = [whose_turn(table, view)]
         if not image:
             lines.append(text_board(table, view))
-        if view["pending"]:
+        if view["pending"] and view["phase"] != "over":  # the apex ends the game: no return
             lines.append(t("sakkara.pending", tiles=", ".join(motif(m) for m in view["pending"])))
         embed.description = "\n".join(lines)
         for seat, spec in enumerate(table.seats):
-            embed.add_field(name=f"{seat + 1} · {seat_label(spec)}", value=builder_text(view, seat), inline=True)
+            embed.add_field(name=seat_field(table, seat, seat_label(spec)), value=builder_text(view, seat), inline=True)
         log_lines = self.lines.get(table.id, [])
         if log_lines:
             embed.add_field(name=t("sakkara.log_title"), value="\n".join(log_lines)[-1024:], inline=False)
@@ -143,6 +145,8 @@ class SakkaraRenderer:
                     e["type"] == "stolen" and e["from"] == seat for e in update.events):
                 continue  # nothing of this seat's changed
             embed, view = self.prompt(hub, table, seat)
+            if any(s == seat and a == {"do": "end"} for s, a in update.forced):
+                embed.description = f"{embed.description}\n{t('sakkara.forced_end')}"
             await dm_with_rack(hub, table, seat, new=fresh, embed=embed, view=view)
 
     @staticmethod

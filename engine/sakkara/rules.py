@@ -47,6 +47,7 @@ __all__ = [
     "legal",
     "opponent",
     "pyramid_size",
+    "stairs_spent",
     "start_turns",
     "tiles_everywhere",
     "to_move",
@@ -323,6 +324,15 @@ def forced(state: State, seat: int) -> Action | None:
     return actions[0] if len(actions) == 1 else None
 
 
+def stairs_spent(state: State, seat: int, action: Action) -> int:
+    """Return how many Stairs a legal ``step`` or ``horse`` action spends (answer 3: only when a
+    climb is above 2, automatically), so that a control can say what a step costs."""
+    if action.get("do") not in ("step", "horse"):
+        return 0
+    after, _ = do(state, seat, action)
+    return after.pending.count("stairs") - state.pending.count("stairs")
+
+
 def turn_key(state: State) -> tuple[tuple[int, int], int]:
     """Return what names the turn in progress: completed turns and the seat on turn. The return
     of the used tiles belongs to the turn that used them; the placer's own turn is a new one."""
@@ -486,6 +496,8 @@ def do(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         ev.update(worker=state.stepped, dir=state.step_dir, moves=moves)
         return work.freeze(horse_used=True), events
     if kind == "end":
+        if state.phase == "before":
+            ev["step_skipped"] = True  # no step was legal (answer 2): say so, it is not a choice
         if sum(work.racks[seat]) > RACK_LIMIT:
             return work.freeze(phase="discard"), events
         return _close_turn(work), events

@@ -229,7 +229,7 @@ def test_board_file_wraps_the_png() -> None:
 def test_warm_fills_the_caches_without_error() -> None:
     sakkara_board_mod.warm()
     indus_board_mod.warm()
-    assert sakkara_board_mod.tile_sprite.cache_info().currsize >= 16
+    assert sakkara_board_mod._tile.cache_info().currsize >= 16
 
 
 def test_labels_match_the_coordinates_printed_on_the_images() -> None:
