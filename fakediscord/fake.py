@@ -51,6 +51,7 @@ from fakediscord import payloads as p
 from fakediscord.bots import DEFAULT_IGNORED_COROUTINES, _ErrorRecorder
 from fakediscord.crafted import CraftedActions
 from fakediscord.patches import _patched_http_request, _patched_webhook_request
+from fakediscord.ratelimits import RateLimits
 from fakediscord.records import FakeDiscordError, FakeUser
 
 
@@ -72,6 +73,7 @@ class FakeDiscord(CraftedActions):
         real_time: bool = True,
         settle_timeout: float = 10.0,
         error_loggers: tuple[str, ...] = ("discord",),
+        rate_limits: RateLimits | None = None,
     ) -> None:
         self.ids = p.Snowflakes()
         self.patch_http = patch_http
@@ -110,6 +112,9 @@ class FakeDiscord(CraftedActions):
         self._listeners = []
         self._message_listeners = []
         self._schemas = {}
+        self.invalid_requests = 0
+        self.limiter = None
+        self.limit(rate_limits)
         self.owner = self.user("Guild Owner", permissions=p.ALL_PERMISSIONS)
         self.users[self.bot_user.id] = self.bot_user
 

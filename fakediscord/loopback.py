@@ -107,13 +107,13 @@ class LoopbackServer:
                 headers={"Content-Type": "application/json"},
             )
         if call.status == 204:
-            return web.Response(status=204)
+            return web.Response(status=204, headers=call.headers)
         # Exactly "application/json": discord.http.json_or_text compares the header verbatim, and
         # aiohttp's json_response would append "; charset=utf-8" (login then gets a str and crashes).
         return web.Response(
             status=call.status,
             body=json.dumps(call.response).encode(),
-            headers={"Content-Type": "application/json"},
+            headers={**call.headers, "Content-Type": "application/json"},  # rate-limit headers when on
         )
 
     async def _gateway(self, request: Any) -> Any:

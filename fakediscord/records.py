@@ -94,6 +94,7 @@ class RestCall:
     status: int = 0
     response: Any = None
     at: float = field(default_factory=time.perf_counter)  # wall clock, for latency benchmarks
+    headers: dict[str, str] = field(default_factory=dict)  # rate-limit headers (when limits are on)
 
     @property
     def file_names(self) -> list[str]:

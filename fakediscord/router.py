@@ -13,6 +13,7 @@ from typing import Any
 
 from fakediscord import payloads as p
 from fakediscord.callbacks import InteractionCallbacks
+from fakediscord.ratelimits import INVALID_STATUSES, Verdict
 from fakediscord.records import (
     FakeChannel,
     FakeDiscordError,
@@ -65,17 +66,34 @@ class RestRouter(InteractionCallbacks):
             raise FakeDiscordError(
                 f"the fake does not emulate {method} {path}; add a route in fakediscord/router.py"
             )
-        req = _Request(method, call.route, path, params, call.params, payload, call.files)
-        try:
-            call.status, call.response = handler(req)
-        except _Fail as fail:
-            call.status, call.response = fail.status, fail.body
-            rec = self._interaction_for(req)
-            if rec is not None:
-                rec.errors.append(fail.body)
+        verdict = self.limiter.admit(method, call.route, params) if self.limiter is not None else None
+        if verdict is not None:
+            call.headers = verdict.headers
+        if verdict is not None and verdict.refused is not None:
+            call.status, call.response = 429, verdict.refused  # refused before Discord looks at it
+        else:
+            req = _Request(method, call.route, path, params, call.params, payload, call.files)
+            try:
+                call.status, call.response = handler(req)
+            except _Fail as fail:
+                call.status, call.response = fail.status, fail.body
+                rec = self._interaction_for(req)
+                if rec is not None:
+                    rec.errors.append(fail.body)
+        self._count_answer(call, verdict)
         for listener in self._listeners:
             listener(call)
         return call
+
+    def _count_answer(self, call: RestCall, verdict: Verdict | None) -> None:
+        """Count an invalid answer (401/403/429, as Discord counts them) and tell the limiter."""
+        if call.status in INVALID_STATUSES and not (verdict is not None and verdict.scope == "shared"):
+            self.invalid_requests += 1
+        if self.limiter is not None:
+            created = None
+            if call.status == 200 and call.method == "POST" and call.route == "/channels/{channel_id}/messages":
+                created = int(call.response["id"])
+            self.limiter.answered(call.status, verdict, created)
 
     def _interaction_for(self, req: _Request) -> InteractionRecord | None:
         token = req.params.get("interaction_token") or req.params.get("webhook_token")

@@ -14,7 +14,8 @@ below it (the order is the order of their dependencies, so none needs to know an
   fake      FakeDiscord: construction (assigns every attribute declared here), install/uninstall
 
 Beside them: `records` (what tests read), `validate` (Discord-side rules), `wire` (request
-parsing), `payloads` (the JSON discord.py parses), `patches` (seam A) and `loopback` (seam B).
+parsing), `payloads` (the JSON discord.py parses), `ratelimits` (Discord's rate limits, when
+turned on), `patches` (seam A) and `loopback` (seam B).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import discord
 
 from fakediscord import payloads as p
 from fakediscord.payloads import Json
+from fakediscord.ratelimits import RateLimiter, RateLimits
 from fakediscord.records import FakeChannel, FakeMessage, FakeUser, InteractionRecord, RestCall
 from fakediscord.wire import Handler
 
@@ -75,6 +77,8 @@ class FakeDiscordState:
     _listeners: list[Callable[[RestCall], None]]
     _message_listeners: list[Callable[[str, FakeMessage], None]]
     _schemas: dict[tuple[int, int], tuple[Any, Json]]
+    limiter: RateLimiter | None  # Discord's rate limits, when turned on (`FakeDiscord.limit`)
+    invalid_requests: int  # answers of 401, 403 and 429: Discord bans at 10,000 in 10 minutes
 
     # ---------------------------------------------------------------- clock
 
@@ -84,5 +88,22 @@ class FakeDiscordState:
         return real + self._clock_offset
 
     def advance(self, seconds: float) -> None:
-        """Move the fake's clock forward (e.g. to make an acknowledgement late)."""
+        """Move the fake's clock forward (e.g. to make an acknowledgement late, or to refill a rate limit)."""
         self._clock_offset += seconds
+
+    def limit_clock(self) -> float:
+        """The rate limits' clock: real monotonic time plus `advance`s, whatever `real_time` says.
+
+        discord.py sleeps on the loop's real clock before it retries a 429, so the buckets must
+        refill in real time; an `advance` refills them without a sleep.
+        """
+        return time.monotonic() - self._t0 + self._clock_offset
+
+    def limit(self, limits: RateLimits | None) -> RateLimiter | None:
+        """Turn Discord's rate limits on (with these figures) or off (None); return the limiter.
+
+        While on, the bot's REST calls go through discord.py's real `HTTPClient.request` (its
+        buckets, its pre-emptive waits, its 429 retries and global lock) over a stand-in session.
+        """
+        self.limiter = None if limits is None else RateLimiter(limits, self.limit_clock)
+        return self.limiter
