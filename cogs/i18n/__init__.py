@@ -1,570 +1,132 @@
-"""One translation function for every user-facing string, with the English catalogue.
+"""Every text the bot shows, in English, Finnish, Swedish and Italian: ``t(key, **values)``.
 
-Keys are dotted names; values are ``str.format`` templates. A missing key in another language
-falls back to English, and a missing key in English shows the key itself (a visible bug, never
-a crash). More languages come as more catalogues in ``CATALOGUES``.
+The texts live in gettext catalogues, one per language, in ``cogs/i18n/locale/``:
+``en.po`` (the source, edited by hand), ``fi.po``, ``sv.po``, ``it.po`` (translations), read with
+Babel (:mod:`cogs.i18n.catalogue`). **New text goes into ``locale/en.po``** as an entry whose
+``msgctxt`` is the message id the code passes to :func:`t` and whose ``msgid`` is the English
+``str.format`` template; then ``python -m cogs.i18n`` adds it to the other catalogues and lists
+what is still untranslated (see the README, "Languages").
 
-Counted text ("1 gem", "3 gems") goes through :func:`tn`: a pair of keys ``<key>.one`` and
-``<key>.other``, the same shape as gettext's ``ngettext(singular, plural, n)``, so a language
-with more plural forms only needs more entries, never a change at the call sites.
+Which language: :func:`t` uses its ``locale`` argument when given, otherwise the language of
+whoever reads the text being drawn, which the code that knows it sets with :func:`reading`
+(a context variable): the hub and listener set the server's language around public messages and
+the seat's language around a private prompt, and every interaction starts in its user's
+language. Unknown locales read English. A missing message shows its id; a broken translation
+shows the English text and logs one warning. Numbers in templates are formatted for the
+language with Babel: ``{x:.1f}``, ``{x:.0%}`` and ``{x:n}`` (grouped digits) are localised.
+
+Counted text ("1 gem", "3 gems") goes through :func:`tn`: one entry with ``msgid_plural`` and a
+form per plural category of the language (Italian has three), chosen by the catalogue's
+``Plural-Forms``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import logging
+import string
+from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["CATALOGUES", "t", "tn"]
+from babel.numbers import format_decimal, format_percent
+
+from cogs.i18n.catalogue import book
+from cogs.i18n.languages import BABEL_LOCALES, DEFAULT, LANGUAGES, NATIVE_NAMES, language_of
+
+__all__ = ["LANGUAGES", "NATIVE_NAMES", "current_language", "language_of", "number", "reading", "t", "tn"]
 
 log = logging.getLogger(__name__)
 
-EN: dict[str, str] = {
-    # errors (one per SessionError code, plus Discord-side ones)
-    "error.no_table": "There is no table in this channel. Start one with `/{command} new`.",
-    "error.gone": "That table is over.",
-    "error.channel_busy": "This channel already has a table. Finish or cancel it first.",
-    "error.already_seated": "You already sit at this table.",
-    "error.table_full": "The table is full ({max} seats).",
-    "error.not_seated": "You are not seated at this table.",
-    "error.unknown_level": "Unknown bot level. Choose one of: {levels}.",
-    "error.no_ai": "There is no bot seat to remove.",
-    "error.not_host": "Only the host (or someone who can manage the server) may do that.",
-    "error.too_few": "At least {min} players are needed to start.",
-    "error.already_started": "The game has already started.",
-    "error.not_playing": "The game is not running.",
-    "error.not_lobby": "The lobby is closed.",
-    "error.stale": "That choice is over: the game has moved on.",
-    "error.not_your_turn": "There is nothing for you to decide right now.",
-    "error.illegal": "That move is not allowed now.",
-    "error.bad_option": "That option is not valid: {detail}",
-    "error.wrong_game": "This channel's table is a game of {game}; use its own commands.",
-    "error.guild_only": "Tables live in server channels, not in DMs.",
-    "error.not_valid": "That is not valid; nothing was changed.",
-    "error.internal": "Something went wrong on my side; nothing was changed. Please try again.",
-    "error.no_permission": "I cannot post in this channel (I need Send Messages, Embed Links and "
-                           "Attach Files here).",
-    # lobby
-    "lobby.title": "{game} — table open",
-    "lobby.host": "Host: {host}",
-    "lobby.seats": "Seats ({count}/{max})",
-    "lobby.empty": "(nobody yet)",
-    "lobby.options": "Options",
-    "lobby.hint": "Press **Join** to sit down. The host presses **Start** when everyone is in.",
-    "lobby.two_players": "Two players work, but this game is best with 3 or more.",
-    "lobby.join": "Join",
-    "lobby.leave": "Leave",
-    "lobby.start": "Start",
-    "lobby.cancel": "Cancel",
-    "lobby.add_bot": "Add {level} bot",
-    "lobby.remove_bot": "Remove bot",
-    "lobby.ai_name": "{level} bot {number}",
-    "lobby.joined": "You joined the table.",
-    "lobby.done": "Done.",
-    "lobby.opened": "Your table is open: the lobby message is in the channel.",
-    "lobby.left": "You left the table.",
-    "lobby.dm_closed": "I could not send you a direct message. Your secret choices will come as "
-                       "private prompts here: press **Choose** on the game message.",
-    "lobby.dm_ok": "You joined {game} in {channel}. I will message you here when it is your turn to decide.",
-    "lobby.cancelled": "The table was cancelled.",
-    "lobby.closed_empty": "Everyone left: the table is closed.",
-    "lobby.abandoned": "This table's saved game could not be read and was closed. Sorry! Start a new one.",
-    "lobby.started": "The game has started!",
-    # shared play
-    "play.rematch": "Rematch",
-    "play.choose": "Choose",
-    "play.my_status": "My status",
-    "play.timeout_reminder": "{names}: {seconds} seconds left to decide.",
-    "play.timed_out": "{names} did not decide in time: {label}.",
-    "play.winner": "Winner: {names}",
-    "play.winners": "Shared win: {names}",
-    "play.rematch_open": "A rematch table is open.",
-    "play.ai_tag": "bot",
-    "play.and": "{first} and {last}",
-    # Incan Gold
-    "incan.name": "Incan Gold",
-    "incan.round_title": "Incan Gold — expedition {round}/{rounds}",
-    "incan.path": "Path",
-    "incan.path_empty": "(no card yet)",
-    "incan.path_gems": "Gems on the path: {gems}",
-    "incan.artifacts_on_path": "Artifacts on the path: {artifacts}",
-    "incan.hazards_seen": "Hazards seen",
-    "incan.removed": "Removed from the game",
-    "incan.cards_left": "Cards left",
-    "incan.inside": "Still inside",
-    "incan.nobody": "nobody",
-    "incan.chosen": "{chosen} of {deciding} have chosen",
-    "incan.log": "What happened",
-    "incan.none": "none",
-    "incan.torch": "Torch (stay)",
-    "incan.camp": "Camp (leave)",
-    "incan.gems.one": "{count} gem",
-    "incan.gems.other": "{count} gems",
-    "incan.path_left": "{gems} left",
-    "incan.card_treasure.one": "💎 {count} gem: {each} each, {left} left on the path.",
-    "incan.card_treasure.other": "💎 {count} gems: {each} each, {left} left on the path.",
-    "incan.card_hazard": "{icon} {hazard}: a warning. Another one collapses the temple.",
-    "incan.card_artifact": "🏺 An artifact ({artifact}) lies on the path.",
-    "incan.collapse": "💥 {icon} {hazard} again! The temple collapses; {names} lose what they carried.",
-    "incan.collapse_empty": "💥 {icon} {hazard} again! The temple collapses.",
-    "incan.hz.spiders": "Spiders",
-    "incan.hz.snakes": "Snakes",
-    "incan.hz.mummies": "Mummies",
-    "incan.hz.fire": "Fire",
-    "incan.hz.rockfall": "Rockfall",
-    "incan.hz.scorpions": "Scorpions",
-    "incan.hz.poison-gas": "Poison gas",
-    "incan.hz.explosions": "Explosions",
-    "incan.camp_one.one": "{names} returned to camp and took {count} gem from the path{artifacts}.",
-    "incan.camp_one.other": "{names} returned to camp and took {count} gems from the path{artifacts}.",
-    "incan.camp_many.one": "{names} returned to camp and split {count} gem ({share} each){left}.",
-    "incan.camp_many.other": "{names} returned to camp and split {count} gems ({share} each){left}.",
-    "incan.camp_left": ", {left} stay on the path",
-    "incan.camp_artifacts.one": " and the artifact {artifacts}",
-    "incan.camp_artifacts.other": " and the artifacts {artifacts}",
-    "incan.still_inside": "{names} still inside.",
-    "incan.all_torch": "Everyone carries the torch deeper.",
-    "incan.round_end": "Expedition {round} is over.",
-    "incan.deck_out": "The deck ran out: everyone inside banks what they carry.",
-    "incan.you_title": "Incan Gold in {channel} — expedition {round}, card {card}",
-    "incan.you_state": "{carry}; {banked}{artifacts}.",
-    "incan.you_carry.one": "You carry **{count}** gem",
-    "incan.you_carry.other": "You carry **{count}** gems",
-    "incan.you_banked.one": "**{count}** gem is safe in your tent",
-    "incan.you_banked.other": "**{count}** gems are safe in your tent",
-    "incan.you_artifacts.one": ", plus the artifact {artifacts}",
-    "incan.you_artifacts.other": ", plus the artifacts {artifacts}",
-    "incan.you_ask": "Carry the **torch** deeper, or return to **camp**?",
-    "incan.you_chose": "You chose **{choice}**. Waiting for the others…",
-    "incan.you_out": "You are back at camp for this expedition.",
-    "incan.you_over": "The game is over: the final scores are in {channel}.",
-    "incan.you_can_change": "You may still change your mind once this game.",
-    "incan.summary_title": "Incan Gold — final scores",
-    "incan.summary_line": "{place}. {name}: **{score}** ({gems}{artifacts})",
-    "incan.summary_artifacts.one": " + artifact {artifacts}",
-    "incan.summary_artifacts.other": " + artifacts {artifacts}",
-    "incan.timeout_label": "they returned to camp",
-    "incan.opt_preset": "preset: {preset}",
-    "incan.opt_scoring": "artifacts: {scoring}",
-    "incan.opt_open_tents": "open tents",
-    "incan.opt_one_change": "one change per game",
-    "incan.opt_timeout": "decision time: {seconds} s",
-    "incan.rules1_title": "Incan Gold — the idea",
-    "incan.rules1": "Explore a temple for five expeditions. Cards are turned one at a time; after each card every "
-                    "explorer still inside secretly chooses **Torch** (go deeper) or **Camp** (go home). All "
-                    "choices are revealed at once.",
-    "incan.rules2_title": "Treasure and the path",
-    "incan.rules2": "A treasure card is split evenly among the explorers inside; the remainder stays on the path. "
-                    "Explorers who return to camp together split the path's gems; the rest stays there. Gems are "
-                    "safe only once they are in your tent.",
-    "incan.rules3_title": "Hazards",
-    "incan.rules3": "The first hazard of a kind is a warning. A second of the same kind collapses the temple: "
-                    "everyone still inside loses what they carried this expedition, and that hazard card leaves "
-                    "the game.",
-    "incan.rules4_title": "Artifacts and scoring",
-    "incan.rules4": "An artifact goes to an explorer who returns to camp **alone**. The highest total of gems and "
-                    "artifact points wins; a tie goes to the most artifacts. Presets: `incan-gold`, "
-                    "`incan-gold-modern`, `diamant` (no artifacts) and `forsvunna-diamanten` (rising temples). "
-                    "If you do not decide in time, you return to camp.",
-    # indus
-    "indus.name": "Indus",
-    "indus.dm_ok": "You sit at an Indus table in {channel}. I will nudge you here when it is your turn.",
-    "indus.dm_closed": "I could not send you a direct message, so there will be no turn nudges: watch the "
-                       "board message in the channel (it mentions whose turn it is).",
-    "indus.seed_needs_random": "a seed only applies to the random layout (layout: random)",
-    "indus.opt_layout_default": "board: default layout",
-    "indus.opt_layout_random": "board: random (a new one each game)",
-    "indus.opt_layout_seed": "board: random, seed {seed}",
-    "indus.opt_timeout": "decision time: {seconds} s",
-    "indus.timeout_label": "the Easy bot played for them",
-    "indus.colour0": "blue",
-    "indus.colour1": "yellow",
-    "indus.colour2": "green",
-    "indus.colour3": "red",
-    "indus.rank_W": "Worker",
-    "indus.rank_A": "Assistant",
-    "indus.rank_P": "Professor",
-    "indus.type_B": "building",
-    "indus.type_T": "tomb",
-    "indus.type_C": "canal",
-    "indus.type_W": "city wall",
-    "indus.type_R": "stone road",
-    "indus.type_P": "wooden path",
-    "indus.side_N": "{space} (top edge, column {line})",
-    "indus.side_S": "{space} (bottom edge, column {line})",
-    "indus.side_W": "{space} (left edge, row {line})",
-    "indus.side_E": "{space} (right edge, row {line})",
-    "indus.text_legend": "Squares: top piece (b/y/g/r = blue/yellow/green/red, W/A/P = Worker/Assistant/"
-                         "Professor) and stack height; * = secured. Second grid: ruin types (B building, "
-                         "T tomb, C canal, W wall, R stone road, P wooden path).",
-    "indus.title_setup": "Indus — placing the start pieces",
-    "indus.title_turn": "Indus — turn {turn}",
-    "indus.status_setup": "{who}: put one of your start pieces on a free start space.",
-    "indus.status_place": "{who}: place a piece from your reserve on a free start space, then the die is rolled.",
-    "indus.status_move": "{who} rolled 🎲 **{die}** (roll {roll} of 3: {ranks} may move). Choose the piece to move.",
-    "indus.status_colour": "Only {colour} may move (the colour placed this turn).",
-    "indus.status_reroll": "Or reroll.",
-    "indus.status_keep": "{who} secured a square and captured their own {piece}: keep it as a prisoner "
-                         "(points) or return it to its reserve?",
-    "indus.status_turn": "{who} is to play (turn {turn}).",
-    "indus.status_over": "The game is over: every piece has entered the dig.",
-    "indus.ai_thinking": "🤖 The bot is thinking…",
-    "indus.players": "Players (reserve W/A/P · prisoners · score now)",
-    "indus.players_setup": "Players (start pieces W/A/P to place)",
-    "indus.tiebreak": "Tied on points: the higher prisoner total wins.",
-    "indus.player_line": "{name}: {pools} · prisoners {prisoners} ({prison_points} pts) · **{score}**",
-    "indus.log": "What happened",
-    "indus.log_place": "{name} placed a {piece} on {space}.",
-    "indus.log_roll": "🎲 {name} rolled **{die}** (roll {roll}).",
-    "indus.log_reroll": "↩️ {name} rejected the {die} and rolls again.",
-    "indus.log_move": "{name}'s {piece} moved {die} from {space} to square {square}.",
-    "indus.log_secured": "🔒 {name} secured {square} for {colour}.",
-    "indus.log_captured": "⚔️ {name} captured {pieces} on {square}.",
-    "indus.log_arrival": "⚔️ {pieces} landed on {square}, secured by {colour}: {name} takes it prisoner.",
-    "indus.log_own_capture": "{name} captured their own {piece}: keep it or return it?",
-    "indus.log_kept": "{name} keeps their own {piece} as a prisoner.",
-    "indus.log_returned": "{name} returns their own {piece} to its reserve.",
-    "indus.log_skipped": "{name} has nothing left to play and is skipped.",
-    "indus.log_over": "🏁 Every piece has entered the dig.",
-    "indus.your_turn_public": "{mention}, your turn.",
-    "indus.piece_button": "{piece} ({left} left)",
-    "indus.space_placeholder": "Start space for the {piece}…",
-    "indus.move_button": "{piece}: {space} → square {square}",
-    "indus.move_placeholder": "Piece to move…",
-    "indus.reroll_button": "🎲 Reroll (roll {roll}: {ranks})",
-    "indus.keep": "Keep the {piece} (prisoner points)",
-    "indus.return": "Return the {piece} to reserve",
-    "indus.nudge": "Your turn in Indus ({channel}): {url}",
-    "indus.reminder": "Indus: {seconds} seconds left for your turn, then the Easy bot plays it for you. {url}",
-    "indus.status_link_title": "The game",
-    "indus.status_link": "[Board message with the controls]({url})",
-    "indus.summary_title": "Indus — final scoring",
-    "indus.summary_line": "{place}. {name}: **{score}** = ruins {ruins} + prisoners {prisoners}",
-    "indus.summary_ruins": "Ruin by ruin",
-    "indus.ruin_line": "**{id}** {type} ({value}): {takers}",
-    "indus.ruin_taker": "{colour} {name} {points}",
-    "indus.ruin_nobody": "nobody",
-    "indus.rules1_title": "Indus — the idea",
-    "indus.rules1": "Archaeologists dig in a 6×6 field of ruins. Each player has Workers, Assistants and "
-                    "Professors that enter the dig from the 24 start spaces around it and never move again. "
-                    "With 2 players each has two colours. First everyone puts their start pieces on free start "
-                    "spaces, one at a time.",
-    "indus.rules2_title": "A turn",
-    "indus.rules2": "Place a piece from your reserve on a free start space (if you have one), then the die is "
-                    "rolled and you move one of your frame pieces **straight in** by exactly the die. You may "
-                    "reject a roll: the 2nd roll moves only Assistants or Professors, the 3rd only Professors, "
-                    "and a reroll is offered only when you have such a piece. With 2 players you must move the "
-                    "colour you placed.",
-    "indus.rules3_title": "Stacks and securing",
-    "indus.rules3": "Pieces stack. A second piece of a colour on a square **secures** it: every other colour "
-                    "there is captured (prisoners: Worker 1, Assistant 2, Professor 3 points), and any other "
-                    "colour landing there later is captured too. With 2 players, capturing your own other colour "
-                    "by securing lets you keep it as a prisoner or return it to its reserve.",
-    "indus.rules4_title": "Scoring",
-    "indus.rules4": "When every piece has entered the dig: each **building** pays first and second place by all "
-                    "pieces on its squares; tombs, canals, walls, stone roads and wooden paths pay their value to "
-                    "the colour with the most **top** pieces. Ties split the points (rounded down). With 2 players "
-                    "every colour scores on its own and a player's two colours are added.",
-    "indus.rules5_title": "On Discord",
-    "indus.rules5": "The board message shows the dig and the controls of the player to move; I send you a "
-                    "nudge by DM when it is your turn. `/indus new layout:random seed:42` picks a random board "
-                    "(the same seed gives the same board). If you do not act in time, the Easy bot plays your "
-                    "turn.",
-    # leaderboard
-    "lb.game.incan_gold": "Incan Gold",
-    "lb.game.sakkara": "Sakkara",
-    "lb.game.indus": "Indus",
-    "lb.all_games": "All games",
-    "lb.by.rating": "rating",
-    "lb.by.wins": "wins",
-    "lb.by.win_rate": "win rate",
-    "lb.by.games": "games played",
-    "lb.period.all": "all time",
-    "lb.period.30d": "last 30 days",
-    "lb.title": "Leaderboard — {game} — {by} ({period})",
-    "lb.line.rating": "**{rating:.1f}** · {games} played",
-    "lb.line.wins": "**{wins}** won · {games} played",
-    "lb.line.win_rate": "**{rate:.0%}** ({wins} of {games})",
-    "lb.line.games": "**{games}** played · {wins} won",
-    "lb.ai_name": "🤖 {level} bot",
-    "lb.empty": "Nobody qualifies yet: no finished games here for this ranking.",
-    "lb.footer": "Page {page}/{pages}",
-    "lb.min_games": "at least {count} games to be ranked",
-    "lb.rating_note": "rating = skill − 3 × uncertainty (OpenSkill)",
-    "lb.rating_period_note": "period: players who finished a game in it; ratings count every game",
-    "lb.stats.title": "Stats — {name}",
-    "lb.stats.never": "{name} has not finished a game on this server yet.",
-    "lb.stats.games": "Played **{games}** · won **{wins}** ({rate:.0%})",
-    "lb.stats.scores": "Score: average **{average:.1f}**, best **{best}**",
-    "lb.stats.rating": "Rating **{rating:.1f}** (skill {mu:.1f} ± {sigma:.1f})",
-    "lb.stats.trend": "Trend {spark} {change:+.1f} over the last {games} games",
-    "lb.stats.favourite": "Favourite setup",
-    "lb.stats.favourite_line": "{game}, {preset} — played {games}×",
-    "lb.stats.vs_ai": "Against the bots",
-    "lb.stats.vs_ai_line": "{level}: met in {games} — finished ahead {ahead}×, behind {behind}×, level {level_with}×",
-    "lb.stats.vs_ai_none": "No games with bots yet.",
-    "lb.hist.title": "Recent games — {name}",
-    "lb.hist.none": "{name} has no games on this server yet.",
-    "lb.hist.result": "place {place} of {players}, {score} points{win}, {minutes} min",
-    "lb.hist.cancelled": "cancelled",
-    "lb.hist.abandoned": "abandoned",
-    "lb.hist.finished": "finished",
-    "lb.hist.jump": "message",
-    "lb.hist.footer": "/game log <number> sends a game's full log",
-    "lb.error.rating_needs_game": "Ratings are kept per game: choose a game for a rating leaderboard.",
-    "lb.error.bad_page": "That leaderboard button is no longer valid. Run /leaderboard again.",
-    "lb.error.no_game": "There is no game #{id} on this server.",
-    "lb.error.not_over": "Game #{id} is not over yet: its log (with everyone's hidden choices) opens when it ends.",
-    "lb.error.never_started": "Game #{id} never started, so it has no log.",
-    "lb.error.unreadable": "Game #{id}'s saved log cannot be read.",
-    "lb.log.embed_title": "Game #{id} — {game}",
-    "lb.log.embed_text": "The full log ({actions} actions, {status}) is attached.",
-    "lb.log.title": "Game #{id}: {game}, preset {preset}",
-    "lb.log.status": "Status: {status}; seed {seed}; started {started}; ended {finished}; took {minutes} min",
-    "lb.log.players": "Seats: {players}",
-    "lb.log.chance": "chance",
-    "lb.log.result": "Result:",
-    "lb.log.result_line": "  {place}. {name}: {score}{win}",
-    "lb.log.round": "Expedition {round}",
-    "lb.log.treasure.one": "  Card: {count} gem — {each} each, {left} left on the path",
-    "lb.log.treasure.other": "  Card: {count} gems — {each} each, {left} left on the path",
-    "lb.log.hazard": "  Card: hazard {hazard}",
-    "lb.log.artifact": "  Card: artifact {card}",
-    "lb.log.collapse": "  {hazard} again: the temple collapses; lost: {lost}",
-    "lb.log.choices": "  Choices: {choices}",
-    "lb.log.camp": "  Back to camp: {homes} (left on the path: {left}){artifacts}",
-    "lb.log.round_end": "  Expedition {round} over ({reason})",
-    # sakkara
-    "sakkara.name": "Sakkara",
-    "sakkara.opt_timeout": "{seconds} s per decision, then the Easy bot plays the turn",
-    "sakkara.dm_ok": "You opened a Sakkara table in {channel}. Your rack and your moves will arrive here.",
-    "sakkara.title": "Sakkara — round {round}",
-    "sakkara.title_place": "Sakkara — placing the workers",
-    "sakkara.over": "The game is over.",
-    "sakkara.dealing": "The tiles are being dealt.",
-    "sakkara.phase.place": "**{name}** places a worker.",
-    "sakkara.phase.before": "**{name}** is on turn: use tiles, then step a worker.",
-    "sakkara.phase.after": "**{name}** has stepped: more tiles, or end the turn.",
-    "sakkara.phase.steal": "**{name}** chooses a tile to steal.",
-    "sakkara.phase.discard": "**{name}** discards down to 10 tiles.",
-    "sakkara.phase.return": "**{name}** places the used-tile stack.",
-    "sakkara.pending": "Used-tile stack (bottom to top): {tiles}",
-    "sakkara.builder": "Ship: {ship} · Grain: {grain}\nPyramid: {size}/14 tiles, {levels}/3 levels",
-    "sakkara.rack_size": "Tiles in rack: {count}",
-    "sakkara.yes": "yes",
-    "sakkara.no": "no",
-    "sakkara.log_title": "What happened",
-    "sakkara.nothing": "nothing",
-    "sakkara.empty": "(empty)",
-    "sakkara.seat_field": "{number} · {mark} {name}",
-    "sakkara.space": "{space}: {height} high, {top} on top",
-    "sakkara.space_empty": "{space}: empty",
-    "sakkara.step": "{worker} to {space}: takes {top}",
-    "sakkara.step_empty": "{worker} to {space}: empty, takes nothing",
-    "sakkara.step_stairs": "{label} · climbs {climb}: spends a Stairs",
-    "sakkara.costs_stairs.one": "{label} · spends a Stairs",
-    "sakkara.costs_stairs.other": "{label} · spends {count} Stairs",
-    "sakkara.ox_option.one": "Worker {worker} ({space}): push {count} tile {dir}",
-    "sakkara.ox_option.other": "Worker {worker} ({space}): push {count} tiles {dir}",
-    "sakkara.cast_worker": "Worker {worker}",
-    "sakkara.line.row": "(its row)",
-    "sakkara.line.col": "(its column)",
-    "sakkara.dir.N": "north",
-    "sakkara.dir.E": "east",
-    "sakkara.dir.S": "south",
-    "sakkara.dir.W": "west",
-    "sakkara.do.display": "Display: {motif}",
-    "sakkara.do.build": "Build: {motif}",
-    "sakkara.do.steal": "Steal: {motif}",
-    "sakkara.do.discard": "Discard: {motif}",
-    "sakkara.do.horse.one": "Horse: worker {worker} goes {count} more step",
-    "sakkara.do.horse.other": "Horse: worker {worker} goes {count} more steps",
-    "sakkara.do.snake": "Snake",
-    "sakkara.do.end": "End turn",
-    "sakkara.menu_build": "Display or build…",
-    "sakkara.menu_special": "Specials and spells…",
-    "sakkara.group.bird": "Bird: fly worker {worker}…",
-    "sakkara.group.ox": "Ox: push tiles…",
-    "sakkara.group.firestorm": "Cast Firestorm…",
-    "sakkara.group.whirlwind": "Cast Whirlwind…",
-    "sakkara.group.shipwreck": "Cast Shipwreck…",
-    "sakkara.group.drought": "Cast Drought…",
-    "sakkara.pick.place": "Place your worker on…",
-    "sakkara.pick.bird": "Fly to…",
-    "sakkara.pick.ox": "Push…",
-    "sakkara.pick.cast": "Target and order (bottom to top)…",
-    "sakkara.pick.steal": "Steal…",
-    "sakkara.pick.discard": "Discard…",
-    "sakkara.pick.return": "Put the tiles on…",
-    "sakkara.piece": "Place the top {count}",
-    "sakkara.piece_all": "Place all {count}",
-    "sakkara.back": "Back",
-    "sakkara.you_title": "Sakkara in {channel} — you are {seat}",
-    "sakkara.your_rack": "Your rack ({count}): {tiles}",
-    "sakkara.revealed": "{name}'s rack: {tiles}",
-    "sakkara.ask.place": "Place a worker: you take the top tile of its space.",
-    "sakkara.ask.before": "Your turn: use tiles, then step a worker (the step is mandatory).",
-    "sakkara.ask.after": "Use more tiles or end your turn.",
-    "sakkara.ask.after_horse": "Use more tiles, ride the Horse, or end your turn.",
-    "sakkara.ask.steal": "Choose the tile you steal.",
-    "sakkara.ask.discard": "Your rack holds more than 10 tiles: discard {excess}.",
-    "sakkara.ask.return": "Place your opponent's used-tile stack (top first; 6 or more may be split).",
-    "sakkara.log.deal": "The tiles are dealt.",
-    "sakkara.log.place": "{name} places worker {worker} on {space} and takes {took}.",
-    "sakkara.log.bird": "{name} flies worker {worker} to {space} with the Bird and takes {took}.",
-    "sakkara.log.step": "{name} steps worker {worker} {dir} to {space} and takes {took}.",
-    "sakkara.log.stairs": "(climbing with a Stairs)",
-    "sakkara.log.horse.one": "{name} rides the Horse: worker {worker} goes {count} more step to {space}, taking "
-                             "{took}.",
-    "sakkara.log.horse.other": "{name} rides the Horse: worker {worker} goes {count} more steps to {space}, taking "
-                               "{took}.",
-    "sakkara.log.ox.one": "{name} pushes {count} tile from {frm} to {to} with the Ox, by worker {worker} ({top} "
-                          "on top).",
-    "sakkara.log.ox.other": "{name} pushes {count} tiles from {frm} to {to} with the Ox, by worker {worker} ({top} "
-                            "on top).",
-    "sakkara.log.cast_firestorm": "{name} casts Firestorm along worker {worker}'s {line} and takes {took}.",
-    "sakkara.log.cast_whirlwind": "{name} casts Whirlwind around worker {worker} and takes {took}.",
-    "sakkara.log.line.row": "row",
-    "sakkara.log.line.col": "column",
-    "sakkara.log.cast_shipwreck": "{name} casts Shipwreck: {other} loses the displayed ship.",
-    "sakkara.log.cast_drought": "{name} casts Drought: {other} loses a displayed grain.",
-    "sakkara.log.return.one": "{name} puts {count} used tile on {space}: {tiles}.",
-    "sakkara.log.return.other": "{name} puts {count} used tiles on {space}: {tiles}.",
-    "sakkara.log.display": "{name} displays {motif}.",
-    "sakkara.log.build": "{name} builds {motif} into level {level}.",
-    "sakkara.log.discard": "{name} discards {motif}.",
-    "sakkara.log.snake": "{name} plays the Snake and looks at {other}'s rack.",
-    "sakkara.log.steal": "{name} steals a tile from {other}.",
-    "sakkara.log.end": "{name} ends the turn.",
-    "sakkara.log.end_skipped": "{name} has no legal step: the turn ends.",
-    "sakkara.forced_end": "Nothing else was possible, so your turn ended by itself.",
-    "sakkara.timeout_return": "the Easy bot placed the used tiles for them",
-    "sakkara.summary_title": "Sakkara — final pyramids",
-    "sakkara.summary_line": "{place}. {name}: {size}/14 tiles, {levels}/3 levels, {grain} grain",
-    "sakkara.ended.apex": "The apex is placed!",
-    "sakkara.ended.cap": "The game reached the 200-turn safety end.",
-    "sakkara.ended.repetition": "The same position came up a third time: the game ends.",
-    "sakkara.m.ship": "Ship",
-    "sakkara.m.grain": "Grain",
-    "sakkara.m.apex": "Apex",
-    "sakkara.m.corner_stone": "Corner",
-    "sakkara.m.stairs": "Stairs",
-    "sakkara.m.moon": "Moon",
-    "sakkara.m.circle": "Circle",
-    "sakkara.m.double_line": "Lines",
-    "sakkara.m.cross": "Cross",
-    "sakkara.m.braid": "Braid",
-    "sakkara.m.eye": "Eye",
-    "sakkara.m.helping_hand": "Hand",
-    "sakkara.m.snake": "Snake",
-    "sakkara.m.horse": "Horse",
-    "sakkara.m.bird": "Bird",
-    "sakkara.m.ox": "Ox",
-    "sakkara.rules1_title": "Goal and board",
-    "sakkara.rules1": "Two builders race to finish a pyramid: 9 blue tiles (level 1), 4 red glyphs (level 2) and "
-                      "the apex (level 3). The first to place the apex wins. The 7×7 board holds stacks of tiles; "
-                      "you see each stack's height and top tile. Your rack is private (shown in your DM).",
-    "sakkara.rules2_title": "A turn",
-    "sakkara.rules2": "Use tiles, then step one of your two workers one space north, east, south or west (mandatory; "
-                      "you may climb at most 2 higher; a Stairs from your rack is spent for a higher climb, and the "
-                      "step's button says so) and take the top tile there. After the step you may use more tiles, "
-                      "then end the turn; when nothing else is possible the turn ends by itself. Above 10 tiles you "
-                      "discard down to 10.",
-    "sakkara.rules3_title": "Tiles, specials and spells",
-    "sakkara.rules3": "Display a Ship and Grain (1/2/3 Grain for levels 1/2/3), then build. Each Corner (corner "
-                      "stone) is placed with a Hand (helping hand), the Apex with two. Specials: Horse (1-2 more "
-                      "steps), Bird (fly a worker), Ox (push tiles), Snake (look at the rack and steal a tile). "
-                      "Spells spend three glyphs: Firestorm (a row or column), Whirlwind (the 8 spaces around a "
-                      "worker), Shipwreck and Drought.",
-    "sakkara.rules4_title": "Used tiles",
-    "sakkara.rules4": "Every tile you use goes on the used-tile stack; at the end of your turn your opponent places "
-                      "it on an empty space away from their own workers (6 or more may be split). If you do not "
-                      "decide in time, the Easy bot plays your turn.",
-    # boards
-    "boards.turn": "turn {n}",
-    "boards.round": "round {n}",
-    "boards.to_move": "TO MOVE",
-    "boards.player": "Player {n}",
-    "boards.bottom": "bottom",
-    "boards.top": "top",
-    "boards.sakkara.deal": "Dealing the tiles",
-    "boards.sakkara.place": "{who} places a worker",
-    "boards.sakkara.before": "{who}: use tiles, then step a worker",
-    "boards.sakkara.after": "{who}: use tiles or end the turn",
-    "boards.sakkara.steal": "{who} steals a tile (Snake)",
-    "boards.sakkara.discard": "{who} discards down to 10 tiles",
-    "boards.sakkara.return": "{who} places {owner}'s used tiles",
-    "boards.sakkara.over.apex": "Game over: {who} placed the apex",
-    "boards.sakkara.over.cap": "Game over: turn limit reached",
-    "boards.sakkara.over.repetition": "Game over: position repeated",
-    "boards.sakkara.rack.one": "Rack: {count} tile (hidden)",
-    "boards.sakkara.rack.other": "Rack: {count} tiles (hidden)",
-    "boards.sakkara.building": "This turn: building level {level}",
-    "boards.sakkara.stepped": "Worker {worker} stepped {dir}",
-    "boards.sakkara.horse_used": "Horse used this turn",
-    "boards.sakkara.display": "Displayed:",
-    "boards.sakkara.pyramid": "Pyramid: {n} of 14 tiles",
-    "boards.sakkara.used_none": "Used-tile stack: empty",
-    "boards.sakkara.used": "Used-tile stack of {owner} ({n}), to be placed by {placer}:",
-    "boards.sakkara.your_rack.one": "Your rack, {name}: {count} tile",
-    "boards.sakkara.your_rack.other": "Your rack, {name}: {count} tiles",
-    "boards.sakkara.revealed.one": "{name}'s rack, opened by your Snake: {count} tile",
-    "boards.sakkara.revealed.other": "{name}'s rack, opened by your Snake: {count} tiles",
-    "boards.sakkara.rack_empty": "(empty)",
-    "boards.sakkara.spells": "Spells (3 tiles each)",
-    "boards.sakkara.spell.firestorm": "Firestorm",
-    "boards.sakkara.spell.shipwreck": "Shipwreck",
-    "boards.sakkara.spell.whirlwind": "Whirlwind",
-    "boards.sakkara.spell.drought": "Drought",
-    "boards.indus.setup": "{who} places a start piece",
-    "boards.indus.place": "{who} places a piece on a start space",
-    "boards.indus.roll": "{who} rolls the die",
-    "boards.indus.move": "{who} moves a piece (die {die})",
-    "boards.indus.keep": "{who}: keep or return the captured piece",
-    "boards.indus.over": "Game over: final scores",
-    "boards.indus.reserve": "reserve",
-    "boards.indus.start": "to place",
-    "boards.indus.prisoners": "Prisoners",
-    "boards.indus.points": "{n} pts",
-    "boards.indus.die": "Die",
-    "boards.indus.roll_no": "roll {n} of 3",
-    "boards.indus.no_die": "not rolled",
-    "boards.indus.may_move": "may move: {ranks}",
-    "boards.indus.reroll": "reroll possible",
-    "boards.indus.pending": "Captured own piece: keep or return",
-    "boards.indus.ruins": "Ruins: value, and who scores it if the game ended now",
-    "boards.indus.ruins_final": "Ruins: value, and who scored it",
-    "boards.indus.secured": "secured",
-    "boards.indus.type.B": "building",
-    "boards.indus.type.T": "tomb",
-    "boards.indus.type.C": "canal",
-    "boards.indus.type.W": "city wall",
-    "boards.indus.type.R": "stone road",
-    "boards.indus.type.P": "wooden path",
-    "boards.indus.ranks": "W worker · A assistant · P professor",
-    "boards.indus.colour.blue": "blue",
-    "boards.indus.colour.yellow": "yellow",
-    "boards.indus.colour.green": "green",
-    "boards.indus.colour.red": "red",
-}
+_READER: contextvars.ContextVar[str] = contextvars.ContextVar("reader_language", default=DEFAULT)
+"""The language of whoever reads what is being drawn in this task (see :func:`reading`)."""
 
-CATALOGUES: dict[str, dict[str, str]] = {"en": EN}
+_warned: set[tuple[str, str]] = set()
 
 
-def t(key: str, locale: str | None = None, **values: Any) -> str:
-    """Return the text for ``key`` in ``locale`` (English fallback), formatted with ``values``."""
-    catalogue = CATALOGUES.get((locale or "en").split("-")[0], EN)
-    template = catalogue.get(key) or EN.get(key)
+@contextlib.contextmanager
+def reading(locale: Any) -> Iterator[str]:
+    """Draw the texts of this block for a reader of ``locale`` (any Discord locale or language)."""
+    language = language_of(locale)
+    token = _READER.set(language)
+    try:
+        yield language
+    finally:
+        _READER.reset(token)
+
+
+def current_language() -> str:
+    """Return the language texts are drawn in here (English unless :func:`reading` set one)."""
+    return _READER.get()
+
+
+def _warn_once(language: str, key: str, message: str, *args: Any) -> None:
+    if (language, key) not in _warned:
+        _warned.add((language, key))
+        log.warning(message, *args)
+
+
+class _Formatter(string.Formatter):
+    """``str.format`` with numbers written the language's way (decimal comma, grouping, percent)."""
+
+    def __init__(self, language: str) -> None:
+        self.locale = BABEL_LOCALES.get(language, "en")
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and format_spec:
+            kind = format_spec[-1]
+            if kind in "f%n":
+                return _number(value, format_spec, self.locale)
+        return str(super().format_field(value, format_spec))
+
+
+def number(value: float, spec: str = "n", locale: Any = None) -> str:
+    """Return ``value`` written for the reader (or ``locale``) after a ``str.format`` spec: ``.1f``,
+    ``+.1f``, ``.0%`` or ``n`` (grouped digits)."""
+    language = language_of(locale) if locale is not None else _READER.get()
+    return _number(value, spec, BABEL_LOCALES.get(language, "en"))
+
+
+def _number(value: float, spec: str, locale: str) -> str:
+    body = spec.lstrip("+")
+    decimals = int(body[1:-1]) if body.startswith(".") and body[1:-1].isdigit() else 0
+    pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
+    if body.endswith("%"):
+        text = format_percent(value, pattern + "%", locale=locale)
+    else:
+        text = format_decimal(value, pattern if body != "n" else None, locale=locale)
+    if spec.startswith("+") and value >= 0:
+        text = "+" + text
+    return text
+
+
+def _render(key: str, language: str, count: int | None, values: dict[str, Any]) -> str:
+    template = book(language).form(key, count)
+    if template is None and count is not None:  # a counted message kept as two plain entries
+        template = book(language).form(f"{key}.{'one' if count == 1 else 'other'}", None)
     if template is None:
-        log.warning("missing translation key %s", key)
+        if language != DEFAULT:
+            return _render(key, DEFAULT, count, values)
+        _warn_once(DEFAULT, key, "missing message %s", key)
         return key
     try:
-        return template.format(**values)
-    except (KeyError, IndexError):
-        log.warning("translation %s lacks a value: %s", key, values)
+        return _Formatter(language).format(template, **values)
+    except (KeyError, IndexError, ValueError, AttributeError) as exc:
+        if language != DEFAULT:
+            _warn_once(language, key, "message %s in %s cannot be filled (%r); English shown", key, language, exc)
+            return _render(key, DEFAULT, count, values)
+        _warn_once(DEFAULT, key, "message %s lacks a value (%r): %s", key, exc, sorted(values))
         return template
 
 
-def tn(key: str, count: int, locale: str | None = None, **values: Any) -> str:
-    """Return the counted text for ``key``: ``<key>.one`` when ``count`` is 1, else ``<key>.other``
-    (English plural rules), formatted with ``count`` and ``values``."""
-    return t(f"{key}.{'one' if count == 1 else 'other'}", locale, count=count, **values)
+def t(key: str, locale: Any = None, **values: Any) -> str:
+    """Return the text of ``key`` for the reader (or ``locale``), formatted with ``values``."""
+    language = language_of(locale) if locale is not None else _READER.get()
+    return _render(key, language, None, values)
+
+
+def tn(key: str, count: int, locale: Any = None, **values: Any) -> str:
+    """Return the counted text of ``key``: the language's plural form for ``count``, formatted with
+    ``count`` and ``values``."""
+    language = language_of(locale) if locale is not None else _READER.get()
+    return _render(key, language, count, {"count": count, **values})
