@@ -26,7 +26,7 @@ from dotenv import find_dotenv, load_dotenv
 
 from cogs.i18n import t
 from cogs.table import buttons, lobby
-from cogs.table.gate import Tree
+from cogs.table.gate import Tree, answer_unclaimed
 from cogs.table.hub import TableBot, TableHub
 from cogs.table.listener import TableListener
 from cogs.table.storage import StoreRepository
@@ -153,6 +153,10 @@ class Bot(TableBot):
                 await self.tree.sync(guild=guild)
             else:
                 await self.tree.sync()
+
+    async def on_interaction(self, interaction: discord.Interaction[TableBot]) -> None:
+        """Answer privately a click no button of the bot took (see cogs.table.gate.answer_unclaimed)."""
+        await answer_unclaimed(interaction)
 
     async def close(self) -> None:
         """Stop timers, then disconnect (the store is closed by the caller)."""

@@ -26,7 +26,7 @@ SELECT_MAX = 25
 
 
 class PieceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"indus:pc:(?P<table>\d+):(?P<window>\d+):(?P<piece>[0-3][WAP])"):
+                  template=r"indus:pc:(?P<table>\d{1,18}):(?P<window>\d{1,18}):(?P<piece>[0-3][WAP])"):
     """Step one of a placement: shows the start-space menu for this piece (applies nothing)."""
 
     def __init__(self, table_id: int, window: int, piece: str, label: str = "",

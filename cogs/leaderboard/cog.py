@@ -23,6 +23,7 @@ from discord.ext import commands
 
 from cogs.i18n import t
 from cogs.leaderboard.gamelog import render_log
+from cogs.table.buttons import guarded
 from cogs.table.hub import TableBot
 from db.errors import GameNotFound, StoreError
 from db.leaderboard import DAY_MS, Leaderboards, PlayerKey, Ranking, StandingsPage, StoredRating, user_key
@@ -119,6 +120,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         """Rebuild the button from its custom_id."""
         return cls(match["game"], match["by"], match["period"], int(match["page"]), match["tag"])
 
+    @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
         """Redraw the message at this page (clamped to the ranking's current length)."""
         bot = interaction.client

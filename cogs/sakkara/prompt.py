@@ -48,7 +48,7 @@ MENUS_PER_PAGE = 4  # select menus per prompt page; the fifth row holds Back / p
 
 
 class NavButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                template=r"skn:(?P<table>\d+):(?P<window>\d+):(?P<group>[a-z0-9.]*)"):
+                template=r"skn:(?P<table>\d{1,18}):(?P<window>\d{1,18}):(?P<group>[a-z0-9.]*)"):
     """Opens a sub-menu of the prompt (or Back / another page); changes nothing in the game."""
 
     def __init__(self, table_id: int, window: int, group: str, label: str,
@@ -70,7 +70,7 @@ class NavButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 class NavSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                template=r"sks:(?P<table>\d+):(?P<window>\d+)"):
+                template=r"sks:(?P<table>\d{1,18}):(?P<window>\d{1,18})"):
     """A menu of sub-menus (specials and spells): each option's value is a group name."""
 
     def __init__(self, table_id: int, window: int, options: Sequence[tuple[str, str]], placeholder: str = "",
@@ -92,14 +92,12 @@ class NavSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         """Redraw the prompt at the chosen group."""
         data: dict[str, Any] = dict(interaction.data or {})
         values = data.get("values") or [""]
-        group = str(values[0])
-        if not re.fullmatch(r"[a-z0-9.]*", group):
-            group = ""
-        await navigate(interaction, self.table_id, self.window, group)
+        await navigate(interaction, self.table_id, self.window, str(values[0]))
 
 
 async def navigate(interaction: discord.Interaction, table_id: int, window: int, group: str) -> None:
-    """Show the clicker's prompt at ``group``; refuse privately when stale or not theirs."""
+    """Show the clicker's prompt at ``group``; refuse privately when stale, not theirs, or a group
+    the prompt does not have (crafted: every honest one is drawn from the legal actions)."""
     try:
         table = table_for(interaction, table_id)
         seat = table.seat_of(interaction.user.id)
@@ -109,10 +107,10 @@ async def navigate(interaction: discord.Interaction, table_id: int, window: int,
             raise SessionError("not_playing")
         if window != table.window:
             raise SessionError("stale")
+        embed, view = prompt_at(table, seat, group)
     except SessionError as exc:
         await refuse(interaction, exc)
         return
-    embed, view = prompt_at(table, seat, group)
     await interaction.response.edit_message(embed=embed, view=view)
 
 
@@ -125,6 +123,8 @@ def prompt_at(table: Table, seat: int, group: str) -> tuple[discord.Embed, disco
     legal = GAME.legal_actions(table.state, seat)
     embed = private_embed(table, seat, view, bool(legal))
     if not legal:
+        if group:
+            raise SessionError("not_valid")
         return embed, None
     return embed, Controls(table, view, legal).build(group)
 
@@ -165,12 +165,15 @@ class Controls:
             self.groups.setdefault(group_of(action), []).append(action)
 
     def build(self, group: str) -> discord.ui.View:
-        """Return the view at ``group`` (a name, optionally with ``.page``), else the main one."""
+        """Return the view at ``group`` (a name, optionally with ``.page``; "" the main one); raise
+        SessionError("not_valid") for a group these legal actions do not make."""
         name, _, page = group.partition(".")
-        if name and name in self.groups:
+        if not group:
+            self._main()
+        elif name in self.groups and (not page or (page.isdigit() and len(page) <= 4)):
             self._menus(self.groups[name], name, int(page or 0), back=True)
         else:
-            self._main()
+            raise SessionError("not_valid")
         return self.items
 
     def _button(self, action: dict[str, Any], label: str, row: int,

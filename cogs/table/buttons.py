@@ -22,6 +22,7 @@ import discord
 
 from cogs.i18n import t
 from cogs.table.answer import ANSWER, Answer
+from cogs.table.gate import claim
 from cogs.table.hub import TableBot, TableHub
 from engine.session import Place, SeatSpec, SessionError, Table
 
@@ -94,10 +95,12 @@ ItemT = TypeVar("ItemT")
 def guarded(
     callback: Callable[[ItemT, discord.Interaction], Coroutine[Any, Any, None]],
 ) -> Callable[[ItemT, discord.Interaction], Coroutine[Any, Any, None]]:
-    """Wrap a button callback: an unexpected error is logged and answered privately, never silent."""
+    """Wrap a button callback: it claims the interaction (see :func:`cogs.table.gate.claim`); an
+    unexpected error is logged and answered privately, never silent."""
 
     @functools.wraps(callback)
     async def wrapper(item: ItemT, interaction: discord.Interaction) -> None:
+        claim(interaction)  # before any await: the gate's catch-all must see it taken
         try:
             await callback(item, interaction)
         except Exception:
@@ -123,7 +126,7 @@ def decode_action(code: str) -> Any:
 
 
 class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                template=r"act:(?P<table>\d+):(?P<window>\d+):(?P<code>.+)"):
+                template=r"act:(?P<table>\d{1,18}):(?P<window>\d{1,18}):(?P<code>.+)"):
     """A move: table id, decision window and the action itself live in the custom_id."""
 
     def __init__(self, table_id: int, window: int, action: Any, label: str,
@@ -184,7 +187,7 @@ async def act_and_confirm(interaction: discord.Interaction, table_id: int, windo
 
 
 class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
-                template=r"pick:(?P<table>\d+):(?P<window>\d+)(?::(?P<tag>[a-z0-9_-]+))?"):
+                template=r"pick:(?P<table>\d{1,18}):(?P<window>\d{1,18})(?::(?P<tag>[a-z0-9_-]+))?"):
     """A move chosen from a menu (up to 25 options): each option's value is the action itself."""
 
     def __init__(self, table_id: int, window: int, options: Sequence[tuple[str, Any]], placeholder: str = "",
@@ -215,7 +218,7 @@ class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],
         await act_and_confirm(interaction, self.table_id, self.window, action)
 
 
-class PeekButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"peek:(?P<table>\d+)"):
+class PeekButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"peek:(?P<table>\d{1,18})"):
     """Opens a private prompt with the clicker's own state and moves (the closed-DM path)."""
 
     def __init__(self, table_id: int, label: str) -> None:

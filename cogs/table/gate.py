@@ -1,42 +1,192 @@
-"""The gate every interaction passes before a cog sees it: the command tree's checks and errors.
+"""The gate every interaction passes before a cog sees it: crafted input stops here.
 
-Slash commands whose channel the bot cannot post in are refused privately; an unexpected error is
-logged and answered privately.
+Discord's client only offers a command's choices and ranges and a message's own buttons, but a
+modified client can send anything: any option value of the declared type (discord.py checks
+neither ``Literal`` choices nor ``Range`` bounds), any custom_id, an unknown command, a guild-only
+command from a DM. Such input is answered privately with "That is not valid; nothing was changed."
+and logs one INFO line, never an ERROR with a traceback (those stay for the bot's own bugs):
+
+- :class:`Tree` checks a command's options against its own declared parameters before it runs,
+  refuses an unknown command and a guild-only one from a DM, and answers the errors crafted input
+  causes inside discord.py quietly.
+- :func:`claim` marks a component interaction as taken by one of the bot's items (``guarded`` in
+  :mod:`cogs.table.buttons` claims every one); :func:`answer_unclaimed` answers the rest: custom_ids
+  that match no item, or that discord.py dropped (not on the message it names).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import math
+from typing import Any
 
 import discord
-from discord import app_commands
+from discord import AppCommandOptionType, app_commands
 
 from cogs.i18n import t
 from cogs.table.hub import TableBot
 
-__all__ = ["Tree"]
+__all__ = ["Tree", "answer_unclaimed", "claim", "options_fit"]
 
 log = logging.getLogger("temple_table")
 
+CLAIMED = "temple_table.claimed"
+"""The key in ``Interaction.extras`` an item's callback sets when it takes the interaction."""
+
+DISCORD_INT = 2**53
+"""Discord's integer options lie within ±2^53; anything beyond is crafted (and would overflow SQLite)."""
+STRING_MAX = 6000
+"""The longest string option Discord sends."""
+
+CRAFTED_ERRORS = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch,
+                  app_commands.TransformerError, app_commands.NoPrivateMessage)
+"""What crafted input (or a command list Discord has not synced yet) makes discord.py raise."""
+
+_SCALAR: dict[AppCommandOptionType, tuple[type, ...]] = {
+    AppCommandOptionType.string: (str,),
+    AppCommandOptionType.integer: (int,),
+    AppCommandOptionType.number: (int, float),
+    AppCommandOptionType.boolean: (bool,),
+}
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def options_fit(command: app_commands.Command[Any, ..., Any], given: dict[str, Any]) -> bool:
+    """Return True when ``given`` (option name -> value, as discord.py's namespace holds them) is what
+    Discord's client could send for ``command``: known names, every required one, values of the
+    declared type, among the choices, within the bounds."""
+    params = {p.display_name: p for p in command.parameters}
+    if set(given) - set(params):
+        return False
+    for name, param in params.items():
+        if name not in given:
+            if param.required:
+                return False
+        elif not _value_fits(param, given[name]):
+            return False
+    return True
+
+
+def _value_fits(param: app_commands.Parameter, value: Any) -> bool:
+    kind = param.type
+    scalar = _SCALAR.get(kind)
+    if scalar is None:  # users, channels, roles, attachments: unresolved ids arrive as bare Objects
+        return not isinstance(value, discord.Object)
+    if not isinstance(value, scalar) or (kind is not AppCommandOptionType.boolean and isinstance(value, bool)):
+        return False
+    if param.choices and value not in [choice.value for choice in param.choices]:
+        return False
+    if isinstance(value, str):
+        measure: float = len(value)
+        if measure > STRING_MAX:
+            return False
+    elif isinstance(value, int | float):  # bool included: 0 or 1, no bounds
+        measure = float(value)
+        if not math.isfinite(measure) or abs(measure) > DISCORD_INT:
+            return False
+    else:
+        return False
+    low, high = param.min_value, param.max_value
+    return (low is None or measure >= low) and (high is None or measure <= high)
+
+
+def _guild_only(command: app_commands.Command[Any, ..., Any]) -> bool:
+    node: app_commands.Command[Any, ..., Any] | app_commands.Group | None = command
+    while node is not None:
+        if node.guild_only:
+            return True
+        node = node.parent
+    return False
+
+
+async def _private(interaction: discord.Interaction[Any], key: str) -> None:
+    """Answer privately with the catalogue text ``key`` (a late or repeated answer is dropped)."""
+    text = t(key, interaction.locale.value)
+    with contextlib.suppress(discord.HTTPException):
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
 
 class Tree(app_commands.CommandTree[TableBot]):
-    """The command tree: refuses commands where the bot cannot post, answers errors privately."""
+    """The command tree: checks a command's input, refuses commands where the bot cannot post,
+    answers errors privately."""
 
     async def interaction_check(self, interaction: discord.Interaction[TableBot]) -> bool:
-        """Refuse privately when the bot lacks the permissions a table needs in this channel."""
+        """Refuse crafted input, and commands in a channel where the bot lacks what a table needs."""
+        if interaction.type is discord.InteractionType.autocomplete:
+            # No option of this bot autocompletes: a request for it is crafted.
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.autocomplete([])
+            return False
+        command = interaction.command
+        if not isinstance(command, app_commands.Command):
+            return await self._crafted(interaction, "no such command")
+        if interaction.guild_id is None and _guild_only(command):
+            log.info("command %s refused: guild-only, sent from a DM", command.qualified_name)
+            await _private(interaction, "error.guild_only")
+            return False
+        try:
+            given = dict(iter(interaction.namespace))  # iter: its __getattr__ answers None for "keys"
+        except (ValueError, TypeError, KeyError):  # e.g. a user option whose id is not a number
+            return await self._crafted(interaction, f"/{command.qualified_name}: unreadable options")
+        if not options_fit(command, given):
+            return await self._crafted(interaction, f"/{command.qualified_name}: options outside its declaration")
         perms = interaction.app_permissions
         if interaction.guild is not None and not (perms.send_messages and perms.embed_links):
             await interaction.response.send_message(t("error.no_permission"), ephemeral=True)
             return False
         return True
 
+    @staticmethod
+    async def _crafted(interaction: discord.Interaction[TableBot], what: str) -> bool:
+        log.info("interaction refused as crafted: %s", what)
+        await _private(interaction, "error.not_valid")
+        return False
+
     async def on_error(self, interaction: discord.Interaction[TableBot],
                        error: app_commands.AppCommandError) -> None:
-        """Log an unexpected error and tell the user privately that nothing changed."""
+        """Answer crafted input quietly; log an unexpected error and tell the user nothing changed."""
+        if isinstance(error, app_commands.NoPrivateMessage):
+            await _private(interaction, "error.guild_only")
+            return
+        if isinstance(error, CRAFTED_ERRORS):
+            log.info("command refused: %s", error)
+            await _private(interaction, "error.not_valid")
+            return
         log.error("command %s failed", interaction.command and interaction.command.qualified_name,
                   exc_info=error)
-        text = t("error.internal")
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await _private(interaction, "error.internal")
+
+
+# --------------------------------------------------------------------------- components
+
+
+def claim(interaction: discord.Interaction[Any]) -> None:
+    """Mark the interaction as taken by one of the bot's items (its callback answers it)."""
+    interaction.extras[CLAIMED] = True
+
+
+async def answer_unclaimed(interaction: discord.Interaction[Any]) -> None:
+    """Answer a component or modal interaction no item of the bot took, privately: "not valid".
+
+    discord.py runs a matching ``DynamicItem`` in a task created before the ``interaction`` event's,
+    and the item's callback claims the interaction before its first await; so when this handler
+    runs, an unclaimed interaction will not be answered by anyone (its custom_id matches no item,
+    or its component is not on the message it names, and discord.py dropped it silently).
+    """
+    if interaction.type not in (discord.InteractionType.component, discord.InteractionType.modal_submit):
+        return
+    await asyncio.sleep(0)  # one more turn of the loop: an item's task has surely started by then
+    if interaction.extras.get(CLAIMED) or interaction.response.is_done():
+        return
+    data: dict[str, Any] = dict(interaction.data or {})
+    # Only the id's first two parts: a move's custom_id goes on to name the secret choice.
+    log.info("interaction refused as crafted: custom_id %r matches no button on its message",
+             ":".join(str(data.get("custom_id", "")).split(":", 2)[:2])[:40])
+    await _private(interaction, "error.not_valid")

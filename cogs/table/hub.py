@@ -76,6 +76,21 @@ class TableBot(commands.Bot):
     sessions: Sessions
     hub: TableHub
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
+        """Every component class registered: a custom_id matching none is crafted (tests fuzz each)."""
+
+    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Register component classes (their custom_id templates), and keep the list."""
+        super().add_dynamic_items(*items)
+        self.dynamic_items.extend(item for item in items if item not in self.dynamic_items)
+
+    def remove_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
+        """Unregister component classes."""
+        super().remove_dynamic_items(*items)
+        self.dynamic_items = [item for item in self.dynamic_items if item not in items]
+
 
 # --------------------------------------------------------------------------- the hub
 

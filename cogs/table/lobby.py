@@ -63,7 +63,7 @@ async def post_summary(hub: TableHub, table: Table, title: str, lines: Sequence[
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                  template=r"lobby:(?P<table>\d+):(?P<op>join|leave|start|cancel|ai-[a-z]+)"):
+                  template=r"lobby:(?P<table>\d{1,18}):(?P<op>join|leave|start|cancel|ai-[a-z]+)"):
     """Join / Leave / Start / Cancel / Add bot / Remove bot on the lobby message."""
 
     def __init__(self, table_id: int, op: str, label: str = "",
@@ -116,7 +116,7 @@ async def lobby_op(hub: TableHub, interaction: discord.Interaction, table_id: in
         await refuse(interaction, exc)
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rematch:(?P<table>\d+)"):
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rematch:(?P<table>\d{1,18})"):
     """Opens a new lobby with the same seats and options (for anyone who played)."""
 
     def __init__(self, table_id: int, label: str = "") -> None:

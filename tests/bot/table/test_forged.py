@@ -15,13 +15,6 @@ from fakediscord import FakeDiscord, FakeMessage, FakeUser
 NOT_VALID = "That is not valid"
 
 
-@pytest.fixture
-def fake():
-    with FakeDiscord(error_loggers=("discord", "temple_table", "cogs", "engine")) as f:
-        yield f
-        f.check_errors()
-
-
 def lobby_of(fake: FakeDiscord, channel) -> FakeMessage:
     return next(m for m in fake.channel_messages(channel) if buttons(m, "lobby:"))
 
