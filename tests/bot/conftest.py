@@ -1,7 +1,8 @@
 """Fixtures for bot tests: a FakeDiscord per test, its #table channel and a member, a store, a clock.
 
-The `fake` fixture fails the test at teardown if discord.py logged an unexpected ERROR (an
-exception a command, view or listener raised and discord.py swallowed); use
+The `fake` fixture fails the test at teardown if discord.py or the bot logged an unexpected ERROR
+(an exception a command, view or listener raised and discord.py swallowed, or one the bot caught
+and logged); use
 `with fake.expect_error("pattern"):` around code that is meant to log one.
 """
 
@@ -16,11 +17,15 @@ from db.store import Store
 from engine.clock import ManualClock
 from fakediscord import FakeChannel, FakeDiscord, FakeUser
 
+BOT_LOGGERS = ("discord", "temple_table", "cogs", "engine", "db")
+"""discord.py's logger and the bot's own: an ERROR on any of them is a bug unless a test expects it."""
+
 
 @pytest.fixture
 def fake() -> Iterator[FakeDiscord]:
-    """A fresh fake Discord with the HTTP patches installed (restored afterwards)."""
-    with FakeDiscord() as f:
+    """A fresh fake Discord with the HTTP patches installed (restored afterwards); an ERROR logged by
+    discord.py or by the bot itself fails the test."""
+    with FakeDiscord(error_loggers=BOT_LOGGERS) as f:
         yield f
         f.check_errors()
 

@@ -261,7 +261,8 @@ async def test_an_unexpected_failure_is_answered_privately_and_logged(fake, tabl
     bot.sessions.act = broken  # type: ignore[method-assign]
     dm = last_dm(fake, players[0])
     assert dm is not None
-    rec = await fake.click(players[0], dm, act_id(dm, "torch"))
+    with fake.expect_error("disk on fire"):
+        rec = await fake.click(players[0], dm, act_id(dm, "torch"))
     assert rec.replies[-1].ephemeral and "went wrong" in rec.replies[-1].render()
     assert any("disk on fire" in (r.exc_text or "") or r.exc_info for r in caplog.records if r.levelname == "ERROR")
     assert not [r for r in caplog.records if "torch" in r.getMessage()]  # the log never names the choice
@@ -369,7 +370,8 @@ async def test_a_redraw_that_fails_still_leaves_the_click_answered(fake, table, 
     monkeypatch.setattr(discord.InteractionResponse, "edit_message", failing_once)
     prompt = last_dm(fake, cy)
     assert prompt is not None
-    rec = await fake.click(cy, prompt, act_id(prompt, "torch"))  # the reveal: Cy's next prompt fails
+    with fake.expect_error("Discord hiccup"):
+        rec = await fake.click(cy, prompt, act_id(prompt, "torch"))  # the reveal: Cy's next prompt fails
     assert failures and rec.callbacks == [6]  # still answered, by a deferral
     await fake.stop(bot)
 
