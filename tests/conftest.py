@@ -1,5 +1,5 @@
 """Test tiers by folder: tests/engine (pure rules), tests/db (storage), tests/bot (fake Discord),
-tests/house (the layout: layers and import circles)."""
+tests/house (the layout: layers and import circles), tests/chaos (kills, faults and fuzz, small)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-_TIERS = ("engine", "db", "bot", "house")
+_TIERS = ("engine", "db", "bot", "house", "chaos")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
