@@ -25,6 +25,7 @@ from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
 
 from cogs.i18n import t
+from cogs.i18n.commands import CatalogueTranslator
 from cogs.table import buttons, lobby
 from cogs.table.gate import Tree, answer_unclaimed
 from cogs.table.hub import TableBot, TableHub
@@ -146,6 +147,7 @@ class Bot(TableBot):
         self.add_dynamic_items(*buttons.DYNAMIC_ITEMS, *lobby.DYNAMIC_ITEMS)
         recovered = await self.sessions.recover()
         log.info("recovered %d unfinished table(s)", len(recovered))
+        await self.tree.set_translator(CatalogueTranslator())  # command names in fi, sv-SE, it
         if self.config.sync_commands:
             if self.config.dev_guild_id:
                 guild = discord.Object(self.config.dev_guild_id)

@@ -34,7 +34,7 @@ from babel.numbers import format_decimal, format_percent
 from cogs.i18n.catalogue import book
 from cogs.i18n.languages import BABEL_LOCALES, DEFAULT, LANGUAGES, NATIVE_NAMES, language_of
 
-__all__ = ["LANGUAGES", "NATIVE_NAMES", "current_language", "language_of", "number", "reading", "t", "tn"]
+__all__ = ["LANGUAGES", "NATIVE_NAMES", "current_language", "language_of", "number", "reader_is", "reading", "t", "tn"]
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +53,14 @@ def reading(locale: Any) -> Iterator[str]:
         yield language
     finally:
         _READER.reset(token)
+
+
+def reader_is(locale: Any) -> str:
+    """Draw every text of the rest of this task for a reader of ``locale`` (an interaction's
+    handler runs in a task of its own, so this ends with it); return the language."""
+    language = language_of(locale)
+    _READER.set(language)
+    return language
 
 
 def current_language() -> str:

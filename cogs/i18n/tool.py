@@ -154,8 +154,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for key in missing:
         print(f"no English text for {key!r} (used at {', '.join(literal[key])}): add it to locale/en.po")
         status = 1
-    unused = sorted(k for k in known - set(literal) - constants
-                    if not any(k.startswith(p) for p in prefixes if p.count(".")))
+    unused = sorted(k for k in known - set(literal) - constants if not k.startswith(("cmd.", "choice."))
+                    and not any(k.startswith(p) for p in prefixes if p.count(".")))
     for key in unused:
         print(f"hint: {key!r} in en.po looks unused")
     languages = [lang for lang in LANGUAGES if lang != DEFAULT]

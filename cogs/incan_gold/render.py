@@ -179,7 +179,8 @@ class IncanRenderer:
         if table.status != "playing":
             return
         for seat in table.humans_owing():
-            embed, view = self.prompt(hub, table, seat)
+            with hub.readers.privately(table, seat):
+                embed, view = self.prompt(hub, table, seat)
             await hub.dm(table, seat, new=new_round, embed=embed, view=view)
 
     async def _rebuild_log(self, hub: TableHub, table: Table, update: Update) -> None:
@@ -206,7 +207,8 @@ class IncanRenderer:
         await post_summary(hub, table, t("incan.summary_title"), lines)
         for seat in range(len(table.seats)):
             if not table.seats[seat].is_ai and await hub.message_ref(table, "dm", seat) is not None:
-                mine, _ = self.prompt(hub, table, seat)
+                with hub.readers.privately(table, seat):
+                    mine, _ = self.prompt(hub, table, seat)
                 await hub.dm(table, seat, embed=mine, view=None)  # no question left hanging in a DM
         self.lines.pop(table.id, None)
         self.round_of.pop(table.id, None)

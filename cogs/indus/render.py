@@ -232,14 +232,17 @@ class IndusRenderer:
 
     async def _nudge(self, hub: TableHub, table: Table, seat: int) -> None:
         url = await self._jump_url(hub, table)
-        await hub.dm(table, seat, new=True, content=t("indus.nudge", channel=f"<#{table.channel_id}>", url=url))
+        with hub.readers.privately(table, seat):
+            text = t("indus.nudge", channel=f"<#{table.channel_id}>", url=url)
+        await hub.dm(table, seat, new=True, content=text)
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
         """Remind the player to move by DM that the timer is running out (nothing is secret)."""
         left = int(max(0.0, (table.deadline or 0) - hub.bot.sessions.clock.now()))
         url = await self._jump_url(hub, table)
         for seat in seats:
-            text = t("indus.reminder", seconds=left, url=url)
+            with hub.readers.privately(table, seat):
+                text = t("indus.reminder", seconds=left, url=url)
             await hub.dm(table, seat, new=True, content=text)
 
     async def finished(self, hub: TableHub, table: Table, result: dict[str, Any]) -> None:
@@ -278,4 +281,5 @@ class IndusRenderer:
         ``act_and_confirm`` edits the clicked message with this; that is the public board
         message, whose attachment (the image) an edit without attachments keeps.
         """
-        return self.board_embed(table, board_png_available()), controls(table)
+        with hub.readers.publicly(table):  # the board message is public, whoever clicked
+            return self.board_embed(table, board_png_available()), controls(table)

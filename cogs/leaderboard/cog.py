@@ -21,7 +21,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.i18n import t
+from cogs.i18n import reader_is, t
 from cogs.leaderboard.gamelog import render_log
 from cogs.table.buttons import guarded
 from cogs.table.hub import TableBot
@@ -137,6 +137,8 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await _refuse(interaction, refusal)
             return
         await interaction.response.defer()
+        await bot.hub.readers.load_guild(interaction.guild_id)
+        reader_is(bot.hub.readers.public(interaction.guild_id))  # the page is a public message
         embed, view = await cog.board(interaction.guild_id, game, self.by, self.period, self.page)
         await interaction.edit_original_response(embed=embed, view=view)
 
@@ -173,6 +175,13 @@ class Leaderboard(commands.Cog):
         in the background (after an upgrade a big server's first fold takes seconds)."""
         self.bot.add_dynamic_items(PageButton)
         self._warm = asyncio.create_task(self._warm_ratings())
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Answer in the server's language: every answer here is public but a refusal (which
+        names its own language, the user's)."""
+        await self.bot.hub.readers.load_guild(interaction.guild_id)
+        reader_is(self.bot.hub.readers.public(interaction.guild_id))
+        return True
 
     async def cog_unload(self) -> None:
         """Unregister the page buttons and stop the warm-up."""

@@ -144,10 +144,11 @@ class SakkaraRenderer:
             elif seat not in owing and seat not in movers and seat not in update.timed_out and not any(
                     e["type"] == "stolen" and e["from"] == seat for e in update.events):
                 continue  # nothing of this seat's changed
-            embed, view = self.prompt(hub, table, seat)
-            if any(s == seat and a == {"do": "end"} for s, a in update.forced):
-                embed.description = f"{embed.description}\n{t('sakkara.forced_end')}"
-            await dm_with_rack(hub, table, seat, new=fresh, embed=embed, view=view)
+            with hub.readers.privately(table, seat):  # the rack picture is drawn in dm_with_rack
+                embed, view = self.prompt(hub, table, seat)
+                if any(s == seat and a == {"do": "end"} for s, a in update.forced):
+                    embed.description = f"{embed.description}\n{t('sakkara.forced_end')}"
+                await dm_with_rack(hub, table, seat, new=fresh, embed=embed, view=view)
 
     @staticmethod
     async def _retire_dm(hub: TableHub, table: Table, seat: int) -> None:

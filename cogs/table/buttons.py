@@ -100,6 +100,7 @@ def guarded(
 
     @functools.wraps(callback)
     async def wrapper(item: ItemT, interaction: discord.Interaction) -> None:
+        hub_of(interaction).readers.saw(interaction)  # private answers in the clicker's language
         claim(interaction)  # before any await: the gate's catch-all must see it taken
         try:
             await callback(item, interaction)

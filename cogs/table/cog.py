@@ -79,6 +79,7 @@ class TableCog(commands.GroupCog):
         await self.lobby(interaction, "leave")
 
     @app_commands.command(name="addbot", description="Add a bot player")
+    @app_commands.describe(level="How well the bot plays")
     async def addbot(self, interaction: discord.Interaction,
                      level: Literal["easy", "medium", "hard"] = "medium") -> None:
         """Seat an AI player."""

@@ -21,6 +21,7 @@ from discord.http import handle_message_parameters
 
 from cogs.i18n import t
 from cogs.table.answer import answering
+from cogs.table.readers import Readers
 from db.store import Store
 from engine.core import Event
 from engine.session import Sessions, Table, Update
@@ -102,6 +103,7 @@ class TableHub:
         self.bot = bot
         self.store = store
         self.renderers: dict[str, Renderer] = {}
+        self.readers = Readers(bot)  # who reads which language
         self.no_dm: set[int] = set()  # users whose DMs are closed: they choose via ephemeral prompts
         self._messages: dict[tuple[int, str, int | None], tuple[int, int]] = {}
         self._loaded: set[int] = set()  # tables whose recorded messages were read from the store
@@ -231,7 +233,8 @@ class TableHub:
             user_id = table.seats[seat].user_id
             if user_id is None or user_id in self.no_dm:
                 continue
-            text = t("play.timeout_reminder", names=table.seats[seat].display_name, seconds=left)
+            with self.readers.privately(table, seat):
+                text = t("play.timeout_reminder", names=table.seats[seat].display_name, seconds=left)
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
             try:
                 await user.send(text)
@@ -274,7 +277,8 @@ class TableHub:
                 async with live.lock:
                     if live.window == window:  # a reveal meanwhile redrew the message already
                         self._refreshed_at[table.id] = clock.now()
-                        await self.renderer(live).refresh(self, live)
+                        with self.readers.publicly(live):
+                            await self.renderer(live).refresh(self, live)
 
         last = self._refreshed_at.get(table.id, float("-inf"))
         due = max(clock.now(), table.opened_at + COUNT_REFRESH_AFTER_S, last + COUNT_REFRESH_AFTER_S)

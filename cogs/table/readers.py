@@ -1,0 +1,159 @@
+"""Who reads what, in which language: the server's language for public messages, each player's
+own Discord language for what only they see.
+
+- A reply to an interaction (ephemeral answers, errors, a private prompt opened by a click)
+  follows ``interaction.locale``: :meth:`Readers.saw` sets it for the rest of the interaction's
+  task, and remembers it as that player's language on that server.
+- A DM sent without an interaction (a prompt, a nudge, a reminder) follows the language that
+  player last used on the table's server (:meth:`Readers.seat`).
+- A public message (lobby, board, log, summary, leaderboard) follows the server's language: the
+  one chosen with ``/settings language``, else the server's preferred locale, else English
+  (:meth:`Readers.public`).
+
+Any locale without a catalogue reads English (:func:`cogs.i18n.language_of`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+import discord
+
+from cogs.i18n import language_of, reader_is, reading
+from engine.session import Table
+
+__all__ = ["LocaleStore", "Readers"]
+
+log = logging.getLogger(__name__)
+
+
+class LocaleStore(Protocol):
+    """Where the chosen server languages and the players' last locales are kept."""
+
+    async def server_language(self, guild_id: int) -> str | None:
+        """Return the language chosen for a server, or None."""
+        ...
+
+    async def set_server_language(self, guild_id: int, language: str | None) -> None:
+        """Choose a server's language (None: back to the server's preferred locale)."""
+        ...
+
+    async def player_locales(self, guild_id: int, user_ids: list[int]) -> dict[int, str]:
+        """Return the last Discord locale each of these players used on the server."""
+        ...
+
+    async def set_player_locale(self, guild_id: int, user_id: int, locale: str) -> None:
+        """Remember the Discord locale a player used on a server."""
+        ...
+
+
+class Readers:
+    """The languages of a server's public messages and of each player's private ones."""
+
+    def __init__(self, bot: discord.Client, store: LocaleStore | None = None) -> None:
+        self.bot = bot
+        self.store = store
+        self._server: dict[int, str | None] = {}  # guild -> chosen language (None: none chosen)
+        self._preferred: dict[int, str] = {}  # guild -> the preferred locale interactions reported
+        self._players: dict[tuple[int, int], str] = {}  # (guild, user) -> last locale used there
+        self._writes: set[Any] = set()
+
+    # ------------------------------------------------------------------ interactions
+
+    def saw(self, interaction: discord.Interaction[Any]) -> str:
+        """Draw the rest of this interaction's texts in its user's language; remember the locale."""
+        locale = getattr(interaction.locale, "value", None) or "en-US"
+        guild_id = interaction.guild_id
+        if guild_id is not None:
+            if interaction.guild_locale is not None:
+                self._preferred[guild_id] = interaction.guild_locale.value
+            key = (guild_id, interaction.user.id)
+            if self._players.get(key) != locale:
+                self._players[key] = locale
+                self._remember(guild_id, interaction.user.id, locale)
+        return reader_is(locale)
+
+    def _remember(self, guild_id: int, user_id: int, locale: str) -> None:
+        if self.store is None:
+            return
+
+        async def write() -> None:
+            try:
+                await self.store.set_player_locale(guild_id, user_id, locale)  # type: ignore[union-attr]
+            except Exception:  # a lost locale only means a DM in the server's language
+                log.warning("could not store the locale of user %s on server %s", user_id, guild_id, exc_info=True)
+
+        task = asyncio.ensure_future(write())
+        self._writes.add(task)
+        task.add_done_callback(self._writes.discard)
+
+    # ------------------------------------------------------------------ languages
+
+    def public(self, guild_id: int | None) -> str:
+        """Return the language of a server's public messages."""
+        if guild_id is None:
+            return "en"
+        chosen = self._server.get(guild_id)
+        if chosen:
+            return language_of(chosen)
+        preferred = self._preferred.get(guild_id)
+        guild = self.bot.get_guild(guild_id)
+        if guild is not None and guild.preferred_locale is not None:
+            preferred = guild.preferred_locale.value
+        return language_of(preferred)
+
+    def private(self, guild_id: int | None, user_id: int | None) -> str:
+        """Return the language of a player's private messages about that server's tables."""
+        if guild_id is not None and user_id is not None:
+            locale = self._players.get((guild_id, user_id))
+            if locale is not None:
+                return language_of(locale)
+        return self.public(guild_id)
+
+    def seat(self, table: Table, seat: int) -> str:
+        """Return the language of a seat's private messages (the server's for a bot seat)."""
+        return self.private(table.guild_id, table.seats[seat].user_id)
+
+    @contextlib.contextmanager
+    def publicly(self, table: Table) -> Iterator[str]:
+        """Draw this block for the table's channel (the server's language)."""
+        with reading(self.public(table.guild_id)) as language:
+            yield language
+
+    @contextlib.contextmanager
+    def privately(self, table: Table, seat: int) -> Iterator[str]:
+        """Draw this block for one seat's eyes only (that player's language)."""
+        with reading(self.seat(table, seat)) as language:
+            yield language
+
+    # ------------------------------------------------------------------ stored choices
+
+    async def load_guild(self, guild_id: int | None) -> None:
+        """Read a server's chosen language once."""
+        if self.store is not None and guild_id is not None and guild_id not in self._server:
+            self._server[guild_id] = await self.store.server_language(guild_id)
+
+    async def load(self, table: Table) -> None:
+        """Read the server's language and the seats' locales once (after a restart, before drawing)."""
+        if self.store is None:
+            return
+        guild_id = table.guild_id
+        await self.load_guild(guild_id)
+        users = [s.user_id for s in table.seats if s.user_id is not None and (guild_id, s.user_id) not in self._players]
+        if users:
+            for user_id, locale in (await self.store.player_locales(guild_id, users)).items():
+                self._players.setdefault((guild_id, user_id), locale)
+
+    async def choose(self, guild_id: int, language: str | None) -> None:
+        """Set (or clear, with None) a server's language, stored."""
+        if self.store is not None:
+            await self.store.set_server_language(guild_id, language)
+        self._server[guild_id] = language
+
+    def chosen(self, guild_id: int) -> str | None:
+        """Return the language chosen for a server with /settings, if any (as last loaded)."""
+        return self._server.get(guild_id)
