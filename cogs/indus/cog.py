@@ -28,7 +28,7 @@ from engine.session import SessionError
 
 __all__ = ["Indus", "layout_options", "setup"]
 
-RULE_SECTIONS = 5  # indus.rules1 ... indus.rules5 in the catalogue
+RULE_SECTIONS = 6  # indus.rules1 ... indus.rules6 in the catalogue
 MAX_LAYOUT_SEED = 2**31 - 1
 
 

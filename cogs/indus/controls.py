@@ -14,7 +14,8 @@ from typing import Any
 import discord
 
 from cogs.i18n import t
-from cogs.indus.labels import piece_name, rank_name, space_name, square_name
+from cogs.indus.labels import piece_name, rank_name, space_label, space_name, square_name
+from cogs.indus.names import start_order
 from cogs.table.buttons import ActButton, ActSelect, guarded, refuse, table_for
 from engine.indus import GAME
 from engine.session import SessionError, Table
@@ -98,7 +99,7 @@ def _placement_controls(table: Table, view: discord.ui.View, legal: list[Any], c
             label = t("indus.piece_button", piece=piece_name(piece), left=pools[piece["colour"]][key[1]])
             style = discord.ButtonStyle.primary if key == pick else discord.ButtonStyle.secondary
             view.add_item(PieceButton(table.id, table.window, key, label[:80], style, row=n // 5))
-    actions = groups[pick]
+    actions = sorted(groups[pick], key=lambda a: start_order(a["space"]))  # clockwise from the top edge
     first_row = (len(groups) + 4) // 5 if len(groups) > 1 else 0
     piece = {"colour": int(pick[0]), "rank": pick[1]}
     for page in range(0, len(actions), SELECT_MAX):
@@ -111,7 +112,7 @@ def _placement_controls(table: Table, view: discord.ui.View, legal: list[Any], c
 
 def _move_controls(table: Table, view: discord.ui.View, legal: list[Any]) -> None:
     moves = [a for a in legal if a["do"] == "move"]
-    labels = [(t("indus.move_button", piece=piece_name(a), space=a["space"],
+    labels = [(t("indus.move_button", piece=piece_name(a), space=space_label(a["space"]),
                       square=square_name(a["row"], a["col"])), a)
               for a in moves]
     if len(moves) <= MAX_MOVE_BUTTONS:

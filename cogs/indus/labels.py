@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from cogs.i18n import t
+from cogs.indus.names import COLUMNS, square_label, start_label
 
 __all__ = ["COLOUR_EMOJI", "IMAGE_NAME", "board_png", "board_png_available", "board_text", "colour_name",
-           "piece_name", "rank_name", "space_name", "square_name"]
+           "piece_name", "rank_name", "space_label", "space_name", "square_name"]
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +55,7 @@ def board_text(view: dict[str, Any]) -> str:
         return _piece_code(frame[name]) if name in frame else "··"
 
     cells = {(sq["row"], sq["col"]): sq for sq in view["board"]}
-    lines = ["      " + "".join(f"{'ABCDEF'[c]:<5}" for c in range(6)),
+    lines = ["      " + "".join(f"{COLUMNS[c]:<5}" for c in range(6)),
              "      " + "".join(f"{slot(f'N{c}'):<5}" for c in range(6))]
     for r in range(6):
         row = []
@@ -89,21 +90,21 @@ def piece_name(piece: dict[str, Any]) -> str:
     return f"{COLOUR_EMOJI[piece['colour']]} {rank_name(piece['rank'])}"
 
 
+def space_label(space: str) -> str:
+    """Return a start space's short name (``N-A``), as the picture prints it."""
+    return start_label(space)
+
+
 def space_name(space: str) -> str:
-    """Return a start space with where it lies, e.g. 'N3 (top, column 3)'."""
-    return t(f"indus.side_{space[0]}", space=space, line=space[1:])
+    """Return a start space with where it lies, e.g. 'N-D: top edge, column D' (as the picture names it)."""
+    line = int(space[1:])
+    return t(f"indus.side_{space[0]}", space=start_label(space),
+             line=COLUMNS[line] if space[0] in "NS" else str(line + 1))
 
 
 def square_name(row: int, col: int) -> str:
-    """Return a square's label as printed on the board image (A1..F6: column letter, row number)."""
-    boards = _boards()
-    label = getattr(boards, "indus_square_label", None) if boards is not None else None
-    if label is not None:
-        try:
-            return str(label(row, col))
-        except TypeError:
-            pass
-    return f"{'ABCDEF'[col]}{row + 1}"
+    """Return a square's name as printed on the board image (A1..F6: column letter, row number)."""
+    return square_label(row, col)
 
 
 def board_png_available() -> bool:

@@ -28,6 +28,7 @@ from cogs.indus.labels import (
     colour_name,
     piece_name,
     rank_name,
+    space_label,
     square_name,
 )
 from cogs.table.hub import TableHub
@@ -85,13 +86,13 @@ class IndusRenderer:
         kind = event["type"]
         who = table.seats[event["seat"]].display_name if isinstance(event.get("seat"), int) else ""
         if kind == "place":
-            return t("indus.log_place", name=who, piece=piece_name(event), space=event["space"])
+            return t("indus.log_place", name=who, piece=piece_name(event), space=space_label(event["space"]))
         if kind == "roll":
             return t("indus.log_roll", name=who, die=event["die"], roll=event["roll"])
         if kind == "reroll":
             return t("indus.log_reroll", name=who, die=event["rejected"])
         if kind == "move":
-            return t("indus.log_move", name=who, piece=piece_name(event), space=event["space"],
+            return t("indus.log_move", name=who, piece=piece_name(event), space=space_label(event["space"]),
                      square=square_name(event["row"], event["col"]), die=event["die"])
         if kind == "secured":
             return t("indus.log_secured", name=who, colour=colour_name(event["colour"]),
@@ -172,12 +173,26 @@ class IndusRenderer:
         embed.description = status if png else f"{status}\n{board_text(view)}"
         players = t("indus.players_setup") if view["phase"] == "setup" else t("indus.players")
         embed.add_field(name=players, value=self._players_field(table, view)[:1024], inline=False)
+        embed.add_field(name=t("indus.ruins_now"), value=self._ruins_field(view)[:1024], inline=False)
         log_lines = self.lines.get(table.id, [])
         if log_lines:
             embed.add_field(name=t("indus.log"), value="\n".join(log_lines)[-1024:], inline=False)
         if png:
             embed.set_image(url=f"attachment://{IMAGE_NAME}")
+            embed.set_footer(text=t("indus.legend"))
         return embed
+
+    @staticmethod
+    def _ruins_field(view: dict[str, Any]) -> str:
+        """Each ruin's value and who would score it if the game ended now (the picture names the ruins)."""
+        got = view["standing"]["ruins"]
+        parts = []
+        for ruin in view["layout"]["ruins"]:
+            value = f"{ruin['first']}/{ruin['second']}" if "second" in ruin else str(ruin["first"])
+            takers = " ".join(f"{COLOUR_EMOJI[int(c)]}{p}" for c, p in
+                              sorted(got.get(ruin["id"], {}).items(), key=lambda kv: (-kv[1], int(kv[0]))))
+            parts.append(f"**{ruin['id']}** {value}" + (f" {takers}" if takers else ""))
+        return " · ".join(parts)
 
     def _fields(self, table: Table) -> tuple[dict[str, Any], bytes | None]:
         png = board_png(GAME.view(table.state, None), [seat.display_name for seat in table.seats])

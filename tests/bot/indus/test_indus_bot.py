@@ -71,16 +71,19 @@ def mover(table: Table, users: list[FakeUser]) -> FakeUser:
     return next(u for u in users if u.id == table.seats[seat].user_id)
 
 
-def first_choice(message: FakeMessage) -> tuple[str, str | None]:
-    """Return (custom_id, select value or None) of the first move control on the board message."""
+def first_choice(message: FakeMessage, action: Any = None) -> tuple[str, str | None]:
+    """Return (custom_id, select value or None) of the control of ``action`` on the board message
+    (default: the first move control)."""
     for cid in message.custom_ids:
         if cid.startswith("pick:"):
             comp = message.component(cid)
             assert comp is not None
-            return cid, comp["options"][0]["value"]
-        if cid.startswith("act:"):
+            for option in comp["options"]:
+                if action is None or json.loads(option["value"]) == action:
+                    return cid, option["value"]
+        if cid.startswith("act:") and (action is None or json.loads(cid.split(":", 3)[3]) == action):
             return cid, None
-    raise AssertionError(f"no move control on the board: {message.custom_ids}")
+    raise AssertionError(f"no control for {action} on the board: {message.custom_ids}")
 
 
 def check_controls(message: FakeMessage, legal: list[Any]) -> None:
@@ -98,7 +101,9 @@ def check_controls(message: FakeMessage, legal: list[Any]) -> None:
     pieces = [cid.rsplit(":", 1)[1] for cid in buttons(message, "indus:pc:")]
     assert sorted(pieces) == (groups if len(groups) > 1 else [])
     chosen = f"{shown[0]['colour']}{shown[0]['rank']}"
-    assert shown == [a for a in legal if f"{a['colour']}{a['rank']}" == chosen]
+    # the chosen piece's spaces, listed clockwise from the top edge (N-A first), as the picture goes round
+    assert shown == sorted((a for a in legal if f"{a['colour']}{a['rank']}" == chosen),
+                           key=lambda a: ("NESW".index(a["space"][0]), a["space"]))
 
 
 def action_of(cid: str, value: str | None) -> Any:
@@ -120,8 +125,7 @@ async def play_step(fake: FakeDiscord, bot: Bot, table: Table, users: list[FakeU
     message = await board(fake, bot, table)
     legal = GAME.legal_actions(table.state, table.humans_owing()[0])
     check_controls(message, legal)
-    cid, value = first_choice(message)
-    assert action_of(cid, value) == legal[0]
+    cid, value = first_choice(message, legal[0])  # the engine's first legal action, wherever it is listed
     return await take(fake, user, message, cid, value)
 
 

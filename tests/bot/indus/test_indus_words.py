@@ -1,0 +1,124 @@
+"""Indus's words and picture: one naming of squares and start spaces everywhere, readable labels at
+the size Discord shows the picture, a turn counter that says what it counts, the tie-breaks."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from cogs.drawing import canvas
+from cogs.i18n import t
+from cogs.indus import board as indus_board
+from cogs.indus import labels
+from cogs.indus.cog import RULE_SECTIONS
+from cogs.indus.controls import controls
+from cogs.indus.render import IndusRenderer
+from engine.core import CHANCE, resolve_chance
+from engine.indus import GAME
+from engine.indus.rules import SPACES, landing
+from engine.session import SeatSpec, Table
+from engine.session.games import SPECS
+
+DISCORD_WIDTH = 400  # about the width Discord shows an embed's image at
+READABLE = 10.0  # px as shown: smaller text is not read on a phone or a desktop client
+
+
+def test_start_spaces_are_named_by_the_boards_own_columns_and_rows():
+    """The menu used to count from 0 ("W1 (left edge, row 1)" lay beside the board's row 2)."""
+    for space in SPACES:
+        name = labels.space_label(space)
+        square = labels.square_name(*divmod(landing(SPACES.index(space), 1), 6))
+        # the piece enters the column (top/bottom edge) or row (left/right edge) its name says
+        assert name[2:] == (square[0] if space[0] in "NS" else square[1:]), (space, name, square)
+        assert labels.space_name(space).startswith(name + ":")
+        assert "0" not in name and "row 0" not in labels.space_name(space)
+    assert [labels.space_label(s) for s in ("N0", "E5", "S2", "W0")] == ["N-A", "E-6", "S-C", "W-1"]
+    assert labels.space_name("W0") == "W-1: left edge, enters row 1"
+
+
+def table_at(state: Any, players: int = 2) -> Table:
+    seats = [SeatSpec(n, i + 1) for i, n in enumerate(("Ann", "Bo", "Cy", "Di")[:players])]
+    table = Table(1, SPECS["indus"], 10, 20, 1, {}, {}, "playing", seats, seed=0)
+    table.state = state
+    return table
+
+
+def test_the_menu_the_log_and_the_picture_use_the_same_names(monkeypatch):
+    state = GAME.setup(2, 1)
+    table = table_at(state)
+    view = controls(table)
+    assert view is not None
+    options = [o.label for item in view.children for o in getattr(getattr(item, "item", None), "options", [])]
+    assert options and options[0].startswith("N-A:") and all(o[:3] in {labels.space_label(s) for s in SPACES}
+                                                             for o in options)
+    action = GAME.legal_actions(state, 0)[0]
+    _, events = GAME.apply(state, 0, action)
+    line = IndusRenderer._event_line(table, events[0])
+    assert line is not None and labels.space_label(action["space"]) in line and action["space"] not in line
+    printed = _texts_drawn(monkeypatch, GAME.view(state, None))
+    assert {labels.space_label(s) for s in SPACES} <= printed
+    assert not {s for s in SPACES} & printed  # no engine name (counted from 0) on the picture
+    assert {"A", "F", "1", "6"} <= printed
+
+
+def _texts_drawn(monkeypatch: pytest.MonkeyPatch, view: dict[str, Any]) -> set[str]:
+    return {text for text, _ in _draw_and_record(monkeypatch, view)}
+
+
+def _draw_and_record(monkeypatch: pytest.MonkeyPatch, view: dict[str, Any]) -> list[tuple[str, int]]:
+    """Draw a board with every cache empty and return each (text, size) written on it."""
+    drawn: list[tuple[str, int]] = []
+    original = canvas.Canvas.text
+
+    def record(self: canvas.Canvas, x: float, y: float, text: str, size: int, *args: Any, **kw: Any) -> None:
+        drawn.append((text, size))
+        original(self, x, y, text, size, *args, **kw)
+
+    for cached in (indus_board._base, indus_board._token_sprite):
+        cached.cache_clear()
+    monkeypatch.setattr(canvas.Canvas, "text", record)
+    indus_board.board_image(view, ["Ann", "Bo", "Cy", "Di"][: view["players"]])
+    monkeypatch.undo()
+    for cached in (indus_board._base, indus_board._token_sprite):
+        cached.cache_clear()
+    return drawn
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_word_on_the_picture_is_readable_at_the_width_discord_shows_it(monkeypatch, players):
+    state = GAME.setup(players, 2)
+    for _ in range(40):  # a game under way: pieces in the dig and on the frame, a die
+        movers = GAME.to_move(state)
+        seat = movers[0]
+        action = resolve_chance(GAME, state) if seat == CHANCE else GAME.legal_actions(state, seat)[-1]
+        state, _ = GAME.apply(state, seat, action)
+    drawn = _draw_and_record(monkeypatch, GAME.view(state, None))
+    png = indus_board.board_image(GAME.view(state, None))
+    width = Image.open(io.BytesIO(png)).width
+    shown = {text: size * DISCORD_WIDTH / width for text, size in drawn}
+    small = {text: round(px, 1) for text, px in shown.items() if px < READABLE}
+    assert not small, f"too small at {DISCORD_WIDTH} px wide: {small}"
+    assert len(shown) > 40
+
+
+def test_the_turn_counter_says_it_counts_player_turns():
+    state = GAME.setup(3, 0)
+    while GAME.view(state, None)["phase"] == "setup" or GAME.view(state, None)["turn"] < 4:
+        seat = GAME.to_move(state)[0]
+        action = resolve_chance(GAME, state) if seat == CHANCE else GAME.legal_actions(state, seat)[0]
+        state, _ = GAME.apply(state, seat, action)
+    embed = IndusRenderer().board_embed(table_at(state, 3), png=True)
+    assert embed.title == "Indus — player turn 4"
+    rules = " ".join(t(f"indus.rules{n}") for n in range(1, RULE_SECTIONS + 1))
+    assert "counts player turns" in rules
+
+
+def test_the_rules_give_the_tie_breaks():
+    """rules/indus.md §7.3: building ties, the need for a counted piece, the winner's tie-break."""
+    rules = " ".join(t(f"indus.rules{n}") for n in range(1, RULE_SECTIONS + 1))
+    for words in ("tie for first adds the first and second values", "no second place", "tie for second",
+                  "at least one counted piece", "higher prisoner total", "shared win", "N-A", "W-6"):
+        assert words in rules, words
