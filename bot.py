@@ -18,7 +18,6 @@ import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 import discord
 from discord.ext import commands
@@ -31,6 +30,7 @@ from cogs.table.gate import Tree, answer_unclaimed
 from cogs.table.hub import TableBot, TableHub
 from cogs.table.listener import TableListener
 from cogs.table.storage import StoreRepository
+from db.startup import CannotOpen, open_store
 from db.store import Store
 from engine.clock import Clock, SystemClock
 from engine.session import Sessions, Settings
@@ -171,16 +171,13 @@ def offline_bot(store: Store, clock: Clock) -> Bot:
     return Bot(store, Config(token=None, ai_delay_s=0.0), clock)
 
 
-async def open_store(path: str) -> Store:
-    """Open (and migrate) the database, creating its folder."""
-    if path != ":memory:":
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-    return await Store.open(path)
-
-
 async def run(config: Config) -> int:
     """Run the bot until it is stopped."""
-    store = await open_store(config.database_path)
+    try:
+        store = await open_store(config.database_path)
+    except CannotOpen as exc:
+        print(f"Database error: {exc}", file=sys.stderr)
+        return 2
     try:
         async with Bot(store, config) as bot:
             await bot.start(config.token or "")
