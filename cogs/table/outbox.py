@@ -1,0 +1,295 @@
+"""Every rate-limited REST call of the bot, kept within Discord's budgets, newest content first.
+
+Discord allows a bot 50 requests per second for everything sent with its token (interaction
+responses excepted) and each channel a small bucket of sends and one of edits (about 5 per 5 s);
+discord.py only reacts to a 429 after the fact and, when a call takes a bucket's last token, keeps
+the caller waiting until the bucket refills. So the hub hands every limited call to this outbox:
+
+- **budgets**: a sliding window per budget (this process's share of the global one; per channel
+  sends and edits; DM and thread creation), each one token short of Discord's bucket, so that
+  discord.py never sees a bucket at zero and never makes its caller sleep;
+- **one place per message**: calls are keyed by what they show (a table's message of a kind).
+  While a key's call waits for budget, newer content *replaces* it (a stale edit is never sent);
+  while a key's call is on the wire, the next waits for it (two edits of one message never race);
+- **no waiting caller**: a call that has budget now runs at once in the caller (the usual case);
+  one that has not is queued and sent, oldest first, by a dispatcher task as budget frees, while
+  the caller goes on (a table's lock is never held for a bucket).
+
+With ``budget=None`` (tests) nothing is limited: every call runs at once, in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Hashable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["BucketKey", "Budget", "Outbox"]
+
+log = logging.getLogger(__name__)
+
+BucketKey = tuple[str, int]
+"""A per-route budget: ("send" | "edit" | "thread", channel id) or ("dm", 0) for opening DMs."""
+
+Plan = Callable[[bool], list[BucketKey]]
+"""The budgets a call's next run takes (given whether a new message was asked for), one per REST
+request; each request also takes a global token."""
+
+Run = Callable[[dict[str, Any], bool], Awaitable[None]]
+"""Performs a call with its newest fields and whether a new message was asked for."""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What this process may send: Discord's figures (issue 17, discord_platform.md section 1).
+
+    ``per_second`` is this process's share of the bot's global 50/s: several processes sharing one
+    token each take their share (``REST_PER_SECOND``). The route buckets are Discord's observed
+    ones; each window is taken ``margin_s`` longer, for clock skew and network jitter.
+    """
+
+    per_second: float = 50.0
+    channel_sends: tuple[int, float] = (5, 5.0)
+    channel_edits: tuple[int, float] = (5, 5.0)
+    dm_opens: tuple[int, float] = (5, 5.0)
+    thread_opens: tuple[int, float] = (5, 5.0)
+    margin_s: float = 0.1
+
+    def window(self, kind: str) -> tuple[int, float]:
+        """Return (capacity, span in seconds) of a budget, with the margin and the spare token."""
+        if kind == "global":
+            return max(1, int(self.per_second)), 1.0 + self.margin_s
+        limit, span = {"send": self.channel_sends, "edit": self.channel_edits, "dm": self.dm_opens,
+                       "thread": self.thread_opens}[kind]
+        # One token short: discord.py sleeps in the call that takes a bucket's last token.
+        return max(1, limit - 1), span + self.margin_s
+
+
+class _Window:
+    """A sliding window: at most ``capacity`` takes in any ``span`` seconds."""
+
+    __slots__ = ("capacity", "span", "taken")
+
+    def __init__(self, capacity: int, span: float) -> None:
+        self.capacity, self.span = capacity, span
+        self.taken: deque[float] = deque()
+
+    def wait(self, now: float) -> float:
+        """Return how long until a take is allowed (0: now)."""
+        taken = self.taken
+        while taken and taken[0] <= now - self.span:
+            taken.popleft()
+        return 0.0 if len(taken) < self.capacity else taken[0] + self.span - now
+
+
+class _Call:
+    __slots__ = ("done", "fields", "key", "new", "plan", "run")
+
+    def __init__(self, key: Hashable, fields: dict[str, Any], new: bool, plan: Plan, run: Run) -> None:
+        self.key, self.fields, self.new, self.plan, self.run = key, fields, new, plan, run
+        self.done: asyncio.Future[None] | None = None  # made when someone waits for it
+
+    def buckets(self) -> list[BucketKey]:
+        return self.plan(self.new)
+
+
+class Outbox:
+    """Sends the hub's limited calls within the budget, coalescing what waits (see the module doc)."""
+
+    def __init__(self, budget: Budget | None, now: Callable[[], float] = time.monotonic) -> None:
+        self.budget = budget
+        self.now = now
+        self._windows: dict[BucketKey | tuple[str, int], _Window] = {}
+        self._queue: deque[_Call] = deque()  # waiting for budget, oldest first
+        self._waiting: dict[Hashable, _Call] = {}  # key -> its queued call
+        self._busy: dict[Hashable, asyncio.Future[None]] = {}  # key -> done when its call on the wire ends
+        self._wake = asyncio.Event()
+        self._dispatcher: asyncio.Task[None] | None = None
+        self.sent = 0  # calls run (each one or more REST requests)
+        self.coalesced = 0  # newer content that replaced a queued call's
+
+    # ------------------------------------------------------------------ what callers use
+
+    async def submit(self, key: Hashable, fields: dict[str, Any], *, plan: Plan, run: Run, new: bool = False) -> bool:
+        """Show ``fields`` under ``key``: now if there is budget, else as soon as there is.
+
+        Returns True when the call ran now (in the caller), False when it was queued or merged
+        into the key's queued call (whose content it replaces; a queued "new message" stays new).
+        """
+        queued = self._waiting.get(key)
+        if queued is not None:
+            queued.fields, queued.plan, queued.run = fields, plan, run
+            queued.new = queued.new or new
+            self.coalesced += 1
+            return False
+        call = _Call(key, fields, new, plan, run)
+        if key not in self._busy and not self._queue and self._take(call.buckets()):
+            self._mark_busy(call)
+            await self._run(call)
+            return True
+        self._queue.append(call)
+        self._waiting[key] = call
+        self._kick()
+        return False
+
+    def discard(self, key: Hashable) -> bool:
+        """Drop the key's queued call (newer content went another way); return True if there was one."""
+        call = self._waiting.pop(key, None)
+        if call is None:
+            return False
+        self._queue.remove(call)
+        if call.done is not None and not call.done.done():
+            call.done.set_result(None)
+        return True
+
+    async def settle(self, key: Hashable) -> None:
+        """Wait until no call of ``key`` is on the wire."""
+        busy = self._busy.get(key)
+        if busy is not None:
+            await asyncio.shield(busy)
+
+    def pending(self, key: Hashable) -> bool:
+        """Return True while a call of ``key`` is queued or on the wire."""
+        return key in self._waiting or key in self._busy
+
+    def queued_new(self, key: Hashable) -> bool:
+        """Return True when the key's queued call sends a new message (later content joins it)."""
+        call = self._waiting.get(key)
+        return call is not None and call.new
+
+    async def finished(self, key: Hashable) -> None:
+        """Wait until the key's queued call (if any) and the one on the wire have run."""
+        call = self._waiting.get(key)
+        if call is not None:
+            if call.done is None:
+                call.done = asyncio.get_running_loop().create_future()
+            await asyncio.shield(call.done)
+        await self.settle(key)
+
+    async def drained(self) -> None:
+        """Wait until every queued call has been sent (tests, shutdown)."""
+        while self._queue or self._busy:
+            await asyncio.sleep(0.01)
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """Send what is queued (waiting at most ``timeout`` seconds), then stop the dispatcher."""
+        try:
+            await asyncio.wait_for(self.drained(), timeout)
+        except TimeoutError:
+            log.warning("shutting down with %d Discord calls not sent", len(self._queue))
+        if self._dispatcher is not None:
+            self._dispatcher.cancel()
+
+    def backlog(self) -> int:
+        """Return how many calls wait for budget."""
+        return len(self._queue)
+
+    # ------------------------------------------------------------------ budgets
+
+    def _window(self, key: BucketKey | tuple[str, int]) -> _Window:
+        window = self._windows.get(key)
+        if window is None:
+            assert self.budget is not None
+            window = self._windows[key] = _Window(*self.budget.window(key[0]))
+        return window
+
+    def _delay(self, buckets: list[BucketKey]) -> float:
+        """Return how long until every budget of ``buckets`` allows its requests (0: now)."""
+        if self.budget is None:
+            return 0.0
+        now = self.now()
+        glob = self._window(("global", 0))
+        delay = glob.wait(now)
+        if len(buckets) > 1 and delay == 0.0:
+            # Several requests in one call: the global window must hold them all.
+            over = len(glob.taken) + len(buckets) - glob.capacity
+            if over > 0:
+                delay = glob.taken[over - 1] + glob.span - now
+        for bucket in buckets:
+            delay = max(delay, self._window(bucket).wait(now))
+        return delay
+
+    def _take(self, buckets: list[BucketKey]) -> bool:
+        """Take the budgets of ``buckets`` if all allow it now; return whether they were taken."""
+        if self.budget is None:
+            return True
+        if self._delay(buckets) > 0.0:
+            return False
+        now = self.now()
+        glob = self._window(("global", 0))
+        for bucket in buckets:
+            glob.taken.append(now)
+            self._window(bucket).taken.append(now)
+        return True
+
+    # ------------------------------------------------------------------ running calls
+
+    def _mark_busy(self, call: _Call) -> None:
+        """The call is on the wire from now on (set before its task starts: no gap a waiter could see)."""
+        self._busy[call.key] = asyncio.get_running_loop().create_future()
+
+    async def _run(self, call: _Call) -> None:
+        done = self._busy[call.key]
+        try:
+            self.sent += 1
+            await call.run(call.fields, call.new)
+        finally:
+            del self._busy[call.key]
+            done.set_result(None)
+            if call.done is not None and not call.done.done():
+                call.done.set_result(None)
+            if self._queue:
+                self._kick()
+
+    def _kick(self) -> None:
+        self._wake.set()
+        if self._dispatcher is None or self._dispatcher.done():
+            # A fresh context: the dispatcher outlives the click or timer that started it, and must
+            # not answer through that click's interaction (cogs/table/answer.py).
+            self._dispatcher = asyncio.get_running_loop().create_task(
+                self._dispatch(), context=contextvars.Context())
+
+    async def _dispatch(self) -> None:
+        """Send queued calls, oldest first among those whose budgets allow, as budget frees."""
+        while self._queue:
+            self._wake.clear()
+            wait = float("inf")
+            chosen: _Call | None = None
+            for call in self._queue:
+                if call.key in self._busy:
+                    continue  # its previous call is on the wire: this one comes after it
+                delay = self._delay(call.buckets())
+                if delay <= 0.0:
+                    chosen = call
+                    break
+                wait = min(wait, delay)
+                if self._window(("global", 0)).wait(self.now()) > 0.0:
+                    break  # the global budget holds everyone: no need to look further
+            if chosen is None:
+                timeout = None if wait == float("inf") else wait
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), timeout)
+                continue
+            self._take(chosen.buckets())
+            self._queue.remove(chosen)
+            del self._waiting[chosen.key]
+            self._mark_busy(chosen)
+            task = asyncio.get_running_loop().create_task(self._run_logged(chosen))
+            task.add_done_callback(_discard_result)
+
+    async def _run_logged(self, call: _Call) -> None:
+        try:
+            await self._run(call)
+        except Exception:
+            log.exception("a queued Discord call failed (%s)", call.key)
+
+
+def _discard_result(task: asyncio.Task[None]) -> None:
+    if not task.cancelled():
+        task.exception()

@@ -1,0 +1,108 @@
+"""The outbox every rate-limited call of the bot goes through (cogs/table/outbox.py), on its own.
+
+Budgets are sliding windows on the real clock; the windows here are a fraction of a second, and
+the tests check what is sent and in which order, with only loose bounds on when.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from cogs.table.outbox import Budget, Outbox
+
+
+class Recorder:
+    """A call's run: records what it sent and when."""
+
+    def __init__(self, delay: float = 0.0) -> None:
+        self.sent: list[tuple[Any, float]] = []
+        self.delay = delay
+
+    async def __call__(self, fields: dict[str, Any], new: bool) -> None:
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        self.sent.append((fields["content"], time.monotonic()))
+
+
+def edit_of(channel: int):
+    return lambda new: [("edit", channel)]
+
+
+async def test_without_a_budget_every_call_runs_at_once_in_order():
+    outbox = Outbox(None)
+    run = Recorder()
+    for n in range(10):
+        assert await outbox.submit("board", {"content": n}, plan=edit_of(1), run=run)
+    assert [c for c, _ in run.sent] == list(range(10))
+
+
+async def test_newer_content_replaces_a_waiting_edit_and_the_stale_one_is_never_sent():
+    # Discord's 2 per 0.3 s means one edit per 0.4 s here (one token spare, and the margin).
+    outbox = Outbox(Budget(channel_edits=(2, 0.3)))
+    run = Recorder()
+    ran_now = [await outbox.submit("board", {"content": n}, plan=edit_of(1), run=run) for n in range(5)]
+    assert ran_now == [True, False, False, False, False]  # the caller never waits for the bucket
+    await outbox.drained()
+    assert [c for c, _ in run.sent] == [0, 4]  # the newest content, once; 1-3 were never sent
+    assert outbox.coalesced == 3
+    assert run.sent[1][1] - run.sent[0][1] >= 0.35
+
+
+async def test_each_channel_has_its_own_bucket():
+    outbox = Outbox(Budget(channel_edits=(2, 5.0)))
+    run = Recorder()
+    for channel in range(4):
+        assert await outbox.submit(("board", channel), {"content": channel}, plan=edit_of(channel), run=run)
+    assert not await outbox.submit(("board", 0), {"content": "again"}, plan=edit_of(0), run=run)
+    assert outbox.backlog() == 1
+    outbox.discard(("board", 0))
+    assert outbox.backlog() == 0 and [c for c, _ in run.sent] == [0, 1, 2, 3]
+
+
+async def test_the_global_budget_holds_every_channel_oldest_first():
+    outbox = Outbox(Budget(per_second=3, margin_s=0.0))
+    run = Recorder()
+    started = time.monotonic()
+    for channel in range(7):
+        await outbox.submit(("board", channel), {"content": channel}, plan=edit_of(channel), run=run)
+    await outbox.drained()
+    assert [c for c, _ in run.sent] == list(range(7))  # oldest first
+    times = [at - started for _, at in run.sent]
+    assert times[3] >= 0.95 and times[6] >= 1.95  # three per second
+    for n in range(len(times) - 3):
+        assert times[n + 3] - times[n] >= 0.95  # never four within a second
+
+
+async def test_two_calls_for_one_message_never_race():
+    outbox = Outbox(None)
+    slow, quick = Recorder(delay=0.2), Recorder()
+    first = asyncio.ensure_future(outbox.submit("board", {"content": "old"}, plan=edit_of(1), run=slow))
+    await asyncio.sleep(0.01)
+    assert outbox.pending("board")
+    assert not await outbox.submit("board", {"content": "new"}, plan=edit_of(1), run=quick)  # waits its turn
+    await first
+    await outbox.drained()
+    assert slow.sent[0][0] == "old" and quick.sent[0][0] == "new" and quick.sent[0][1] >= slow.sent[0][1]
+
+
+async def test_a_call_of_several_requests_takes_as_many_global_tokens():
+    outbox = Outbox(Budget(per_second=2, margin_s=0.0))
+    run = Recorder()
+    dm = lambda new: [("dm", 0), ("send", 0)]  # noqa: E731 - open a DM, then send to it
+    assert await outbox.submit("dm-1", {"content": "a"}, plan=dm, run=run)
+    assert not await outbox.submit("dm-2", {"content": "b"}, plan=dm, run=run)  # the second second
+    await outbox.drained()
+    assert run.sent[1][1] - run.sent[0][1] >= 0.95
+
+
+async def test_finished_waits_for_a_queued_call():
+    outbox = Outbox(Budget(channel_sends=(2, 0.2)))
+    run = Recorder()
+    send = lambda new: [("send", 9)]  # noqa: E731
+    await outbox.submit("a", {"content": 1}, plan=send, run=run)
+    await outbox.submit("b", {"content": 2}, plan=send, run=run, new=True)
+    assert outbox.queued_new("b") and not outbox.queued_new("a")
+    await outbox.finished("b")
+    assert [c for c, _ in run.sent] == [1, 2]
