@@ -29,6 +29,7 @@ from cogs.table import buttons, lobby
 from cogs.table.gate import Tree, answer_unclaimed
 from cogs.table.hub import TableBot, TableHub
 from cogs.table.listener import TableListener
+from cogs.table.outbox import Budget
 from cogs.table.storage import StoreRepository
 from db.startup import CannotOpen, open_store
 from db.store import Store
@@ -54,6 +55,8 @@ class Config:
     decision_timeout_s: float = 120.0
     reminder_before_s: float = 30.0
     ai_delay_s: float = 1.5
+    rest_per_second: float = 50.0  # this process's share of the bot token's 50 requests/s
+    rate_limited: bool = True  # keep within Discord's budgets (off only for tests and the offline demo)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -87,6 +90,7 @@ class Config:
             decision_timeout_s=number("DECISION_TIMEOUT_S", cls.decision_timeout_s, 10, 3600),
             reminder_before_s=number("REMINDER_BEFORE_S", cls.reminder_before_s, 0, 600),
             ai_delay_s=number("AI_DELAY_S", cls.ai_delay_s, 0, 30),
+            rest_per_second=number("REST_PER_SECOND", cls.rest_per_second, 1, 50),
         )
 
 
@@ -130,7 +134,8 @@ class Bot(TableBot):
                          tree_cls=Tree, help_command=None, chunk_guilds_at_startup=False)
         self.config = config
         self.store = store
-        self.hub = TableHub(self, store)
+        self.hub = TableHub(self, store, Budget(per_second=config.rest_per_second) if config.rate_limited else None)
+        self.add_listener(self.hub.on_interaction, "on_interaction")
         settings = Settings(config.decision_timeout_s, config.reminder_before_s, config.ai_delay_s,
                             ai_name=lambda level, number: t("lobby.ai_name", level=level.capitalize(), number=number))
         self.sessions = Sessions(StoreRepository(store), SPECS, TableListener(self.hub), clock or SystemClock(),
@@ -163,12 +168,13 @@ class Bot(TableBot):
     async def close(self) -> None:
         """Stop timers, then disconnect (the store is closed by the caller)."""
         await self.sessions.close()
+        await self.hub.outbox.close()  # what waits for Discord's budget goes out first
         await super().close()
 
 
 def offline_bot(store: Store, clock: Clock) -> Bot:
     """Return the bot for the offline demo: no token, bot seats act at once."""
-    return Bot(store, Config(token=None, ai_delay_s=0.0), clock)
+    return Bot(store, Config(token=None, ai_delay_s=0.0, rate_limited=False), clock)  # the fake does not limit
 
 
 async def run(config: Config) -> int:

@@ -192,7 +192,11 @@ class Bots(World):
             task: asyncio.Task[Any] = self._prev_factory(loop, coro, **kwargs)
         else:
             task = asyncio.Task(coro, loop=loop, **kwargs)
-        bucket = _COLLECTOR.get()  # the creating code's context: set only inside an injected event
+        # The creating code's context (set only inside an injected event), unless the task was given a
+        # context of its own: then it is deliberately detached from the event (a background sender
+        # that outlives it) and is not awaited with it.
+        context = kwargs.get("context")
+        bucket = context.get(_COLLECTOR) if context is not None else _COLLECTOR.get()
         if bucket is not None:
             qualname = getattr(coro, "__qualname__", "")
             if not any(qualname.endswith(s) for s in self.ignored_coroutines):

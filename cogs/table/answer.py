@@ -1,7 +1,9 @@
-"""How a click is answered: by the redraw of the message it pressed (one REST call).
+"""How a click is answered: by the redraw of the message it pressed, as the interaction's response.
 
 :class:`Answer` holds the interaction of the click a task is processing (in :data:`ANSWER`);
-the hub's redraw of the pressed message goes through it as the interaction's response.
+the hub's redraw of the pressed message goes through it as the interaction's response, which
+Discord exempts from the bot's rate limits. :func:`answering_click` sets it up around a handler
+(a move, a lobby button, a command), with a guard that defers in time when the work is slow.
 """
 
 from __future__ import annotations
@@ -9,11 +11,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+from collections.abc import AsyncIterator
 from typing import Any
 
 import discord
 
-__all__ = ["ANSWER", "Answer", "answering"]
+__all__ = ["ACK_GUARD_S", "ANSWER", "Answer", "answering", "answering_click"]
+
+ACK_GUARD_S = 1.5
+"""A click is answered by its own redraw; if the work takes longer than this, it is deferred first
+(Discord fails an interaction not answered within 3 s)."""
 
 ANSWER: contextvars.ContextVar[Answer | None] = contextvars.ContextVar("table_answer", default=None)
 """The click being processed by this task, so the redraw of the pressed message can answer it."""
@@ -34,6 +41,7 @@ class Answer:
         self.used = False  # a redraw of the pressed message went through this answer
         self.closed = False  # the click's handler is done: timers it armed must not answer through it
         self._deferring: asyncio.Future[Any] | None = None
+        self.guard_handle: asyncio.TimerHandle | None = None  # set by answering_click
 
     def _claim(self) -> bool:
         """Take the one response (synchronously, so a concurrent guard cannot also take it)."""
@@ -45,7 +53,17 @@ class Answer:
     def guard(self) -> None:
         """Defer now unless already answered (a timer callback: the move is taking long)."""
         if self._claim():
-            self._deferring = asyncio.ensure_future(self.interaction.response.defer())
+            if self.message_id is None:
+                # A command: its later reply is private, and a deferral fixes that in advance.
+                deferral = self.interaction.response.defer(ephemeral=True, thinking=True)
+            else:
+                deferral = self.interaction.response.defer()
+            self._deferring = asyncio.ensure_future(deferral)
+
+    def stop_guard(self) -> None:
+        """Cancel the deferral guard (the handler answers privately itself, now)."""
+        if self.guard_handle is not None:
+            self.guard_handle.cancel()
 
     async def settled(self) -> None:
         """Wait for a deferral the guard started, so followups come after it."""
@@ -80,3 +98,23 @@ def answering(message_id: int) -> Answer | None:
     answer = ANSWER.get()
     # closed: a timer armed during the click copied this context; its redraws are plain edits.
     return answer if answer is not None and not answer.closed and answer.message_id == message_id else None
+
+
+@contextlib.asynccontextmanager
+async def answering_click(interaction: discord.Interaction) -> AsyncIterator[Answer]:
+    """Run a handler whose redraw of the pressed message answers the interaction.
+
+    A guard defers after :data:`ACK_GUARD_S` if nothing answered yet; afterwards the answer is
+    closed (timers the handler armed must not answer through it) and a deferral in flight is
+    awaited, so a private reply sent next comes after it.
+    """
+    answer = Answer(interaction)
+    token = ANSWER.set(answer)
+    answer.guard_handle = asyncio.get_running_loop().call_later(ACK_GUARD_S, answer.guard)
+    try:
+        yield answer
+    finally:
+        answer.stop_guard()
+        answer.closed = True
+        ANSWER.reset(token)
+        await answer.settled()

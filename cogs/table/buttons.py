@@ -9,7 +9,6 @@ REST call; see :class:`Answer`). Errors are answered privately and change nothin
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import json
@@ -21,7 +20,7 @@ from typing import Any, TypeVar, cast
 import discord
 
 from cogs.i18n import t
-from cogs.table.answer import ANSWER, Answer
+from cogs.table.answer import answering_click
 from cogs.table.gate import claim
 from cogs.table.hub import TableBot, TableHub
 from engine.session import Place, SeatSpec, SessionError, Table
@@ -31,9 +30,6 @@ __all__ = ["DYNAMIC_ITEMS", "ActButton", "ActSelect", "PeekButton", "act_and_con
 
 log = logging.getLogger(__name__)
 
-ACK_GUARD_S = 1.5
-"""A click is answered by its own redraw; if the move takes longer than this, it is deferred first
-(Discord fails an interaction not answered within 3 s)."""
 
 
 # --------------------------------------------------------------------------- errors
@@ -157,15 +153,12 @@ async def act_and_confirm(interaction: discord.Interaction, table_id: int, windo
     """Apply a move for the clicker (committed first); answer the click with the redraw of the
     pressed message, made by the renderer or, failing that, here."""
     hub = hub_of(interaction)
-    answer = Answer(interaction)
-    token = ANSWER.set(answer)
-    guard = asyncio.get_running_loop().call_later(ACK_GUARD_S, answer.guard)
-    try:
+    async with answering_click(interaction) as answer:
         try:
             table_for(interaction, table_id)
             update = await hub.bot.sessions.act(table_id, interaction.user.id, window, action)
         except SessionError as exc:
-            guard.cancel()
+            answer.stop_guard()
             await answer.settled()
             await refuse(interaction, exc)
             return
@@ -180,11 +173,6 @@ async def act_and_confirm(interaction: discord.Interaction, table_id: int, windo
             await answer.edit(embed=embed, view=view)
         else:
             await answer.edit(view=None)
-    finally:
-        guard.cancel()
-        answer.closed = True
-        ANSWER.reset(token)
-        await answer.settled()  # an error answered by `guarded` must come after a deferral in flight
 
 
 class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],

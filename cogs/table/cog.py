@@ -13,7 +13,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.i18n import t
-from cogs.table.buttons import as_seat, refuse
+from cogs.table.answer import answering_click
+from cogs.table.buttons import as_seat, refuse, reply
 from cogs.table.hub import Renderer, TableBot
 from cogs.table.lobby import lobby_op
 from engine.session import SessionError, Table
@@ -52,21 +53,28 @@ class TableCog(commands.GroupCog):
 
     async def open_table(self, interaction: discord.Interaction, options: dict[str, Any],
                          table_options: dict[str, Any], dm_ok: str, dm_closed: str) -> None:
-        """Open a table in the channel with the user as host; check that DMs reach them."""
+        """Open a table in the channel with the user as host; check that DMs reach them.
+
+        Answered by one private line as the interaction's response (deferred only if opening
+        takes long), never a deferral followed by a followup.
+        """
         assert interaction.channel is not None and interaction.guild is not None
-        if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            await self.bot.sessions.create(self.renderer.name, interaction.guild.id, interaction.channel.id,
-                                           as_seat(interaction.user), options, table_options)
-        except SessionError as exc:
-            await refuse(interaction, exc, self.renderer.command)
-            return
-        except ValueError as exc:
-            await refuse(interaction, SessionError("bad_option", detail=str(exc)))
-            return
-        ok = await self.bot.hub.check_dm(interaction.user, dm_ok)
-        await interaction.followup.send(t("lobby.opened") + ("" if ok else "\n" + dm_closed), ephemeral=True)
+        async with answering_click(interaction) as answer:
+            try:
+                await self.bot.sessions.create(self.renderer.name, interaction.guild.id, interaction.channel.id,
+                                               as_seat(interaction.user), options, table_options)
+                error = None
+            except SessionError as exc:
+                error = exc
+            except ValueError as exc:
+                error = SessionError("bad_option", detail=str(exc))
+            ok = error is not None or await self.bot.hub.check_dm(interaction.user, dm_ok)
+            answer.stop_guard()
+            await answer.settled()
+            if error is not None:
+                await refuse(interaction, error, self.renderer.command)
+                return
+            await reply(interaction, t("lobby.opened") + ("" if ok else "\n" + dm_closed))
 
     @app_commands.command(name="join", description="Sit down at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:

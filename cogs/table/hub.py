@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+import time
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import Any, Protocol
 
 import discord
 from discord.ext import commands
-from discord.http import handle_message_parameters
 
 from cogs.i18n import t
-from cogs.table.answer import answering
+from cogs.table.answer import Answer, answering
+from cogs.table.outbox import BucketKey, Budget, Outbox, Run
 from cogs.table.readers import Readers
 from db.store import Store
 from engine.core import Event
@@ -29,6 +30,10 @@ from engine.session import Sessions, Table, Update
 __all__ = ["COUNT_REFRESH_AFTER_S", "Renderer", "TableBot", "TableHub"]
 
 log = logging.getLogger(__name__)
+
+DM_RETRY_AFTER_S = 600.0
+"""A user whose DMs were closed is tried again when they next interact, if at least this long ago
+(each failed DM counts toward Discord's 10,000 invalid requests per 10 minutes)."""
 
 COUNT_REFRESH_AFTER_S = 30.0
 """"k of n have chosen" is redrawn only in a decision window open this long, then at most this
@@ -99,12 +104,14 @@ class TableBot(commands.Bot):
 class TableHub:
     """Keeps track of the bot's messages and DMs; holds each game's renderer."""
 
-    def __init__(self, bot: TableBot, store: Store) -> None:
+    def __init__(self, bot: TableBot, store: Store, budget: Budget | None = None) -> None:
         self.bot = bot
         self.store = store
         self.renderers: dict[str, Renderer] = {}
         self.readers = Readers(bot)  # who reads which language
         self.no_dm: set[int] = set()  # users whose DMs are closed: they choose via ephemeral prompts
+        self._no_dm_at: dict[int, float] = {}  # user id -> when their DMs were found closed (monotonic)
+        self.outbox = Outbox(budget)  # every rate-limited call goes through it
         self._messages: dict[tuple[int, str, int | None], tuple[int, int]] = {}
         self._loaded: set[int] = set()  # tables whose recorded messages were read from the store
         self._shown: dict[tuple[int, str, int | None], str] = {}  # what each message shows now
@@ -137,55 +144,83 @@ class TableHub:
         await self.store.set_message(table.id, kind, message.channel.id, message.id, seat=seat)
 
     async def post(self, table: Table, kind: str, *, seat: int | None = None, new: bool = False,
-                   **fields: Any) -> discord.Message | None:
-        """Edit the recorded channel message of ``kind`` (or send it when missing or ``new``); return a sent message."""
-        ref = None if new else await self.message_ref(table, kind, seat)
-        channel = self.bot.get_partial_messageable(table.channel_id)
+                   **fields: Any) -> None:
+        """Show ``fields`` as the table's channel message of ``kind``: edit it, or send it when there
+        is none yet or ``new`` (see :meth:`show`)."""
+        channel_id = table.channel_id
+
+        def plan(fresh: bool) -> list[BucketKey]:
+            ref = None if fresh else self._messages.get((table.id, kind, seat))
+            return [("edit", ref[0])] if ref is not None else [("send", channel_id)]
+
+        async def run(latest: dict[str, Any], fresh: bool) -> None:
+            await self._post_now(table, kind, seat, fresh, latest)
+
+        await self.show(table, kind, seat, new, fields, plan, run)
+
+    async def show(self, table: Table, kind: str, seat: int | None, new: bool, fields: dict[str, Any],
+                   plan: Callable[[bool], list[BucketKey]], run: Run) -> None:
+        """The one path of every table message (public or DM): skip what is shown already, answer the
+        click that pressed it with it, else hand it to the outbox (which coalesces while it waits)."""
         key = (table.id, kind, seat)
         shown = _signature(fields)
-        try:
-            if ref is not None:
-                if shown is not None and self._shown.get(key) == shown:
-                    return None  # the message already shows exactly this: no edit
-                await self._edit(ref, fields)
+        queued_new = self.outbox.queued_new(key)
+        if not new and not queued_new and shown is not None and self._shown.get(key) == shown:
+            return  # the message already shows exactly this (or will, once its queued call is sent)
+        ref = None if new or queued_new else await self.message_ref(table, kind, seat)
+        answer = answering(ref[1]) if ref is not None else None
+        if answer is not None:
+            # The click pressed this very message: its response shows the newest content, exempt
+            # from the rate limits; a queued edit of it is stale now, one on the wire goes first.
+            self.outbox.discard(key)
+            await self.outbox.settle(key)
+            if await self._answer(answer, fields):
                 self._remember_shown(key, shown)
-                return None
-            message = await channel.send(**fields)
+                return
+        self._remember_shown(key, shown)
+        await self.outbox.submit(key, fields, new=new, plan=plan, run=run)
+
+    async def _answer(self, answer: Answer, fields: dict[str, Any]) -> bool:
+        """Show ``fields`` through the click's response; False when the interaction has expired."""
+        try:
+            await answer.edit(**fields)
         except discord.NotFound:
-            if ref is None:
-                raise
-            # The old message was deleted: post a fresh one (a send takes files, not attachments).
-            resend = dict(fields)
-            if "attachments" in resend:
-                resend["files"] = resend.pop("attachments")
-            message = await channel.send(**resend)
+            # The interaction expired (the bot was very late): a plain edit still works, with any
+            # image rewound (the failed request read it).
+            for item in fields.get("attachments") or []:
+                if isinstance(item, discord.File):
+                    item.reset()
+            return False
+        return True
+
+    async def _post_now(self, table: Table, kind: str, seat: int | None, new: bool, fields: dict[str, Any]) -> None:
+        """Edit or send a channel message now (the outbox calls this when the budget allows)."""
+        ref = None if new else await self.message_ref(table, kind, seat)
+        channel = self.bot.get_partial_messageable(table.channel_id)
+        try:
+            message = await self._edit_or_send(ref, fields, lambda latest: channel.send(**latest))
         except discord.Forbidden:
             log.warning("table %s: no permission to post in channel %s", table.id, table.channel_id)
-            return None
-        self._remember_shown(key, shown)
-        await self.remember(table, kind, message, seat)
-        return message
+            self._shown.pop((table.id, kind, seat), None)
+            return
+        if message is not None:
+            await self.remember(table, kind, message, seat)
 
-    async def _edit(self, ref: tuple[int, int], fields: dict[str, Any]) -> None:
-        """Edit a recorded message; when it is the one the current click pressed, answer the click with it."""
-        answer = answering(ref[1])
-        if answer is not None:
+    async def _edit_or_send(self, ref: tuple[int, int] | None, fields: dict[str, Any],
+                            send: Callable[[dict[str, Any]], Awaitable[discord.Message]]) -> discord.Message | None:
+        """Edit the recorded message, or send one when there is none (or it was deleted); return a sent one."""
+        if ref is not None:
             try:
-                await answer.edit(**fields)
+                await self.bot.get_partial_messageable(ref[0]).get_partial_message(ref[1]).edit(**fields)
                 return None
             except discord.NotFound:
-                # The interaction expired (the bot was very late): a plain edit still works, with
-                # any image rewound (the failed request read it).
-                for item in fields.get("attachments") or []:
-                    if isinstance(item, discord.File):
-                        item.reset()
-        # Straight to the REST call: PartialMessage.edit would also build a Message from Discord's
-        # reply (about a tenth of the bot's CPU under load) that nothing here reads, and register
-        # the view, which DynamicItems (every component of this bot) do not need.
-        mentions = self.bot.allowed_mentions if "content" in fields else None
-        with handle_message_parameters(previous_allowed_mentions=mentions, **fields) as params:
-            await self.bot.http.edit_message(ref[0], ref[1], params=params)
-        return None
+                # Deleted: send a fresh one (a send takes files, not attachments; rewound after the try).
+                fields = dict(fields)
+                if "attachments" in fields:
+                    fields["files"] = fields.pop("attachments")
+                for item in fields.get("files") or []:
+                    item.reset()
+        return await send(fields)
 
     def _remember_shown(self, key: tuple[int, str, int | None], shown: str | None) -> None:
         if shown is None:
@@ -194,52 +229,101 @@ class TableHub:
             self._shown[key] = shown
 
     async def dm(self, table: Table, seat: int, *, new: bool = False, **fields: Any) -> bool:
-        """Send or edit a seat's DM prompt; return False when the user's DMs are closed."""
+        """Send or edit a seat's DM prompt; return False when the user's DMs are known to be closed."""
         user_id = table.seats[seat].user_id
         if user_id is None or user_id in self.no_dm:
             return False
-        ref = None if new else await self.message_ref(table, "dm", seat)
-        key = (table.id, "dm", seat)
-        shown = _signature(fields)
-        try:
+
+        def plan(fresh: bool) -> list[BucketKey]:
+            ref = None if fresh else self._messages.get((table.id, "dm", seat))
             if ref is not None:
-                if shown is not None and self._shown.get(key) == shown:
-                    return True
-                await self._edit(ref, fields)
-                self._remember_shown(key, shown)
-                return True
+                return [("edit", ref[0])]
             known = self._dm_channels.get(user_id)
-            if known is not None:
-                message = await self.bot.get_partial_messageable(known).send(**fields)
-            else:
-                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                message = await user.send(**fields)
-                self._dm_channels[user_id] = message.channel.id
-        except discord.Forbidden:
-            self.no_dm.add(user_id)
-            return False
-        except discord.NotFound:
-            if ref is None:
-                raise
-            return await self.dm(table, seat, new=True, **fields)
-        self._remember_shown(key, shown)
-        await self.remember(table, "dm", message, seat)
+            return [("send", known)] if known is not None else [("dm", 0), ("send", 0)]
+
+        async def run(latest: dict[str, Any], fresh: bool) -> None:
+            await self._dm_now(table, seat, user_id, fresh, latest)
+
+        await self.show(table, "dm", seat, new, fields, plan, run)
         return True
+
+    async def _dm_now(self, table: Table, seat: int, user_id: int, new: bool, fields: dict[str, Any]) -> None:
+        """Edit or send a DM prompt now (the outbox calls this when the budget allows)."""
+        if user_id in self.no_dm:
+            return  # learnt meanwhile: no request that is sure to fail
+        ref = None if new else await self.message_ref(table, "dm", seat)
+
+        async def send(latest: dict[str, Any]) -> discord.Message:
+            return await (await self._dm_channel(user_id)).send(**latest)
+
+        try:
+            message = await self._edit_or_send(ref, fields, send)
+        except discord.Forbidden:
+            self.dms_closed(user_id)
+            self._shown.pop((table.id, "dm", seat), None)
+            return
+        if message is not None:
+            await self.remember(table, "dm", message, seat)
+
+    async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        """Return the DM channel with a user, opening it (one REST call) the first time."""
+        known = self._dm_channels.get(user_id)
+        if known is not None:
+            return self.bot.get_partial_messageable(known)
+        # create_dm needs only the id: no user lookup (a REST call without the members intent).
+        channel = await self.bot.create_dm(discord.Object(user_id))
+        self._dm_channels[user_id] = channel.id
+        return channel
+
+    async def send_dm(self, user_id: int, key: Hashable, **fields: Any) -> None:
+        """Send a one-off DM (a reminder, a notice) through the outbox; nothing if DMs are closed."""
+        if user_id in self.no_dm:
+            return
+
+        def plan(fresh: bool) -> list[BucketKey]:
+            known = self._dm_channels.get(user_id)
+            return [("send", known)] if known is not None else [("dm", 0), ("send", 0)]
+
+        async def run(latest: dict[str, Any], fresh: bool) -> None:
+            if user_id in self.no_dm:
+                return
+            try:
+                await (await self._dm_channel(user_id)).send(**latest)
+            except discord.Forbidden:
+                self.dms_closed(user_id)
+
+        await self.outbox.submit(key, fields, new=True, plan=plan, run=run)
+
+    def dms_closed(self, user_id: int) -> None:
+        """Remember that a user's DMs are closed: no DM is tried again until they interact again."""
+        self.no_dm.add(user_id)
+        self._no_dm_at[user_id] = time.monotonic()
+
+    def interacted(self, user_id: int) -> None:
+        """A user clicked or ran a command: if their DMs were closed a while ago, try them again.
+
+        They may have opened their DMs meanwhile; a user who has not is tried again at most once
+        every :data:`DM_RETRY_AFTER_S` (each failed try is an invalid request to Discord).
+        """
+        closed_at = self._no_dm_at.get(user_id)
+        if closed_at is not None and time.monotonic() - closed_at >= DM_RETRY_AFTER_S:
+            self.no_dm.discard(user_id)
+            del self._no_dm_at[user_id]
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """discord.py's ``on_interaction`` event: every click and command counts as interacting."""
+        self.interacted(interaction.user.id)
 
     async def remind_privately(self, table: Table, seats: Sequence[int]) -> None:
         """DM each seat how long is left to decide (public reminders would tell who has not chosen)."""
         left = int(max(0.0, (table.deadline or 0) - self.bot.sessions.clock.now()))
         for seat in seats:
             user_id = table.seats[seat].user_id
-            if user_id is None or user_id in self.no_dm:
+            if user_id is None:
                 continue
             with self.readers.privately(table, seat):
                 text = t("play.timeout_reminder", names=table.seats[seat].display_name, seconds=left)
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            try:
-                await user.send(text)
-            except discord.Forbidden:
-                self.no_dm.add(user_id)
+            await self.send_dm(user_id, (table.id, "remind", seat), content=text)
 
     async def past_events(self, table: Table, upto: int) -> list[list[Event]]:
         """Return the events of the first ``upto`` stored actions, by replay (rebuilds a log after a restart)."""
@@ -252,14 +336,16 @@ class TableHub:
         return out
 
     async def check_dm(self, user: discord.User | discord.Member, text: str) -> bool:
-        """Send a DM to check that the user accepts them; remember when they do not."""
-        try:
-            await user.send(text)
-        except discord.Forbidden:
-            self.no_dm.add(user.id)
+        """Send a DM to check that the user accepts them; remember when they do not.
+
+        A user known to have closed DMs is not tried again (an invalid request) unless
+        :meth:`interacted` let them be, which this very interaction did if it was long enough ago.
+        """
+        if user.id in self.no_dm:
             return False
-        self.no_dm.discard(user.id)
-        return True
+        await self.send_dm(user.id, ("check", user.id), content=text)
+        await self.outbox.finished(("check", user.id))
+        return user.id not in self.no_dm
 
     def schedule_refresh(self, table: Table) -> None:
         """Redraw the public message once for a burst of decisions, if the window stays open long."""

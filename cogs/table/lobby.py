@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from cogs.i18n import t
+from cogs.table.answer import answering_click
 from cogs.table.buttons import as_seat, can_manage, guarded, hub_of, place_of, refuse, reply, table_for
 from cogs.table.hub import TableHub
 from cogs.table.text import seat_label
@@ -86,34 +87,50 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 
 async def lobby_op(hub: TableHub, interaction: discord.Interaction, table_id: int, op: str) -> None:
-    """Run one lobby operation for the interaction's user (shared by buttons and slash commands)."""
+    """Run one lobby operation for the interaction's user (shared by buttons and slash commands).
+
+    A lobby button is answered by the redraw of the lobby it pressed (the interaction's response,
+    exempt from the rate limits); a command, or an operation that redraws nothing, by a private
+    line. Only a closed DM found at Join adds a private note after the redraw.
+    """
     sessions = hub.bot.sessions
     user = interaction.user
-    await interaction.response.defer(ephemeral=True, thinking=True)
-    try:
-        table_for(interaction, table_id)
-        if op == "join":
-            table = await sessions.join(table_id, as_seat(user))
-            ok = await hub.check_dm(user, t("lobby.dm_ok", game=hub.renderer(table).title(),
-                                            channel=f"<#{table.channel_id}>"))
-            await reply(interaction, t("lobby.joined") + ("" if ok else "\n" + t("lobby.dm_closed")))
-        elif op == "leave":
-            await sessions.leave(table_id, user.id)
-            await reply(interaction, t("lobby.left"))
-        elif op == "start":
-            await sessions.start(table_id, user.id)
-            await reply(interaction, t("lobby.started"))
-        elif op == "cancel":
-            await sessions.cancel(table_id, user.id, can_manage(interaction))
-            await reply(interaction, t("lobby.cancelled"))
-        elif op == "ai-remove":
-            await sessions.remove_ai(table_id, user.id)
-            await reply(interaction, t("lobby.done"))
-        else:
-            await sessions.add_ai(table_id, user.id, op.removeprefix("ai-"))
-            await reply(interaction, t("lobby.done"))
-    except SessionError as exc:
-        await refuse(interaction, exc)
+    async with answering_click(interaction) as answer:
+        note = ""
+        try:
+            table_for(interaction, table_id)
+            if op == "join":
+                table = await sessions.join(table_id, as_seat(user))
+                ok = await hub.check_dm(user, t("lobby.dm_ok", game=hub.renderer(table).title(),
+                                                channel=f"<#{table.channel_id}>"))
+                done = t("lobby.joined")
+                note = "" if ok else t("lobby.dm_closed")
+            elif op == "leave":
+                await sessions.leave(table_id, user.id)
+                done = t("lobby.left")
+            elif op == "start":
+                await sessions.start(table_id, user.id)
+                done = t("lobby.started")
+            elif op == "cancel":
+                await sessions.cancel(table_id, user.id, can_manage(interaction))
+                done = t("lobby.cancelled")
+            elif op == "ai-remove":
+                await sessions.remove_ai(table_id, user.id)
+                done = t("lobby.done")
+            else:
+                await sessions.add_ai(table_id, user.id, op.removeprefix("ai-"))
+                done = t("lobby.done")
+        except SessionError as exc:
+            answer.stop_guard()
+            await answer.settled()
+            await refuse(interaction, exc)
+            return
+        answer.stop_guard()
+        await answer.settled()
+        if not answer.used:
+            await reply(interaction, done + (f"\n{note}" if note else ""))
+        elif note:
+            await reply(interaction, note)  # the redraw answered: a followup, only for closed DMs
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rematch:(?P<table>\d{1,18})"):
@@ -132,15 +149,21 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"r
 
     @guarded
     async def callback(self, interaction: discord.Interaction) -> None:
-        """Open the rematch lobby."""
+        """Open the rematch lobby; say so privately."""
         hub = hub_of(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            await hub.bot.sessions.rematch(self.table_id, interaction.user.id, place_of(interaction))
-        except SessionError as exc:
-            await refuse(interaction, exc)
-            return
-        await reply(interaction, t("play.rematch_open"))
+        async with answering_click(interaction) as answer:
+            try:
+                await hub.bot.sessions.rematch(self.table_id, interaction.user.id, place_of(interaction))
+                text = t("play.rematch_open")
+            except SessionError as exc:
+                text = ""
+                answer.stop_guard()
+                await answer.settled()
+                await refuse(interaction, exc)
+            if text:  # a private line: the first response, unless the rematch took long
+                answer.stop_guard()
+                await answer.settled()
+                await reply(interaction, text)
 
 
 DYNAMIC_ITEMS = (LobbyButton, RematchButton)

@@ -11,9 +11,10 @@ from fakediscord import FakeDiscord, FakeMessage, FakeUser
 
 
 def config(**overrides: object) -> Config:
-    """A test configuration: no token, no AI delay, two-minute decisions."""
+    """A test configuration: no token, no AI delay, two-minute decisions, no rate limits (the fake has none
+    unless a test turns them on)."""
     values: dict[str, object] = {"token": None, "ai_delay_s": 0.0, "decision_timeout_s": 120.0,
-                                 "reminder_before_s": 30.0}
+                                 "reminder_before_s": 30.0, "rate_limited": False}
     values.update(overrides)
     return Config(**values)  # type: ignore[arg-type]
 
