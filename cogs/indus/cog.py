@@ -64,7 +64,6 @@ class Indus(TableCog, group_name="indus", group_description="Play Indus (2-4 pla
                   timeout: app_commands.Range[int, 30, 600] | None = None) -> None:
         """Open a table; the lobby message has Join / Leave / Add bot / Start buttons."""
         assert interaction.channel is not None
-        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             options, table_options = layout_options(layout, seed)
         except ValueError as exc:

@@ -45,8 +45,8 @@ class Answer:
 
     def _claim(self) -> bool:
         """Take the one response (synchronously, so a concurrent guard cannot also take it)."""
-        if self.claimed:
-            return False
+        if self.claimed or self.interaction.response.is_done():
+            return False  # answered already (or by the handler itself, e.g. an early deferral)
         self.claimed = True
         return True
 
