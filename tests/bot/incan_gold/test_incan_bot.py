@@ -406,6 +406,10 @@ async def test_on_the_real_clock_bot_seats_play_and_every_step_is_drawn(fake, ta
             await decide(fake, game, ann, choice_for(game, seat))
         await asyncio.sleep(0.01)
     assert game.status == "finished"
+    # The session marks the table finished before its listener posts the summary, both under the
+    # table's lock in the AI turn's timer task: the loop above may have seen "finished" in between.
+    async with game.lock:
+        pass
     summary = [m for m in fake.channel_messages(table) if buttons(m, "rematch:")]
     assert summary and "Incan Gold — final scores" in summary[-1].render()
     await fake.stop(bot)
