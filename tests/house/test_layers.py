@@ -123,3 +123,24 @@ def test_the_fake_discord_is_not_part_of_the_installed_bot() -> None:
     installed = set(find_packages(str(ROOT), include=include))
     assert {"cogs", "cogs.table", "cogs.incan_gold", "cogs.sakkara", "cogs.indus", "engine", "db"} <= installed
     assert not {p for p in installed if p.split(".")[0] in ("fakediscord", "tests", "bench")}
+
+
+DISCORD_INTERNALS = ("discord.http", "discord.state", "discord.gateway", "discord.webhook.async_", "discord.ui.view")
+"""discord.py modules whose contents are not its public API (the bot reaches them only as attributes
+of public objects, e.g. a logger's name)."""
+
+
+@pytest.mark.parametrize("entry", ["bot.py", "cogs", "engine", "db"])
+def test_the_bot_uses_discord_py_public_api_only(entry):
+    """No internal module imported, no private attribute (``_state``, ``_connection``) touched: the
+    fake Discord (test support) and the benchmarks may, the bot may not."""
+    path = ROOT / entry
+    offences = []
+    for file in [path] if path.is_file() else sorted(path.rglob("*.py")):
+        for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            offences += [f"{file.name}: import {n}" for n in names if n.startswith(DISCORD_INTERNALS)]
+            if isinstance(node, ast.Attribute) and node.attr in ("_state", "_connection", "_view_store", "http"):
+                offences.append(f"{file.name}:{node.lineno}: .{node.attr}")
+    assert not offences
