@@ -125,12 +125,18 @@ def configure_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+INTENTS = discord.Intents(guilds=True)
+"""What the bot asks Discord for. Slash commands and button clicks arrive with every intent off;
+the guilds intent keeps servers and channels in discord.py's cache (channel permissions, a
+command's guild). No message, reaction, typing, voice, presence or member events are needed:
+Intents.default() would stream all of those to the bot and have them parsed for nothing."""
+
+
 class Bot(TableBot):
     """The bot with its setup hook: cogs, persistent buttons, recovery, command sync."""
 
     def __init__(self, store: Store, config: Config, clock: Clock | None = None) -> None:
-        # Slash commands and buttons need no privileged intent; members are not cached.
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default(),
+        super().__init__(command_prefix=commands.when_mentioned, intents=INTENTS,
                          tree_cls=Tree, help_command=None, chunk_guilds_at_startup=False)
         self.config = config
         self.store = store

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import discord
 from incan_kit import config, lobby_id
 
 from bot import Bot
@@ -23,6 +24,7 @@ async def test_bot_start_over_loopback_opens_a_table(tmp_path):
         try:
             await asyncio.wait_for(bot.wait_until_ready(), timeout=10)
             assert server.identify_payload is not None and server.identify_payload["token"] == "loopback-token"
+            assert server.identify_payload["intents"] == discord.Intents(guilds=True).value  # nothing more
             assert any(c["name"] == "incan" for c in fake.commands[None])  # synced globally
             rec = await server.slash(bot, ann, channel, "incan new", {"preset": "diamant"})
             assert rec.ephemeral
