@@ -3,7 +3,8 @@
 Every control is built from ``GAME.legal_actions(state, seat)`` only. Placements can exceed a
 menu's 25 options (2 players: two colours x three ranks x free spaces), so the piece is chosen
 first (:class:`PieceButton`: it only redraws the controls, no action) and its start space second
-(a menu of at most 24 spaces, each option value the full action).
+(a menu of at most 24 spaces, each option value the full action). When every piece the player
+may place fits in a menu of its own (up to five), the menus are shown at once: one click places.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ __all__ = ["PieceButton", "controls"]
 
 MAX_MOVE_BUTTONS = 20  # more legal moves than this go into menus (never happens with 8-9 frame pieces)
 SELECT_MAX = 25
+MENU_ROWS = 5  # a message holds five rows: up to five pieces get a start-space menu each
 
 
 class PieceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -87,27 +89,35 @@ def controls(table: Table, chosen: str | None = None) -> discord.ui.View | None:
 
 
 def _placement_controls(table: Table, view: discord.ui.View, legal: list[Any], chosen: str | None) -> None:
+    """One start-space menu per piece when they fit on the message (one click places); with more
+    pieces than menus (2 players, two colours of three ranks), piece buttons and one menu."""
     groups: dict[str, list[Any]] = {}
     for action in legal:
         groups.setdefault(f"{action['colour']}{action['rank']}", []).append(action)
-    pick = chosen if chosen in groups else next(iter(groups))
     state_view = GAME.view(table.state, None)
     pools = state_view["start_pieces"] if state_view["phase"] == "setup" else state_view["reserve"]
-    if len(groups) > 1:
-        for n, key in enumerate(groups):
-            piece = {"colour": int(key[0]), "rank": key[1]}
-            label = t("indus.piece_button", piece=piece_name(piece), left=pools[piece["colour"]][key[1]])
-            style = discord.ButtonStyle.primary if key == pick else discord.ButtonStyle.secondary
-            view.add_item(PieceButton(table.id, table.window, key, label[:80], style, row=n // 5))
-    actions = sorted(groups[pick], key=lambda a: start_order(a["space"]))  # clockwise from the top edge
-    first_row = (len(groups) + 4) // 5 if len(groups) > 1 else 0
-    piece = {"colour": int(pick[0]), "rank": pick[1]}
-    for page in range(0, len(actions), SELECT_MAX):
-        chunk = actions[page:page + SELECT_MAX]
-        options = [(space_name(a["space"]), a) for a in chunk]
-        view.add_item(ActSelect(table.id, table.window, options,
-                                t("indus.space_placeholder", piece=piece_name(piece))[:150],
-                                tag=f"p{pick.lower()}{page // SELECT_MAX}", row=first_row + page // SELECT_MAX))
+
+    def menu(key: str, row: int) -> None:
+        piece = {"colour": int(key[0]), "rank": key[1]}
+        actions = sorted(groups[key], key=lambda a: start_order(a["space"]))  # clockwise from N-A
+        for page in range(0, len(actions), SELECT_MAX):
+            chunk = actions[page:page + SELECT_MAX]
+            options = [(space_name(a["space"]), a) for a in chunk]
+            holder = t("indus.space_placeholder", piece=piece_name(piece), left=pools[piece["colour"]][key[1]])
+            view.add_item(ActSelect(table.id, table.window, options, holder[:150],
+                                    tag=f"p{key.lower()}{page // SELECT_MAX}", row=row + page // SELECT_MAX))
+
+    if len(groups) <= MENU_ROWS:
+        for row, key in enumerate(groups):
+            menu(key, row)
+        return
+    pick = chosen if chosen in groups else next(iter(groups))
+    for n, key in enumerate(groups):
+        piece = {"colour": int(key[0]), "rank": key[1]}
+        label = t("indus.piece_button", piece=piece_name(piece), left=pools[piece["colour"]][key[1]])
+        style = discord.ButtonStyle.primary if key == pick else discord.ButtonStyle.secondary
+        view.add_item(PieceButton(table.id, table.window, key, label[:80], style, row=n // 5))
+    menu(pick, (len(groups) + 4) // 5)
 
 
 def _move_controls(table: Table, view: discord.ui.View, legal: list[Any]) -> None:

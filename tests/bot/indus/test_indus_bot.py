@@ -99,11 +99,20 @@ def check_controls(message: FakeMessage, legal: list[Any]) -> None:
         return
     groups = sorted({f"{a['colour']}{a['rank']}" for a in legal})
     pieces = [cid.rsplit(":", 1)[1] for cid in buttons(message, "indus:pc:")]
-    assert sorted(pieces) == (groups if len(groups) > 1 else [])
-    chosen = f"{shown[0]['colour']}{shown[0]['rank']}"
-    # the chosen piece's spaces, listed clockwise from the top edge (N-A first), as the picture goes round
-    assert shown == sorted((a for a in legal if f"{a['colour']}{a['rank']}" == chosen),
-                           key=lambda a: ("NESW".index(a["space"][0]), a["space"]))
+
+    def clockwise(piece: str) -> list[Any]:  # a piece's spaces, clockwise from the top edge (N-A first)
+        return sorted((a for a in legal if f"{a['colour']}{a['rank']}" == piece),
+                      key=lambda a: ("NESW".index(a["space"][0]), a["space"]))
+
+    if len(groups) <= 5:  # a start-space menu per piece: one click places
+        assert not pieces
+        assert shown == [a for piece in dict.fromkeys(f"{a['colour']}{a['rank']}" for a in shown)
+                         for a in clockwise(piece)]
+        assert sorted(json.dumps(a, sort_keys=True) for a in shown) == sorted(json.dumps(a, sort_keys=True)
+                                                                                for a in legal)
+        return
+    assert sorted(pieces) == groups  # more pieces than menus: a button per piece, the chosen one's menu
+    assert shown == clockwise(f"{shown[0]['colour']}{shown[0]['rank']}")
 
 
 def action_of(cid: str, value: str | None) -> Any:
@@ -161,7 +170,7 @@ async def test_two_players_full_game_with_own_colour_choice(fake, table, store, 
     assert len(game.seats) == 2 and game.status == "playing"
     # Setup in 2 players: each player places one of four start pieces of two colours: piece buttons.
     first = await board(fake, bot, game)
-    assert len(buttons(first, "indus:pc:")) == 4 and "🔵" in first.render() and "🟢" in first.render()
+    assert len(buttons(first, "pick:")) == 4 and "🔵" in first.render() and "🟢" in first.render()
     taken = []
     offered = None
     while game.status == "playing":
@@ -230,8 +239,11 @@ async def test_restart_mid_turn_continues_from_the_old_buttons(fake, table, stor
 async def test_refusals_are_private_and_change_nothing(fake, table, store, clock, players):
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, players)
+    while game.state.phase == "setup":  # then 2 colours x 3 ranks in reserve: more pieces than menus
+        await play_step(fake, bot, game, players)
     stranger = fake.user("Stranger")
     message = await board(fake, bot, game)
+    assert len(buttons(message, "indus:pc:")) == 6
     me, other = mover(game, players), next(u for u in players if u is not mover(game, players))
     version = game.version
     cid, value = first_choice(message)
@@ -257,13 +269,14 @@ async def test_refusals_are_private_and_change_nothing(fake, table, store, clock
     refused = [r for r in recs if r.replies and r.replies[-1].ephemeral]
     assert len(refused) == 1
     assert any(s in refused[0].replies[-1].render() for s in ("That choice is over", "nothing for you"))
-    assert game.version == version + 1 and len(await store.actions(game.id)) == game.version
+    assert game.version == version + 2  # the placement, and the roll of the die it leads to
+    assert len(await store.actions(game.id)) == game.version
     frame = GAME.view(game.state, None)["frame"]
     assert frame[action["space"]] == {"colour": action["colour"], "rank": action["rank"]}
 
-    # The board now carries the other player's controls, and only theirs work.
-    assert mover(game, players) is other
-    rec = await fake.click(me, message, buttons(message, "indus:pc:")[0])
+    # The die was rolled: the board carries the mover's move buttons, and only the mover's clicks work.
+    assert mover(game, players) is me and game.state.phase == "move"
+    rec = await fake.click(other, message, buttons(message, "act:")[0])
     assert rec.replies[-1].ephemeral and "nothing for you to decide" in rec.replies[-1].render()
     await fake.stop(bot)
 
