@@ -33,14 +33,14 @@ from cogs.sakkara.labels import (
     whose_turn,
     worker_name,
 )
-from cogs.table.buttons import ActButton, ActSelect, guarded, refuse, table_for
+from cogs.table.buttons import ActButton, ActSelect, control_for, guarded, refuse, table_for
 from cogs.table.hub import TableHub
 from engine.sakkara import GAME
 from engine.sakkara.rules import stairs_spent
 from engine.sakkara.state import NEIGHBOURS
 from engine.session import SessionError, Table
 
-__all__ = ["NAV_ITEMS", "Controls", "NavButton", "NavSelect", "dm_with_rack", "private_embed", "prompt_at"]
+__all__ = ["NAV_ITEMS", "Controls", "NavButton", "NavSelect", "dm_with_rack", "private_embed", "prompt_at", "route"]
 
 PRIVATE_PNG = "you.png"  # a seat's picture in its DM: the board with its rack under it
 MENU = 25  # Discord's limit of options per select menu
@@ -127,6 +127,32 @@ def prompt_at(table: Table, seat: int, group: str) -> tuple[discord.Embed, disco
             raise SessionError("not_valid")
         return embed, None
     return embed, Controls(table, view, legal).build(group)
+
+
+def route(table: Table, seat: int, action: dict[str, Any]) -> list[tuple[str, str | None]]:
+    """Return the shortest way to ``action`` on the seat's prompt: the sub-menu openers to press
+    (custom_id, and the menu value for a menu of sub-menus), then the action's own control.
+    Raise LookupError when the prompt does not offer it (tests and benchmarks press this path)."""
+    queue: list[tuple[str, list[tuple[str, str | None]]]] = [("", [])]
+    seen = {""}
+    while queue:
+        group, path = queue.pop(0)
+        _, view = prompt_at(table, seat, group)
+        hit = control_for(view, action)
+        if hit is not None:
+            return [*path, hit]
+        for item in view.children if view is not None else []:
+            if isinstance(item, NavButton):
+                targets: list[tuple[str, str | None]] = [(item.group, None)]
+            elif isinstance(item, NavSelect):
+                targets = [(o.value, o.value) for o in item.item.options]
+            else:
+                continue
+            for target, value in targets:
+                if target and target not in seen:
+                    seen.add(target)
+                    queue.append((target, [*path, (str(item.item.custom_id), value)]))
+    raise LookupError(f"{action} is not on the prompt")
 
 
 def private_embed(table: Table, seat: int, view: dict[str, Any], owing: bool) -> discord.Embed:

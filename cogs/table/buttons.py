@@ -26,7 +26,8 @@ from cogs.table.hub import TableBot, TableHub
 from engine.session import Place, SeatSpec, SessionError, Table
 
 __all__ = ["DYNAMIC_ITEMS", "ActButton", "ActSelect", "PeekButton", "act_and_confirm", "as_seat", "can_manage",
-           "decode_action", "encode_action", "guarded", "hub_of", "place_of", "refuse", "reply", "table_for"]
+           "control_for", "decode_action", "encode_action", "guarded", "hub_of", "place_of", "refuse", "reply",
+           "table_for"]
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +121,18 @@ def encode_action(action: Any) -> str:
 def decode_action(code: str) -> Any:
     """Return the action named in a custom_id part (untrusted input: the session re-checks it)."""
     return json.loads(code)
+
+
+def control_for(view: discord.ui.View | None, action: Any) -> tuple[str, str | None] | None:
+    """Return where ``action`` is on a drawn view: (custom_id, None) of its button, or (custom_id,
+    value) of the menu offering it; None when the view does not show it."""
+    code = encode_action(action)
+    for item in view.children if view is not None else []:
+        if isinstance(item, ActButton) and str(item.item.custom_id).split(":", 3)[3] == code:
+            return str(item.item.custom_id), None
+        if isinstance(item, ActSelect) and any(o.value == code for o in item.item.options):
+            return str(item.item.custom_id), code
+    return None
 
 
 class ActButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
