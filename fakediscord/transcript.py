@@ -6,9 +6,9 @@ log of one *place* (a channel, a thread) or of one *participant*: every public p
 user's DMs, the private (ephemeral) replies only they saw, and what they pressed or typed.
 
 Each message is drawn as a client shows it (title, description, fields, footer, buttons, menus,
-pictures by file name); an edit shows only the lines it changed (``-`` old, ``+`` new). Message
-numbers count from 1 in order of appearance, and ids are replaced by names (``@Ann``,
-``#table``), so a transcript is the same on every run and readable without the fake.
+pictures by file name); an edit shows only the lines it changed (``-`` old, ``+`` new). Messages
+are numbered from 1 in order of appearance in each place, and ids are replaced by names
+(``@Ann``, ``#table``), so a transcript is the same on every run and readable without the fake.
 """
 
 from __future__ import annotations
@@ -83,6 +83,7 @@ class Transcript:
     fake: FakeDiscord
     entries: list[_Entry] = field(default_factory=list)
     _numbers: dict[int, int] = field(default_factory=dict)
+    _counts: dict[str, int] = field(default_factory=dict)
     _last: dict[int, list[str]] = field(default_factory=dict)
     _pictures: dict[int, list[bytes]] = field(default_factory=dict)
 
@@ -117,7 +118,10 @@ class Transcript:
         place, who = self._place(msg.channel_id)
         if msg.ephemeral_to is not None:
             place, who = f"{place}, only {self._name(msg.ephemeral_to)} sees", msg.ephemeral_to
-        number = self._numbers.setdefault(msg.id, len(self._numbers) + 1)
+        if msg.id not in self._numbers:  # numbered per place: a new DM never renumbers the channel's
+            self._counts[place] = self._counts.get(place, 0) + 1
+            self._numbers[msg.id] = self._counts[place]
+        number = self._numbers[msg.id]
         if kind == "delete":
             self.entries.append(_Entry(place, who, [f"message {number} deleted"]))
             return
