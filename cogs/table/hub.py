@@ -22,6 +22,7 @@ from discord.ext import commands
 from cogs.i18n import t
 from cogs.table.answer import Answer, answering
 from cogs.table.outbox import BucketKey, Budget, Outbox, Run
+from cogs.table.panels import Panels
 from cogs.table.readers import Readers
 from db.store import Store
 from engine.core import Event
@@ -112,6 +113,7 @@ class TableHub:
         self.no_dm: set[int] = set()  # users whose DMs are closed: they choose via ephemeral prompts
         self._no_dm_at: dict[int, float] = {}  # user id -> when their DMs were found closed (monotonic)
         self.outbox = Outbox(budget)  # every rate-limited call goes through it
+        self.panels = Panels()  # private prompts redrawn through their player's latest click
         self._messages: dict[tuple[int, str, int | None], tuple[int, int]] = {}
         self._loaded: set[int] = set()  # tables whose recorded messages were read from the store
         self._shown: dict[tuple[int, str, int | None], str] = {}  # what each message shows now
@@ -169,12 +171,13 @@ class TableHub:
             return  # the message already shows exactly this (or will, once its queued call is sent)
         ref = None if new or queued_new else await self.message_ref(table, kind, seat)
         answer = answering(ref[1]) if ref is not None else None
-        if answer is not None:
-            # The click pressed this very message: its response shows the newest content, exempt
-            # from the rate limits; a queued edit of it is stale now, one on the wire goes first.
+        if ref is not None and (answer is not None or self.panels.live(ref[1])):
+            # The click being handled pressed this very message, or a recent click on this private
+            # prompt can still redraw it: either way through an interaction endpoint, exempt from
+            # the rate limits. A queued edit of it is stale now; one on the wire goes first.
             self.outbox.discard(key)
             await self.outbox.settle(key)
-            if await self._answer(answer, fields):
+            if await (self._answer(answer, fields) if answer is not None else self.panels.redraw(ref[1], fields)):
                 self._remember_shown(key, shown)
                 return
         self._remember_shown(key, shown)
@@ -234,7 +237,13 @@ class TableHub:
     async def dm(self, table: Table, seat: int, *, new: bool = False, **fields: Any) -> bool:
         """Send or edit a seat's DM prompt; return False when the user's DMs are known to be closed."""
         user_id = table.seats[seat].user_id
-        if user_id is None or user_id in self.no_dm:
+        if user_id is None:
+            return False
+        if user_id in self.no_dm:
+            # Their prompt is an ephemeral reply: redrawn through their latest click on it, if recent.
+            ephemeral = self.panels.ephemeral_of(table.id, user_id)
+            if ephemeral is not None:
+                await self.panels.redraw(ephemeral, fields)
             return False
 
         def plan(fresh: bool) -> list[BucketKey]:
@@ -314,8 +323,10 @@ class TableHub:
             del self._no_dm_at[user_id]
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """discord.py's ``on_interaction`` event: every click and command counts as interacting."""
+        """discord.py's ``on_interaction`` event: every click and command counts as interacting, and
+        a click on a private prompt can redraw it later (:mod:`cogs.table.panels`)."""
         self.interacted(interaction.user.id)
+        self.panels.clicked(interaction)
 
     async def remind_privately(self, table: Table, seats: Sequence[int]) -> None:
         """DM each seat how long is left to decide (public reminders would tell who has not chosen)."""

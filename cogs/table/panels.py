@@ -1,0 +1,94 @@
+"""Private prompts redrawn through their player's latest click: no rate-limited call.
+
+A player's private prompt (a DM, or an ephemeral message in the channel) changes when their turn
+comes, often long after their last click on it. Editing a DM by REST costs a rate-limited call;
+an ephemeral message cannot be edited by REST at all. But every click on the prompt is an
+interaction whose token edits that message (``edit_original_response``) for 15 minutes, through
+an interaction endpoint that Discord exempts from the bot's rate limits. :class:`Panels`
+remembers, per message, the latest click on it (and, per table and player, their ephemeral
+prompt), and redraws through it while the token lives.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from typing import Any
+
+import discord
+
+__all__ = ["TOKEN_LIFE_S", "Panels"]
+
+log = logging.getLogger(__name__)
+
+TOKEN_LIFE_S = 14 * 60.0
+"""Interaction tokens live 15 minutes; a minute's margin (an expired token answers 401, an
+invalid request)."""
+
+_TABLE_OF = re.compile(r"^[a-z:]+?:(\d{1,18})(?::|$)")  # every table control: "<kind>:<table id>[:...]"
+
+
+class Panels:
+    """The latest click on each private prompt, whose token redraws it while it lives."""
+
+    def __init__(self) -> None:
+        self._by_message: dict[int, tuple[discord.Interaction, float]] = {}  # message id -> (click, when)
+        self._ephemeral: dict[tuple[int, int], int] = {}  # (table id, user id) -> their ephemeral prompt
+
+    def clicked(self, interaction: discord.Interaction) -> None:
+        """Note a click on a private message (a DM, or an ephemeral reply): its token can redraw it."""
+        message = interaction.message
+        if message is None or interaction.type != discord.InteractionType.component:
+            return
+        ephemeral = message.flags.ephemeral
+        if not ephemeral and interaction.guild_id is not None:
+            return  # a public message: edited by the click's own response or by REST
+        now = time.monotonic()
+        self._by_message.pop(message.id, None)  # re-inserted last: the dict stays oldest first
+        self._by_message[message.id] = (interaction, now)
+        if ephemeral:
+            data: dict[str, Any] = dict(interaction.data or {})
+            match = _TABLE_OF.match(str(data.get("custom_id", "")))
+            if match is not None:
+                self._ephemeral[(int(match[1]), interaction.user.id)] = message.id
+        self._forget_before(now - TOKEN_LIFE_S)
+
+    def ephemeral_of(self, table_id: int, user_id: int) -> int | None:
+        """Return the id of the player's ephemeral prompt of this table, if they clicked one lately."""
+        message_id = self._ephemeral.get((table_id, user_id))
+        if message_id is not None and message_id not in self._by_message:
+            del self._ephemeral[(table_id, user_id)]
+            return None
+        return message_id
+
+    def live(self, message_id: int) -> bool:
+        """Return True when a click on the message can still redraw it."""
+        entry = self._by_message.get(message_id)
+        return entry is not None and time.monotonic() - entry[1] < TOKEN_LIFE_S
+
+    async def redraw(self, message_id: int, fields: dict[str, Any]) -> bool:
+        """Show ``fields`` on the message through its latest click; False when that is not possible."""
+        entry = self._by_message.get(message_id)
+        if entry is None or time.monotonic() - entry[1] >= TOKEN_LIFE_S:
+            return False
+        interaction = entry[0]
+        try:
+            await interaction.edit_original_response(**fields)
+        except discord.HTTPException as exc:
+            log.info("a prompt could not be redrawn through its last click (%s); sending it instead", exc.status)
+            self._by_message.pop(message_id, None)
+            for item in fields.get("attachments") or []:
+                if isinstance(item, discord.File):
+                    item.reset()
+            return False
+        return True
+
+    def _forget_before(self, cutoff: float) -> None:
+        stale = []
+        for message_id, (_, at) in self._by_message.items():
+            if at >= cutoff:
+                break
+            stale.append(message_id)
+        for message_id in stale:
+            del self._by_message[message_id]
