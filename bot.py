@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import logging
 import os
+import signal
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -125,6 +127,12 @@ def configure_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+SHUTDOWN_GRACE_S = 5.0
+"""How long a clean shutdown waits for clicks and timers being handled. Docker's `docker stop`
+waits 10 s after SIGTERM before it kills: closing the gateway and the store fits in the rest."""
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+"""What stops the bot cleanly: `docker stop` (SIGTERM, the Dockerfile's STOPSIGNAL) and Ctrl+C."""
+
 INTENTS = discord.Intents(guilds=True)
 """What the bot asks Discord for. Slash commands and button clicks arrive with every intent off;
 the guilds intent keeps servers and channels in discord.py's cache (channel permissions, a
@@ -171,6 +179,24 @@ class Bot(TableBot):
         """Answer privately a click no button of the bot took (see cogs.table.gate.answer_unclaimed)."""
         await answer_unclaimed(interaction)
 
+    async def shutdown(self, grace_s: float = SHUTDOWN_GRACE_S) -> None:
+        """Stop cleanly: take no more clicks or commands (they are answered "restarting"), let the
+        ones being handled and the timers running now finish (their writes, then their answers),
+        for at most ``grace_s``; then close (timers, outbox, gateway). The store is the caller's."""
+        self.stopping = True
+        drained = asyncio.ensure_future(self.sessions.clock.drain())
+        pending = {drained, *self.in_flight}
+        log.info("shutting down: %d click(s) or command(s) in flight", len(pending) - 1)
+        _, late = await asyncio.wait(pending, timeout=grace_s)
+        if late:
+            # Cut short: a write handed to the store is either committed or not, and a restart
+            # replays exactly what was; nothing acknowledged depends on these tasks.
+            log.warning("shutting down: %d task(s) still running after %gs are stopped", len(late), grace_s)
+            for task in late:
+                task.cancel()
+            await asyncio.wait(late)
+        await self.close()
+
     async def close(self) -> None:
         """Stop timers, then disconnect (the store is closed by the caller)."""
         await self.sessions.close()
@@ -183,8 +209,42 @@ def offline_bot(store: Store, clock: Clock) -> Bot:
     return Bot(store, Config(token=None, ai_delay_s=0.0, rate_limited=False), clock)  # the fake does not limit
 
 
+async def serve(bot: Bot, token: str) -> None:
+    """Run ``bot`` until Discord ends the session or SIGTERM / SIGINT asks it to stop, then shut it
+    down cleanly (see :meth:`Bot.shutdown`); a second signal cuts the grace period short."""
+    loop = asyncio.get_running_loop()
+    stop, hurry = asyncio.Event(), asyncio.Event()
+
+    def signalled() -> None:
+        (hurry if stop.is_set() else stop).set()
+
+    for sig in STOP_SIGNALS:
+        with contextlib.suppress(NotImplementedError):  # Windows: Ctrl+C stays KeyboardInterrupt
+            loop.add_signal_handler(sig, signalled)
+    runner = asyncio.ensure_future(bot.start(token))
+    waiter = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        if stop.is_set():
+            log.info("stop signal received")
+            shutdown = asyncio.ensure_future(bot.shutdown())
+            cut = asyncio.ensure_future(hurry.wait())
+            await asyncio.wait({shutdown, cut}, return_when=asyncio.FIRST_COMPLETED)
+            if not shutdown.done():
+                log.warning("second stop signal: closing without waiting")
+                shutdown.cancel()
+                await bot.close()
+            cut.cancel()
+        await runner
+    finally:
+        waiter.cancel()
+        for sig in STOP_SIGNALS:
+            with contextlib.suppress(NotImplementedError):
+                loop.remove_signal_handler(sig)
+
+
 async def run(config: Config) -> int:
-    """Run the bot until it is stopped."""
+    """Run the bot until it is stopped; return the process's exit code."""
     try:
         store = await open_store(config.database_path)
     except CannotOpen as exc:
@@ -192,12 +252,13 @@ async def run(config: Config) -> int:
         return 2
     try:
         async with Bot(store, config) as bot:
-            await bot.start(config.token or "")
+            await serve(bot, config.token or "")
     except discord.LoginFailure:
         print("DISCORD_TOKEN was refused by Discord: check the token in your .env file.", file=sys.stderr)
         return 2
     finally:
-        await store.close()
+        await store.close()  # after the bot: waits for a write still running, then closes the file
+    log.info("stopped")
     return 0
 
 

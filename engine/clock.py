@@ -39,6 +39,11 @@ class Clock(Protocol):
         """Run ``callback()`` at epoch time ``when`` (at once if it is already past)."""
         ...
 
+    async def drain(self) -> None:
+        """Fire no more timers; return once the callbacks running now have finished (a clean
+        shutdown lets a timer's write complete: the stored deadlines re-arm it after a restart)."""
+        ...
+
 
 class _TaskHandle:
     def __init__(self, timer: asyncio.TimerHandle) -> None:
@@ -58,6 +63,7 @@ class SystemClock:
 
     def __init__(self) -> None:
         self.tasks: set[asyncio.Task[None]] = set()
+        self.stopped = False
 
     def now(self) -> float:
         """Return the time in seconds since the Unix epoch."""
@@ -69,6 +75,8 @@ class SystemClock:
         handle: _TaskHandle
 
         def fire() -> None:
+            if self.stopped:
+                return
             task = loop.create_task(_run(callback))
             handle.task = task
             self.tasks.add(task)
@@ -78,6 +86,12 @@ class SystemClock:
         # context variables (the Discord layer keeps the click being answered in one).
         handle = _TaskHandle(loop.call_later(max(0.0, when - self.now()), fire, context=contextvars.Context()))
         return handle
+
+    async def drain(self) -> None:
+        """Fire no more timers; wait for the callbacks running now (and any they start meanwhile)."""
+        self.stopped = True
+        while self.tasks:
+            await asyncio.wait(set(self.tasks))
 
 
 async def _run(callback: Callback) -> None:
@@ -124,3 +138,7 @@ class ManualClock:
             self.time = max(self.time, when)
             await callback()
         self.time = target
+
+    async def drain(self) -> None:
+        """Nothing to wait for: timers run only inside ``advance`` (a test keeps its clock across a
+        restart, so draining stops nothing)."""

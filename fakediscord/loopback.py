@@ -19,7 +19,7 @@ import discord.http
 from fakediscord import payloads as p
 from fakediscord.fake import FakeDiscord
 from fakediscord.payloads import Json
-from fakediscord.records import FakeChannel, FakeDiscordError, FakeUser, InteractionRecord, SentFile
+from fakediscord.records import FakeChannel, FakeDiscordError, FakeMessage, FakeUser, InteractionRecord, SentFile
 
 
 class LoopbackServer:
@@ -172,6 +172,25 @@ class LoopbackServer:
         rec, payload = self.fake._slash_payload(bot, user, channel, command, options)
         await self.dispatch("INTERACTION_CREATE", payload)
         await self._settle(lambda: rec.acknowledged, quiet_s, timeout)
+        return rec
+
+    async def click(
+        self,
+        bot: discord.Client,
+        user: FakeUser,
+        message: FakeMessage,
+        custom_id: str,
+        *,
+        wait: bool = True,
+        quiet_s: float = 0.05,
+        timeout: float = 5.0,
+    ) -> InteractionRecord:
+        """Click a button on a message over the gateway; with ``wait``, return once it is
+        acknowledged and REST traffic is quiet, else as soon as the event is sent."""
+        rec, payload = self.fake._component_interaction(user, message, custom_id, (2,), None)
+        await self.dispatch("INTERACTION_CREATE", payload)
+        if wait:
+            await self._settle(lambda: rec.acknowledged, quiet_s, timeout)
         return rec
 
     async def _settle(self, done: Callable[[], bool], quiet_s: float, timeout: float) -> None:

@@ -21,7 +21,7 @@ import discord
 
 from cogs.i18n import t
 from cogs.table.answer import answering_click
-from cogs.table.gate import claim
+from cogs.table.gate import admit, claim, turn_away
 from cogs.table.hub import TableBot, TableHub
 from engine.session import Place, SeatSpec, SessionError, Table
 
@@ -92,13 +92,17 @@ ItemT = TypeVar("ItemT")
 def guarded(
     callback: Callable[[ItemT, discord.Interaction], Coroutine[Any, Any, None]],
 ) -> Callable[[ItemT, discord.Interaction], Coroutine[Any, Any, None]]:
-    """Wrap a button callback: it claims the interaction (see :func:`cogs.table.gate.claim`); an
-    unexpected error is logged and answered privately, never silent."""
+    """Wrap a button callback: it claims the interaction (see :func:`cogs.table.gate.claim`), is
+    turned away while the bot shuts down (:func:`cogs.table.gate.admit`); an unexpected error is
+    logged and answered privately, never silent."""
 
     @functools.wraps(callback)
     async def wrapper(item: ItemT, interaction: discord.Interaction) -> None:
         hub_of(interaction).readers.saw(interaction)  # private answers in the clicker's language
         claim(interaction)  # before any await: the gate's catch-all must see it taken
+        if not admit(hub_of(interaction).bot):
+            await turn_away(interaction)
+            return
         try:
             await callback(item, interaction)
         except Exception:

@@ -9,6 +9,8 @@ and logs one INFO line, never an ERROR with a traceback (those stay for the bot'
 - :class:`Tree` checks a command's options against its own declared parameters before it runs,
   refuses an unknown command and a guild-only one from a DM, and answers the errors crafted input
   causes inside discord.py quietly.
+- :func:`admit` turns clicks and commands away while the bot shuts down ("restarting, nothing was
+  changed"), and counts the ones it lets in, so a clean shutdown can let them finish.
 - :func:`claim` marks a component interaction as taken by one of the bot's items (``guarded`` in
   :mod:`cogs.table.buttons` claims every one); :func:`answer_unclaimed` answers the rest: custom_ids
   that match no item, or that discord.py dropped (not on the message it names).
@@ -28,7 +30,7 @@ from discord import AppCommandOptionType, app_commands
 from cogs.i18n import t
 from cogs.table.hub import TableBot
 
-__all__ = ["Tree", "answer_unclaimed", "claim", "options_fit"]
+__all__ = ["Tree", "admit", "answer_unclaimed", "claim", "options_fit", "turn_away"]
 
 log = logging.getLogger("temple_table")
 
@@ -111,6 +113,24 @@ async def _private(interaction: discord.Interaction[Any], key: str) -> None:
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
+
+
+def admit(bot: TableBot) -> bool:
+    """Return False while the bot shuts down (the caller answers "restarting"); else count the
+    current task as handling an interaction until it ends (a clean shutdown waits for it)."""
+    if bot.stopping:
+        return False
+    task = asyncio.current_task()
+    if task is not None and task not in bot.in_flight:
+        bot.in_flight.add(task)
+        task.add_done_callback(bot.in_flight.discard)
+    return True
+
+
+async def turn_away(interaction: discord.Interaction[Any]) -> None:
+    """Answer an interaction that came in while the bot shuts down."""
+    log.info("interaction turned away: the bot is shutting down")
+    await _private(interaction, "error.restarting")
 
 
 class Tree(app_commands.CommandTree[TableBot]):

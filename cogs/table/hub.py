@@ -10,6 +10,7 @@ buttons are in :mod:`cogs.table.buttons`. No rule lives here: legality is the se
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -87,6 +88,10 @@ class TableBot(commands.Bot):
         super().__init__(*args, **kwargs)
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
         """Every component class registered: a custom_id matching none is crafted (tests fuzz each)."""
+        self.stopping = False
+        """Set by a clean shutdown: new clicks and commands are answered "restarting" (cogs.table.gate)."""
+        self.in_flight: set[asyncio.Task[Any]] = set()
+        """The tasks handling a click or command now: a clean shutdown lets them finish."""
 
     def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
         """Register component classes (their custom_id templates), and keep the list."""
