@@ -118,7 +118,7 @@ class IncanRenderer:
         if len(camp["seats"]) == 1:
             text = tn("incan.camp_one", camp["share"], names=seat_names(table, camp["seats"]), artifacts=extra)
         else:
-            left = t("incan.camp_left", left=camp["left_on_path"]) if camp["left_on_path"] else ""
+            left = tn("incan.camp_left", camp["left_on_path"]) if camp["left_on_path"] else ""
             text = tn("incan.camp_many", camp["share"] * len(camp["seats"]), names=seat_names(table, camp["seats"]),
                       share=camp["share"], left=left)
         if stay:
@@ -143,7 +143,7 @@ class IncanRenderer:
             embed.add_field(name=t("incan.removed"), value=", ".join(hazard_name(h) for h in view["removed_hazards"]))
         embed.add_field(name=t("incan.cards_left"), value=str(view["cards_left"]))
         if view["deciding"]:
-            embed.set_footer(text=t("incan.chosen", chosen=view["chosen"], deciding=view["deciding"]))
+            embed.set_footer(text=tn("incan.chosen", view["chosen"], deciding=view["deciding"]))
         log_lines = self.lines.get(table.id, [])
         if log_lines:
             embed.add_field(name=t("incan.log"), value="\n".join(log_lines)[-1024:], inline=False)

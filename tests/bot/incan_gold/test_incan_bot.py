@@ -131,7 +131,7 @@ async def test_a_choice_never_shows_in_public_before_the_reveal(caplog):
             await fake.stop(bot)
             await s.close()
     assert texts["torch"] == texts["camp"]
-    assert any("1 of 3 have chosen" in t for t in texts["torch"])
+    assert any("1 of 3 has chosen" in t for t in texts["torch"])
     for record in caplog.records:
         message = record.getMessage().lower()
         assert "torch" not in message and "camp" not in message, message
@@ -339,13 +339,13 @@ async def test_a_quick_card_is_one_public_edit_and_a_slow_one_shows_the_count(fa
     edits = calls_since(fake, start, "PATCH", "/channels/{channel_id}/messages/{message_id}")
     assert edits.count(f"/channels/{table.id}/messages/{round_message.id}") == 1
     await decide(fake, game, ann, "torch")
-    assert "1 of 3 have chosen" not in round_message.render()
+    assert "1 of 3 has chosen" not in round_message.render()
     await fake.run(clock.advance, COUNT_REFRESH_AFTER_S)  # the table has waited: show the count
-    assert "1 of 3 have chosen" in round_message.render()
+    assert "1 of 3 has chosen" in round_message.render()
     # That redraw came due 5 s ago: Bo's choice now is shown one full interval after it.
     await decide(fake, game, players[1], "torch")
     await fake.run(clock.advance, COUNT_REFRESH_AFTER_S - 6)
-    assert "1 of 3 have chosen" in round_message.render()
+    assert "1 of 3 has chosen" in round_message.render()
     await fake.run(clock.advance, 1)
     assert "2 of 3 have chosen" in round_message.render()
     await fake.stop(bot)
