@@ -160,8 +160,11 @@ class Transcript:
     # ------------------------------------------------------------------ writing
 
     def for_place(self, place: str) -> str:
-        """Return the log of one public place (``#table``) as an onlooker sees it."""
-        return self._write(e for e in self.entries if e.who is None and e.place in (place, ""))
+        """Return the log of one public channel (``#table``) and its threads as an onlooker sees
+        them, in order; a thread's entries are tagged with its name."""
+        return self._write((e for e in self.entries
+                            if e.who is None and (e.place in (place, "") or e.place.startswith(f"{place} › "))),
+                           tag=True, untagged=place)
 
     def for_user(self, user: FakeUser) -> str:
         """Return what ``user`` saw and did: public places, their DMs and private replies, in order."""
