@@ -151,7 +151,8 @@ class Bot(TableBot):
         self.hub = TableHub(self, store, Budget(per_second=config.rest_per_second) if config.rate_limited else None)
         self.add_listener(self.hub.on_interaction, "on_interaction")
         settings = Settings(config.decision_timeout_s, config.reminder_before_s, config.ai_delay_s,
-                            ai_name=lambda level, number: t("lobby.ai_name", level=level.capitalize(), number=number))
+                            ai_name=lambda level, number: t("lobby.ai_name", level=t(f"level.{level}").capitalize(),
+                                                                     number=number))
         self.sessions = Sessions(StoreRepository(store), SPECS, TableListener(self.hub), clock or SystemClock(),
                                 settings)
 

@@ -89,7 +89,7 @@ def _now(bot: TableBot) -> datetime:
 
 
 def _name(key: PlayerKey, name: str) -> str:
-    return t("lb.ai_name", level=key[1].capitalize()) if key[0] == 0 else name
+    return t("lb.ai_name", level=t(f"level.{key[1]}").capitalize()) if key[0] == 0 else name
 
 
 async def _refuse(interaction: discord.Interaction, refusal: Refusal) -> None:
@@ -288,7 +288,7 @@ class Leaderboard(commands.Cog):
                             game=t(f"lb.game.{favourite[0]}"), preset=favourite[1] or "-", games=favourite[2]))
         record = await self.boards.ai_record(guild, who.id, game)
         embed.add_field(name=t("lb.stats.vs_ai"), inline=False, value="\n".join(
-            t("lb.stats.vs_ai_line", level=r.level.capitalize(), games=r.games, ahead=r.ahead, behind=r.behind,
+            t("lb.stats.vs_ai_line", level=t(f"level.{r.level}").capitalize(), games=r.games, ahead=r.ahead, behind=r.behind,
               level_with=r.level_with) for r in record) or t("lb.stats.vs_ai_none"))
         await interaction.followup.send(embed=embed)
 

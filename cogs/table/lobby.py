@@ -43,7 +43,7 @@ def lobby_view(table: Table) -> discord.ui.View:
                       ("start", discord.ButtonStyle.primary), ("cancel", discord.ButtonStyle.danger)):
         view.add_item(LobbyButton(table.id, op, t(f"lobby.{op}"), style, row=0))
     for level in table.spec.agents:
-        view.add_item(LobbyButton(table.id, f"ai-{level}", t("lobby.add_bot", level=level),
+        view.add_item(LobbyButton(table.id, f"ai-{level}", t("lobby.add_bot", level=t(f"level.{level}")),
                                   discord.ButtonStyle.secondary, row=1))
     view.add_item(LobbyButton(table.id, "ai-remove", t("lobby.remove_bot"), discord.ButtonStyle.secondary,
                               row=1))
