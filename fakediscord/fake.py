@@ -68,6 +68,7 @@ class FakeDiscord(CraftedActions):
         self,
         *,
         guild_name: str = "Fake Guild",
+        guild_locale: str = "en-US",
         bot_name: str = "TempleTable",
         patch_http: bool = True,
         real_time: bool = True,
@@ -85,6 +86,7 @@ class FakeDiscord(CraftedActions):
         self.bot_user = FakeUser(self.ids.next(), bot_name, bot=True, permissions=p.BOT_PERMISSIONS)
         self.guild_id = self.ids.next()
         self.guild_name = guild_name
+        self.guild_locale = guild_locale  # the guild's preferred locale (a Community guild's language)
         self.manager_role_id = self.ids.next()
         self.bot_role_id = self.ids.next()
         self.users = {}

@@ -197,6 +197,7 @@ def guild_payload(
     members: list[Json],
     roles: list[Json],
     joined_at: str,
+    preferred_locale: str = "en-US",
 ) -> Json:
     """A full GUILD_CREATE guild object."""
     return {
@@ -223,7 +224,7 @@ def guild_payload(
         "description": None,
         "banner": None,
         "premium_tier": 0,
-        "preferred_locale": "en-US",
+        "preferred_locale": preferred_locale,
         "public_updates_channel_id": None,
         "nsfw_level": 0,
         "premium_progress_bar_enabled": False,

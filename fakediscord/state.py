@@ -49,6 +49,7 @@ class FakeDiscordState:
     bot_user: FakeUser
     guild_id: int
     guild_name: str
+    guild_locale: str
     manager_role_id: int
     bot_role_id: int
     owner: FakeUser

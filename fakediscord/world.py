@@ -142,6 +142,7 @@ class World(FakeDiscordState):
             members=members,
             roles=roles,
             joined_at=self._joined_at(),
+            preferred_locale=self.guild_locale if guild_id == self.guild_id else "en-US",
         )
 
     def _app_permissions(self, ch: FakeChannel) -> int:
@@ -179,6 +180,7 @@ class World(FakeDiscordState):
             user=user.payload() if guild_id is None else None,
             message=_wire(message.data) if message is not None else None,
             locale=user.locale,
+            guild_locale=self.guild_locale if guild_id == self.guild_id else "en-US",
             app_permissions=self._app_permissions(channel),
         )
         rec = InteractionRecord(

@@ -1,8 +1,9 @@
 """A small drawing surface for the board images: design units, 2x supersampling, PNG out.
 
 Everything is drawn at twice the output size and reduced with a box filter at the end, which
-is Pillow's cheapest way to antialias shapes and text. Fonts are Pillow's bundled FreeType font
-(``ImageFont.load_default(size=...)``): no system fonts, no files, no network.
+is Pillow's cheapest way to antialias shapes and text. The font is Aileron (the face Pillow
+bundles, CC0), shipped in ``fonts/`` with its Latin-1 letters: Pillow's own copy has ASCII only,
+and the Finnish, Swedish and Italian labels need ä, ö, å, à, è... No system fonts, no network.
 """
 
 from __future__ import annotations
@@ -25,10 +26,14 @@ Colour = str | tuple[int, int, int]
 Point = tuple[float, float]
 
 
+FONT_FILE = Path(__file__).parent / "fonts" / "Aileron-Regular-latin.woff"
+"""Aileron Regular, Latin subset (Fontsource's package of the CC0 face; FreeType reads WOFF)."""
+
+
 @lru_cache(maxsize=64)
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Return Pillow's bundled font at ``size`` output pixels (drawn at the supersampled size)."""
-    return ImageFont.load_default(size=size * SCALE)
+    """Return the board font at ``size`` output pixels (drawn at the supersampled size)."""
+    return ImageFont.truetype(str(FONT_FILE), size * SCALE, layout_engine=ImageFont.Layout.BASIC)
 
 
 PALETTE_SOURCES = ("drawing/canvas.py", "indus/board.py", "sakkara/board.py", "sakkara/motifs.py")
@@ -64,23 +69,26 @@ def palette() -> Image.Image:
 
 @lru_cache(maxsize=4096)
 def _has_glyph(ch: str) -> bool:
-    probe = ImageFont.load_default(size=20)
+    probe = font(10)
     missing = probe.getmask("\uffff")
     mask = probe.getmask(ch)
     return not (mask.size == missing.size and bytes(mask) == bytes(missing))
 
 
 def printable(text: str) -> str:
-    """Return ``text`` with what the bundled font lacks replaced: accents dropped, others ``?``.
+    """Return ``text`` with what the font lacks replaced: a letter it lacks loses its accent
+    (when the bare letter exists), anything else becomes ``?``.
 
-    The bundled font covers ASCII (and a few marks such as ``·`` and ``…``); Discord display
-    names may hold anything, and a missing glyph would print as an empty box.
+    The font covers Latin-1 (the bot's four languages, ``·`` and ``…``); Discord display names
+    may hold anything, and a missing glyph would print as an empty box.
     """
     out = []
-    for ch in unicodedata.normalize("NFKD", text):
-        if unicodedata.combining(ch):
+    for ch in unicodedata.normalize("NFC", text):
+        if ch == " " or _has_glyph(ch):
+            out.append(ch)
             continue
-        out.append(ch if ch == " " or _has_glyph(ch) else "?")
+        bare = [c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c)]
+        out.extend(c if _has_glyph(c) else "?" for c in bare or ["?"])
     return "".join(out)
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from cogs.drawing.canvas import SCALE, Canvas
+from cogs.drawing.canvas import SCALE, Canvas, text_width
 from cogs.drawing.labels import player_names, tr
 from cogs.indus.names import COLUMNS, square_label, start_label
 from engine.indus.layout import TYPES
@@ -166,7 +166,8 @@ def board_image(view: dict[str, Any], names: Sequence[str] | None = None) -> byt
     if isinstance(die, int) and die and view.get("phase") == "move":
         _die(c, right - 34, 8, 34, die)
         right -= 42
-    c.text(right, 14, c.fit(_status(view, seats), 18, right - MARGIN - 190), 18, fill=ACCENT, anchor="ra", bold=True)
+    room = right - MARGIN - text_width(title, 24) - 24  # translated titles and statuses differ in length
+    c.text(right, 14, c.fit(_status(view, seats), 18, room), 18, fill=ACCENT, anchor="ra", bold=True)
     _players(c, view, seats)
     _pieces(c, view)
     _frame_pieces(c, view)

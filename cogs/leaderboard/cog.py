@@ -288,8 +288,8 @@ class Leaderboard(commands.Cog):
                             game=t(f"lb.game.{favourite[0]}"), preset=favourite[1] or "-", games=favourite[2]))
         record = await self.boards.ai_record(guild, who.id, game)
         embed.add_field(name=t("lb.stats.vs_ai"), inline=False, value="\n".join(
-            t("lb.stats.vs_ai_line", level=t(f"level.{r.level}").capitalize(), games=r.games, ahead=r.ahead, behind=r.behind,
-              level_with=r.level_with) for r in record) or t("lb.stats.vs_ai_none"))
+            t("lb.stats.vs_ai_line", level=t(f"level.{r.level}").capitalize(), games=r.games, ahead=r.ahead,
+              behind=r.behind, level_with=r.level_with) for r in record) or t("lb.stats.vs_ai_none"))
         await interaction.followup.send(embed=embed)
 
     @app_commands.command(name="history", description="Recent games on this server, with links")

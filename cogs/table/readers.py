@@ -100,10 +100,11 @@ class Readers:
         chosen = self._server.get(guild_id)
         if chosen:
             return language_of(chosen)
-        preferred = self._preferred.get(guild_id)
-        guild = self.bot.get_guild(guild_id)
-        if guild is not None and guild.preferred_locale is not None:
-            preferred = guild.preferred_locale.value
+        preferred = self._preferred.get(guild_id)  # the latest interaction's word is the freshest
+        if preferred is None:
+            guild = self.bot.get_guild(guild_id)
+            if guild is not None and guild.preferred_locale is not None:
+                preferred = guild.preferred_locale.value
         return language_of(preferred)
 
     def private(self, guild_id: int | None, user_id: int | None) -> str:
