@@ -27,14 +27,17 @@ import contextvars
 import logging
 import string
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
+from babel.dates import format_datetime
 from babel.numbers import format_decimal, format_percent
 
 from cogs.i18n.catalogue import book
 from cogs.i18n.languages import BABEL_LOCALES, DEFAULT, LANGUAGES, NATIVE_NAMES, language_of
 
-__all__ = ["LANGUAGES", "NATIVE_NAMES", "current_language", "language_of", "number", "reader_is", "reading", "t", "tn"]
+__all__ = ["LANGUAGES", "NATIVE_NAMES", "current_language", "language_of", "moment", "number", "reader_is",
+           "reading", "t", "tn"]
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +96,14 @@ def number(value: float, spec: str = "n", locale: Any = None) -> str:
     ``+.1f``, ``.0%`` or ``n`` (grouped digits)."""
     language = language_of(locale) if locale is not None else _READER.get()
     return _number(value, spec, BABEL_LOCALES.get(language, "en"))
+
+
+def moment(when: datetime, locale: Any = None) -> str:
+    """Return a date and time written for the reader (or ``locale``), in UTC, e.g. Finnish
+    "3.12.2026 klo 8.18.08 UTC" (for texts read outside Discord, which has no timestamp markup)."""
+    language = language_of(locale) if locale is not None else _READER.get()
+    aware = when if when.tzinfo is not None else when.replace(tzinfo=UTC)
+    return f"{format_datetime(aware, 'medium', tzinfo=UTC, locale=BABEL_LOCALES.get(language, 'en'))} UTC"
 
 
 def _number(value: float, spec: str, locale: str) -> str:

@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from cogs.i18n import t, tn
+from cogs.i18n import moment, t, tn
 from db.records import GameLog, ResultRow
 from engine.core import CHANCE, IllegalAction
 from engine.incan_gold import GAME as INCAN
 
 __all__ = ["render_log"]
+
+STATUSES = ("finished", "cancelled", "abandoned")
+"""The statuses of a game whose log can be read (the catalogue names them: lb.hist.<status>)."""
 
 
 def _seat_name(log: GameLog, seat: int) -> str:
@@ -64,9 +67,9 @@ def render_log(log: GameLog, results: Sequence[ResultRow]) -> str:
     """Return the whole game as text: setup, every action (hidden choices included), the result."""
     g = log.game
     head = [t("lb.log.title", id=g.id, game=t(f"lb.game.{g.game}"), preset=g.preset or "-"),
-            t("lb.log.status", status=g.status, seed=g.seed,
-              started=g.started_at.isoformat() if g.started_at else "-",
-              finished=g.finished_at.isoformat() if g.finished_at else "-",
+            t("lb.log.status", status=t(f"lb.hist.{g.status}") if g.status in STATUSES else g.status, seed=g.seed,
+              started=moment(g.started_at) if g.started_at else "-",
+              finished=moment(g.finished_at) if g.finished_at else "-",
               minutes=round(g.duration.total_seconds() / 60) if g.duration else "-"),
             t("lb.log.players", players=", ".join(f"{s.seat}: {_seat_name(log, s.seat)}" for s in log.seats)), ""]
     try:

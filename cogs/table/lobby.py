@@ -98,7 +98,7 @@ async def lobby_op(hub: TableHub, interaction: discord.Interaction, table_id: in
     async with answering_click(interaction) as answer:
         note = ""
         try:
-            table_for(interaction, table_id)
+            here = table_for(interaction, table_id)
             if op == "join":
                 table = await sessions.join(table_id, as_seat(user))
                 ok = await hub.check_dm(user, t("lobby.dm_ok", game=hub.renderer(table).title(),
@@ -118,7 +118,8 @@ async def lobby_op(hub: TableHub, interaction: discord.Interaction, table_id: in
                 await sessions.remove_ai(table_id, user.id)
                 done = t("lobby.done")
             else:
-                await sessions.add_ai(table_id, user.id, op.removeprefix("ai-"))
+                with hub.readers.publicly(here):  # a bot seat's name is read by the whole table
+                    await sessions.add_ai(table_id, user.id, op.removeprefix("ai-"))
                 done = t("lobby.done")
         except SessionError as exc:
             answer.stop_guard()

@@ -194,3 +194,17 @@ async def test_no_message_in_any_language_breaks_discords_limits(fake, table, st
     texts = [t for m in fake.messages.values() for t in m.all_texts()]
     assert foreign("\n".join(texts), language) == []
     await fake.stop(bot)
+
+
+async def test_a_bot_seat_is_named_in_the_servers_language_whoever_adds_it(fake, table, store, clock):
+    fake.guild_locale = "fi"
+    sven = fake.user("Sven", locale="sv-SE")
+    bot = await start_bot(fake, store, clock)
+    rec = await fake.slash(sven, table, "incan new", {})
+    assert "Ditt bord är öppet" in rec.replies[-1].render()  # his own answer: Swedish
+    lobby = lobby_message(fake, table)
+    await fake.click(sven, lobby, lobby_id(lobby, "ai-medium"))
+    game = bot.sessions.table_in(table.id)
+    assert [s.display_name for s in game.seats] == ["Sven", "Botti 1 (Keskitaso)"]
+    assert "Botti 1 (Keskitaso)" in lobby_message(fake, table).text
+    await fake.stop(bot)
