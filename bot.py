@@ -202,6 +202,7 @@ class Bot(TableBot):
         """Stop timers, then disconnect (the store is closed by the caller)."""
         await self.sessions.close()
         await self.hub.outbox.close()  # what waits for Discord's budget goes out first
+        await self.hub.readers.flush()  # the players' last locales, before the store closes
         await super().close()
 
 

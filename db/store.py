@@ -49,6 +49,7 @@ from db.errors import (
     StoreError,
     WrongStatus,
 )
+from db.locales import LocaleRecords
 from db.migrate import apply_migrations, rollback_quietly
 from db.records import (
     ACTIVE_STATUSES,
@@ -87,7 +88,7 @@ def _placeholders(count: int) -> str:
     return ", ".join("?" * count)
 
 
-class Store:
+class Store(LocaleRecords):
     """The bot's repository over one SQLite database; open with ``await Store.open(path)``."""
 
     def __init__(

@@ -114,7 +114,7 @@ class TableHub:
         self.bot = bot
         self.store = store
         self.renderers: dict[str, Renderer] = {}
-        self.readers = Readers(bot)  # who reads which language
+        self.readers = Readers(bot, store)  # who reads which language (players' locales stored)
         self.no_dm: set[int] = set()  # users whose DMs are closed: they choose via ephemeral prompts
         self._no_dm_at: dict[int, float] = {}  # user id -> when their DMs were found closed (monotonic)
         self.outbox = Outbox(budget)  # every rate-limited call goes through it

@@ -6,9 +6,8 @@ own Discord language for what only they see.
   task, and remembers it as that player's language on that server.
 - A DM sent without an interaction (a prompt, a nudge, a reminder) follows the language that
   player last used on the table's server (:meth:`Readers.seat`).
-- A public message (lobby, board, log, summary, leaderboard) follows the server's language: the
-  one chosen with ``/settings language``, else the server's preferred locale, else English
-  (:meth:`Readers.public`).
+- A public message (lobby, board, log, summary, leaderboard) follows the server's language: its
+  preferred locale (Discord's Community setting), else English (:meth:`Readers.public`).
 
 Any locale without a catalogue reads English (:func:`cogs.i18n.language_of`).
 """
@@ -32,15 +31,7 @@ log = logging.getLogger(__name__)
 
 
 class LocaleStore(Protocol):
-    """Where the chosen server languages and the players' last locales are kept."""
-
-    async def server_language(self, guild_id: int) -> str | None:
-        """Return the language chosen for a server, or None."""
-        ...
-
-    async def set_server_language(self, guild_id: int, language: str | None) -> None:
-        """Choose a server's language (None: back to the server's preferred locale)."""
-        ...
+    """Where the players' last locales are kept (the store, :mod:`db.locales`)."""
 
     async def player_locales(self, guild_id: int, user_ids: list[int]) -> dict[int, str]:
         """Return the last Discord locale each of these players used on the server."""
@@ -57,9 +48,9 @@ class Readers:
     def __init__(self, bot: discord.Client, store: LocaleStore | None = None) -> None:
         self.bot = bot
         self.store = store
-        self._server: dict[int, str | None] = {}  # guild -> chosen language (None: none chosen)
         self._preferred: dict[int, str] = {}  # guild -> the preferred locale interactions reported
         self._players: dict[tuple[int, int], str] = {}  # (guild, user) -> last locale used there
+        self._asked: set[tuple[int, int]] = set()  # (guild, user) pairs the store was asked about
         self._writes: set[Any] = set()
 
     # ------------------------------------------------------------------ interactions
@@ -78,12 +69,13 @@ class Readers:
         return reader_is(locale)
 
     def _remember(self, guild_id: int, user_id: int, locale: str) -> None:
-        if self.store is None:
+        store = self.store
+        if store is None:
             return
 
         async def write() -> None:
             try:
-                await self.store.set_player_locale(guild_id, user_id, locale)  # type: ignore[union-attr]
+                await store.set_player_locale(guild_id, user_id, locale)
             except Exception:  # a lost locale only means a DM in the server's language
                 log.warning("could not store the locale of user %s on server %s", user_id, guild_id, exc_info=True)
 
@@ -91,15 +83,17 @@ class Readers:
         self._writes.add(task)
         task.add_done_callback(self._writes.discard)
 
+    async def flush(self) -> None:
+        """Wait for the locale writes in flight (before the store closes)."""
+        while self._writes:
+            await asyncio.gather(*list(self._writes), return_exceptions=True)
+
     # ------------------------------------------------------------------ languages
 
     def public(self, guild_id: int | None) -> str:
         """Return the language of a server's public messages."""
         if guild_id is None:
             return "en"
-        chosen = self._server.get(guild_id)
-        if chosen:
-            return language_of(chosen)
         preferred = self._preferred.get(guild_id)  # the latest interaction's word is the freshest
         if preferred is None:
             guild = self.bot.get_guild(guild_id)
@@ -131,30 +125,16 @@ class Readers:
         with reading(self.seat(table, seat)) as language:
             yield language
 
-    # ------------------------------------------------------------------ stored choices
-
-    async def load_guild(self, guild_id: int | None) -> None:
-        """Read a server's chosen language once."""
-        if self.store is not None and guild_id is not None and guild_id not in self._server:
-            self._server[guild_id] = await self.store.server_language(guild_id)
+    # ------------------------------------------------------------------ after a restart
 
     async def load(self, table: Table) -> None:
-        """Read the server's language and the seats' locales once (after a restart, before drawing)."""
+        """Read the seats' stored locales once (after a restart, before a table is drawn)."""
         if self.store is None:
             return
         guild_id = table.guild_id
-        await self.load_guild(guild_id)
-        users = [s.user_id for s in table.seats if s.user_id is not None and (guild_id, s.user_id) not in self._players]
+        users = [s.user_id for s in table.seats if s.user_id is not None
+                 and (guild_id, s.user_id) not in self._players and (guild_id, s.user_id) not in self._asked]
         if users:
+            self._asked.update((guild_id, u) for u in users)
             for user_id, locale in (await self.store.player_locales(guild_id, users)).items():
                 self._players.setdefault((guild_id, user_id), locale)
-
-    async def choose(self, guild_id: int, language: str | None) -> None:
-        """Set (or clear, with None) a server's language, stored."""
-        if self.store is not None:
-            await self.store.set_server_language(guild_id, language)
-        self._server[guild_id] = language
-
-    def chosen(self, guild_id: int) -> str | None:
-        """Return the language chosen for a server with /settings, if any (as last loaded)."""
-        return self._server.get(guild_id)

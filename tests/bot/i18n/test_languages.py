@@ -208,3 +208,21 @@ async def test_a_bot_seat_is_named_in_the_servers_language_whoever_adds_it(fake,
     assert [s.display_name for s in game.seats] == ["Sven", "Botti 1 (Keskitaso)"]
     assert "Botti 1 (Keskitaso)" in lobby_message(fake, table).text
     await fake.stop(bot)
+
+
+async def test_after_a_restart_a_dm_without_a_click_is_in_the_players_last_language(fake, table, store, clock):
+    """The reminder is a DM nobody's click asked for: after a restart the bot still knows, from
+    the store, that Sven last used Swedish on this server (the server itself is Finnish)."""
+    fake.guild_locale = "fi"
+    aino, sven = fake.user("Aino", locale="fi"), fake.user("Sven", locale="sv-SE")
+    bot = await start_bot(fake, store, clock)
+    await open_table(fake, bot, table, "incan", [aino, sven], ("easy",))
+    await fake.stop(bot)
+    assert await store.player_locales(fake.guild_id, [aino.id, sven.id]) == {aino.id: "fi", sven.id: "sv-SE"}
+
+    bot2 = await start_bot(fake, store, clock)
+    before = len(fake.dm_messages(sven))
+    await fake.run(clock.advance, 95)
+    reminders = [m.text for m in fake.dm_messages(sven)[before:]]
+    assert any("sekunder kvar att bestämma" in text for text in reminders), reminders
+    await fake.stop(bot2)
