@@ -1,6 +1,6 @@
 """Numbered SQL migrations, applied in one transaction and tracked by ``PRAGMA user_version``.
 
-Each file in ``db/migrations/`` is named ``NNNN_reason.sql`` (numbers contiguous from 0001) and
+Each file in ``db/migrations/<dialect>/`` is named ``NNNN_reason.sql`` (numbers contiguous from 0001) and
 starts with a comment header naming its reason and date. The files are package data, found next to
 this module, never relative to the working directory. A migration file must not contain
 transaction statements: the runner wraps every pending file in one ``BEGIN IMMEDIATE`` ...
@@ -89,9 +89,9 @@ def check_sequence(migrations: list[Migration]) -> list[Migration]:
     return ordered
 
 
-def load_migrations() -> list[Migration]:
-    """Return the migrations shipped in ``db/migrations/`` (package data, found next to this module)."""
-    folder = resources.files("db").joinpath("migrations")
+def load_migrations(dialect: str = "sqlite") -> list[Migration]:
+    """Return the migrations of ``dialect`` shipped in ``db/migrations/<dialect>/`` (package data)."""
+    folder = resources.files("db").joinpath("migrations").joinpath(dialect)
     found = [
         parse_migration(entry.name, entry.read_text(encoding="utf-8"))
         for entry in folder.iterdir()
@@ -99,7 +99,7 @@ def load_migrations() -> list[Migration]:
     ]
     if not found:
         # An install without the package data would otherwise "migrate" to an empty schema.
-        raise MigrationError(f"no migration files found in {folder}; is db/migrations/*.sql installed?")
+        raise MigrationError(f"no migration files found in {folder}; is db/migrations/{dialect}/*.sql installed?")
     return check_sequence(found)
 
 
