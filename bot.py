@@ -1,8 +1,11 @@
 """Temple Table, a Discord board-game bot: the composition root, and only that.
 
-Reads the configuration from the environment (``.env`` via python-dotenv), opens the store and
-migrates it, builds the bot with its session layer and hub, loads the cogs from one list,
-registers the persistent buttons, recovers unfinished tables and syncs the slash commands.
+Reads the configuration from the environment (``.env`` via python-dotenv), opens the store
+(SQLite by default, PostgreSQL with ``DATABASE_URL``) and migrates it, builds the bot (one shard,
+or the shards ``SHARD_IDS`` of ``SHARD_COUNT``) with its session layer and hub, loads the cogs from
+one list, registers the persistent buttons and syncs the slash commands. Tables are not loaded at
+start-up: once the gateway is connected the session restores every timer with one query, and a
+table is loaded by its first click, command or timer.
 
     python bot.py            run the bot (needs DISCORD_TOKEN)
     python bot.py --demo     play an Incan Gold table offline against a fake Discord
@@ -20,6 +23,7 @@ import signal
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -28,6 +32,7 @@ from dotenv import find_dotenv, load_dotenv
 from cogs.i18n import t
 from cogs.i18n.commands import CatalogueTranslator
 from cogs.table import buttons, lobby
+from cogs.table.coordination import coordinator_for
 from cogs.table.gate import Tree, answer_unclaimed
 from cogs.table.hub import TableBot, TableHub
 from cogs.table.listener import TableListener
@@ -36,7 +41,7 @@ from cogs.table.storage import StoreRepository
 from db.startup import CannotOpen, open_store
 from db.store import Store
 from engine.clock import Clock, SystemClock
-from engine.session import Sessions, Settings
+from engine.session import AiPool, Sessions, Settings, default_workers
 from engine.session.games import SPECS
 
 EXTENSIONS: tuple[str, ...] = ("cogs.incan_gold.cog", "cogs.sakkara.cog", "cogs.indus.cog", "cogs.leaderboard.cog")
@@ -51,6 +56,11 @@ class Config:
 
     token: str | None
     database_path: str = "data/temple_table.sqlite3"
+    database_url: str | None = None  # postgresql://... (or sqlite:///path); overrides database_path
+    shard_ids: tuple[int, ...] | None = None  # this process's shards (None: discord.py's single shard)
+    shard_count: int | None = None
+    ai_workers: int = 0  # from the environment: one per core beyond the first (AI_WORKERS)
+    ai_budget_s: float = 10.0
     log_level: str = "INFO"
     dev_guild_id: int | None = None
     sync_commands: bool = True
@@ -77,6 +87,13 @@ class Config:
                 raise ValueError(f"{name} must be between {low:g} and {high:g}, got {raw}")
             return value
 
+        shard_ids, shard_count = _shards(env.get("SHARD_IDS", ""), env.get("SHARD_COUNT", ""))
+        url = env.get("DATABASE_URL", "").strip() or None
+        if url is not None and not url.startswith(("postgresql://", "postgres://", "sqlite://")):
+            raise ValueError(f"DATABASE_URL must start with postgresql:// or sqlite://, got {url.split(':')[0]!r}")
+        workers = env.get("AI_WORKERS", "").strip()
+        if workers and not workers.isdigit():
+            raise ValueError(f"AI_WORKERS must be a whole number (0: no worker processes), got {workers!r}")
         guild = env.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
             raise ValueError(f"DEV_GUILD_ID must be a server id (digits), got {guild!r}")
@@ -86,6 +103,11 @@ class Config:
         return cls(
             token=env.get("DISCORD_TOKEN", "").strip() or None,
             database_path=env.get("DATABASE_PATH", "").strip() or cls.database_path,
+            database_url=url,
+            shard_ids=shard_ids,
+            shard_count=shard_count,
+            ai_workers=int(workers) if workers else default_workers(),
+            ai_budget_s=number("AI_BUDGET_S", cls.ai_budget_s, 0.5, 120),
             log_level=level,
             dev_guild_id=int(guild) if guild else None,
             sync_commands=env.get("SYNC_COMMANDS", "true").strip().lower() not in ("0", "false", "no"),
@@ -96,10 +118,30 @@ class Config:
         )
 
 
+def _shards(ids: str, count: str) -> tuple[tuple[int, ...] | None, int | None]:
+    """Return (shard ids, shard count) from SHARD_IDS ("0,1") and SHARD_COUNT ("4"); both or neither."""
+    ids, count = ids.strip(), count.strip()
+    if not ids and not count:
+        return None, None
+    if not count.isdigit() or int(count) < 1:
+        raise ValueError(f"SHARD_COUNT must be a positive whole number, got {count!r}")
+    total = int(count)
+    if not ids:
+        return tuple(range(total)), total  # every shard in this one process (AutoShardedBot)
+    try:
+        found = tuple(sorted({int(part) for part in ids.split(",") if part.strip()}))
+    except ValueError:
+        raise ValueError(f"SHARD_IDS must be shard numbers separated by commas, got {ids!r}") from None
+    if not found or any(not 0 <= shard < total for shard in found):
+        raise ValueError(f"SHARD_IDS must name shards 0 to {total - 1}, got {ids!r}")
+    return found, total
+
+
 # Libraries whose DEBUG lines carry payloads (SQL parameters, request bodies, gateway events):
 # a secret choice or a private prompt would reach the log before the reveal, so they stay quieter.
 QUIET_LOGGERS: dict[str, int] = {
     "aiosqlite": logging.WARNING,
+    "asyncpg": logging.WARNING,
     "discord.http": logging.INFO,
     "discord.webhook": logging.INFO,
     "discord.gateway": logging.INFO,
@@ -141,23 +183,26 @@ Intents.default() would stream all of those to the bot and have them parsed for 
 
 
 class Bot(TableBot):
-    """The bot with its setup hook: cogs, persistent buttons, recovery, command sync."""
+    """The bot with its setup hook: cogs, persistent buttons, command sync; timers once connected."""
 
-    def __init__(self, store: Store, config: Config, clock: Clock | None = None) -> None:
+    def __init__(self, store: Store, config: Config, clock: Clock | None = None, **options: Any) -> None:
         super().__init__(command_prefix=commands.when_mentioned, intents=INTENTS,
-                         tree_cls=Tree, help_command=None, chunk_guilds_at_startup=False)
+                         tree_cls=Tree, help_command=None, chunk_guilds_at_startup=False, **options)
         self.config = config
         self.store = store
         self.hub = TableHub(self, store, Budget(per_second=config.rest_per_second) if config.rate_limited else None)
         self.add_listener(self.hub.on_interaction, "on_interaction")
         settings = Settings(config.decision_timeout_s, config.reminder_before_s, config.ai_delay_s,
+                            ai_budget_s=config.ai_budget_s,
                             ai_name=lambda level, number: t("lobby.ai_name", level=t(f"level.{level}").capitalize(),
                                                                      number=number))
         self.sessions = Sessions(StoreRepository(store), SPECS, TableListener(self.hub), clock or SystemClock(),
-                                settings)
+                                 settings, coordinator=coordinator_for(store, config.shard_ids, config.shard_count),
+                                 ai=AiPool(SPECS, workers=config.ai_workers, budget_s=config.ai_budget_s))
+        self._opening: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
-        """Load cogs, register buttons, recover tables, sync commands (before the gateway connects)."""
+        """Load cogs, register buttons, sync commands; the timers wait for the gateway (see module doc)."""
         for extension in EXTENSIONS:
             try:
                 await self.load_extension(extension)
@@ -165,8 +210,7 @@ class Bot(TableBot):
                 log.exception("cog %s failed to load", extension)
                 raise
         self.add_dynamic_items(*buttons.DYNAMIC_ITEMS, *lobby.DYNAMIC_ITEMS)
-        recovered = await self.sessions.recover()
-        log.info("recovered %d unfinished table(s)", len(recovered))
+        self._opening = asyncio.create_task(self._open_sessions())
         await self.tree.set_translator(CatalogueTranslator())  # command names in fi, sv-SE, it
         if self.config.sync_commands:
             if self.config.dev_guild_id:
@@ -198,12 +242,31 @@ class Bot(TableBot):
             await asyncio.wait(late)
         await self.close()
 
+    async def _open_sessions(self) -> None:
+        """Once connected: restore every timer from the store (one query); tables load on demand."""
+        await self.wait_until_ready()
+        await self.sessions.open()
+        log.info("timers restored; tables load on their first click, command or timer")
+
     async def close(self) -> None:
-        """Stop timers, then disconnect (the store is closed by the caller)."""
+        """Stop timers and give up their leases, then disconnect (the store is closed by the caller)."""
+        if self._opening is not None and not self._opening.done():
+            self._opening.cancel()
         await self.sessions.close()
         await self.hub.outbox.close()  # what waits for Discord's budget goes out first
         await self.hub.readers.flush()  # the players' last locales, before the store closes
         await super().close()
+
+
+class ShardedBot(Bot, commands.AutoShardedBot):
+    """The bot running several shards in this process (``SHARD_IDS`` of ``SHARD_COUNT``)."""
+
+
+def make_bot(store: Store, config: Config, clock: Clock | None = None) -> Bot:
+    """Return the bot for ``config``: one shard, or discord.py's AutoShardedBot for the shards named."""
+    if config.shard_ids is None:
+        return Bot(store, config, clock)
+    return ShardedBot(store, config, clock, shard_ids=list(config.shard_ids), shard_count=config.shard_count)
 
 
 def offline_bot(store: Store, clock: Clock) -> Bot:
@@ -248,12 +311,12 @@ async def serve(bot: Bot, token: str) -> None:
 async def run(config: Config) -> int:
     """Run the bot until it is stopped; return the process's exit code."""
     try:
-        store = await open_store(config.database_path)
+        store = await open_store(config.database_url or config.database_path)
     except CannotOpen as exc:
         print(f"Database error: {exc}", file=sys.stderr)
         return 2
     try:
-        async with Bot(store, config) as bot:
+        async with make_bot(store, config) as bot:
             await serve(bot, config.token or "")
     except discord.LoginFailure:
         print("DISCORD_TOKEN was refused by Discord: check the token in your .env file.", file=sys.stderr)

@@ -155,7 +155,7 @@ async def run_demo(make_bot: BotFactory, *, interactive: bool = False, seed: int
                 await fake.click(you, lobby, _lobby_button(lobby, f"ai-{level}"))
             out.write("\n>>> You press [Start]\n")
             await fake.click(you, lobby, _lobby_button(lobby, "start"))
-            table = bot.sessions.table_in(channel.id)
+            table = await bot.sessions.table_in(channel.id)
             await _play(fake, bot.sessions.tables, table.id, you, interactive, ask, out)
             await _print_summary(store, table, out)
         finally:

@@ -1,8 +1,10 @@
-"""Storage: aiosqlite repository and numbered SQL migrations; all SQL lives here.
+"""Storage: the repository on SQLite (aiosqlite, the default) or PostgreSQL (asyncpg), numbered
+SQL migrations per dialect; all SQL lives here.
 
-``await Store.open(path)`` opens (and migrates) the database; the records it returns and the
-errors it raises are re-exported here, so callers import from ``db`` only. This package never
-imports ``discord`` or ``engine``.
+``await Store.open(path)`` opens (and migrates) an SQLite file, ``await Store.connect(url)`` a
+``sqlite:///`` or ``postgresql://`` URL; the records it returns and the errors it raises are
+re-exported here, so callers import from ``db`` only. This package never imports ``discord`` or
+``engine``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from db.errors import (
     SchemaTooNew,
     StaleVersion,
     StoreError,
+    Unavailable,
     WrongStatus,
 )
 from db.records import (
@@ -34,6 +37,9 @@ from db.records import (
     NewSeat,
     ResultRow,
     SeatRow,
+    SnapshotRow,
+    TableLoad,
+    TableTail,
 )
 from db.store import Clock, Store, utc_now
 
@@ -60,9 +66,13 @@ __all__ = [
     "ResultRow",
     "SchemaTooNew",
     "SeatRow",
+    "SnapshotRow",
     "StaleVersion",
     "Store",
     "StoreError",
+    "TableLoad",
+    "TableTail",
+    "Unavailable",
     "WrongStatus",
     "utc_now",
 ]

@@ -12,6 +12,7 @@ __all__ = [
     "SchemaTooNew",
     "StaleVersion",
     "StoreError",
+    "Unavailable",
     "WrongStatus",
 ]
 
@@ -100,3 +101,8 @@ class CorruptRow(StoreError):
         super().__init__(f"game {game_id}: corrupt row: {detail}")
         self.game_id = game_id
         self.detail = detail
+
+
+class Unavailable(StoreError):
+    """Raised when the database cannot be reached (server down, connection lost); nothing was
+    written by the call that raised it, unless it says the outcome is unknown."""

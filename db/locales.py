@@ -1,20 +1,16 @@
 """The Discord language each player last used on each server (migration 0004).
 
 A DM sent without an interaction (a prompt, a nudge, a reminder) is written in that language, so
-it must outlive a restart. :class:`LocaleRecords` is a mixin of :class:`db.store.Store` (it uses
-the store's connection and lock). A locale is Discord's code (``"fi"``, ``"sv-SE"``); which
+it must outlive a restart. :class:`LocaleRecords` is a part of :class:`db.store.Store` (it uses
+the store's backend). A locale is Discord's code (``"fi"``, ``"sv-SE"``); which
 language it reads is the bot's business, not the store's.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
-from typing import Any
 
-import aiosqlite
-
+from db.plumbing import StoreBase
 from db.records import check_int64
 
 __all__ = ["LocaleRecords"]
@@ -23,21 +19,8 @@ MAX_QUERY_USERS = 500
 """Users per lookup statement (SQLite's default limit of bound variables is far above)."""
 
 
-class LocaleRecords:
-    """Players' last locales per server (a mixin of ``db.store.Store``)."""
-
-    # Provided by Store.
-    _db: aiosqlite.Connection
-    _lock: asyncio.Lock
-
-    def _now_ms(self) -> int:
-        raise NotImplementedError
-
-    def _read(self) -> AbstractAsyncContextManager[aiosqlite.Connection]:
-        raise NotImplementedError
-
-    async def _fetch(self, db: aiosqlite.Connection, sql: str, params: Sequence[object] = ()) -> list[Any]:
-        raise NotImplementedError
+class LocaleRecords(StoreBase):
+    """Players' last locales per server (a part of ``db.store.Store``)."""
 
     async def player_locales(self, guild_id: int, user_ids: Sequence[int]) -> dict[int, str]:
         """Return the last locale each of these users used on the server (users never seen: absent)."""
@@ -48,8 +31,8 @@ class LocaleRecords:
             for start in range(0, len(users), MAX_QUERY_USERS):
                 chunk = users[start:start + MAX_QUERY_USERS]
                 marks = ", ".join("?" * len(chunk))
-                rows = await self._fetch(
-                    db, f"SELECT user_id, locale FROM player_locales WHERE guild_id = ? AND user_id IN ({marks})",
+                rows = await db.fetch(
+                    f"SELECT user_id, locale FROM player_locales WHERE guild_id = ? AND user_id IN ({marks})",
                     (guild_id, *chunk))
                 found.update({int(user): str(locale) for user, locale in rows})
         return found
@@ -60,8 +43,8 @@ class LocaleRecords:
         check_int64(user_id, "user_id")
         if not isinstance(locale, str) or not 2 <= len(locale) <= 16:
             raise ValueError(f"locale must be 2 to 16 characters, not {locale!r}")
-        async with self._lock:
-            await self._db.execute(
+        async with self._single() as db:
+            await db.execute(
                 "INSERT INTO player_locales (guild_id, user_id, locale, updated_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (guild_id, user_id) DO UPDATE SET locale = excluded.locale,"
                 " updated_at = excluded.updated_at",

@@ -94,7 +94,7 @@ def load_migrations(dialect: str = "sqlite") -> list[Migration]:
     folder = resources.files("db").joinpath("migrations").joinpath(dialect)
     found = [
         parse_migration(entry.name, entry.read_text(encoding="utf-8"))
-        for entry in folder.iterdir()
+        for entry in (folder.iterdir() if folder.is_dir() else ())
         if entry.name.endswith(".sql")
     ]
     if not found:

@@ -31,6 +31,9 @@ __all__ = [
     "NewSeat",
     "ResultRow",
     "SeatRow",
+    "SnapshotRow",
+    "TableLoad",
+    "TableTail",
     "decode_json",
     "decode_object",
     "encode_json",
@@ -379,3 +382,43 @@ class GameLog:
     def moves(self) -> list[tuple[int, Any]]:
         """Return the log as (seat, payload) pairs, the shape ``engine.core.replay`` takes."""
         return [(action.seat, action.payload) for action in self.actions]
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotRow:
+    """A cached state: the engine's dump after ``version`` actions, with the decision window then open."""
+
+    game_id: int
+    version: int
+    opened: int
+    state: str
+
+    COLUMNS = "game_id, version, opened, state"
+
+    @classmethod
+    def decode(cls, row: tuple[object, ...]) -> SnapshotRow:
+        """Return the record of a ``COLUMNS`` row; raise CorruptRow for a malformed one."""
+        game_id = _int(row[0], -1, "snapshots.game_id")
+        return cls(game_id, _int(row[1], game_id, "snapshots.version"), _int(row[2], game_id, "snapshots.opened"),
+                   _str(row[3], game_id, "snapshots.state"))
+
+
+@dataclass(frozen=True, slots=True)
+class TableLoad:
+    """What loading a table reads: the game, its seats, its latest snapshot (if any), the actions
+    after it (the whole log without one) and its armed timers."""
+
+    game: GameRow
+    seats: tuple[SeatRow, ...]
+    snapshot: SnapshotRow | None
+    actions: tuple[ActionRow, ...]
+    deadlines: tuple[DeadlineRow, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableTail:
+    """What changed since a version: the game row now, its seats, and the actions after that version."""
+
+    game: GameRow
+    seats: tuple[SeatRow, ...]
+    actions: tuple[ActionRow, ...]

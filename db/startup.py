@@ -13,7 +13,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from db.errors import MigrationError, SchemaTooNew, StoreError
+from db.errors import MigrationError, SchemaTooNew, StoreError, Unavailable
 from db.store import Store
 
 __all__ = ["CannotOpen", "check_path", "open_store"]
@@ -51,10 +51,14 @@ def check_path(path: str) -> None:
 
 
 async def open_store(path: str) -> Store:
-    """Open (and migrate) the database at ``path``, creating its folder; raise CannotOpen otherwise."""
+    """Open (and migrate) the database at ``path`` (a file, or a ``sqlite://`` / ``postgresql://``
+    URL), creating an SQLite file's folder; raise CannotOpen otherwise."""
     check_path(path)
     try:
-        return await Store.open(path)
+        return await (Store.connect(path) if "://" in path else Store.open(path))
+    except Unavailable as exc:
+        raise CannotOpen(f"the database server cannot be reached ({exc}): check DATABASE_URL and that the "
+                         "server is running") from None
     except SchemaTooNew as exc:
         raise CannotOpen(f"the database {path} was written by a newer Temple Table (schema {exc.found}, this "
                          f"release reads up to {exc.supported}): run that newer release, or restore a backup") from None

@@ -48,7 +48,7 @@ class PieceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
     async def callback(self, interaction: discord.Interaction) -> None:
         """Redraw the controls with this piece's start spaces; refuse anyone but the mover."""
         try:
-            table = table_for(interaction, self.table_id)
+            table = await table_for(interaction, self.table_id)
             if table.status != "playing":
                 raise SessionError("not_playing")
             seat = table.seat_of(interaction.user.id)

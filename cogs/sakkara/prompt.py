@@ -99,7 +99,7 @@ async def navigate(interaction: discord.Interaction, table_id: int, window: int,
     """Show the clicker's prompt at ``group``; refuse privately when stale, not theirs, or a group
     the prompt does not have (crafted: every honest one is drawn from the legal actions)."""
     try:
-        table = table_for(interaction, table_id)
+        table = await table_for(interaction, table_id)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise SessionError("not_seated")

@@ -67,14 +67,14 @@ def place_of(interaction: discord.Interaction) -> Place:
     return Place(interaction.guild_id, interaction.channel_id)
 
 
-def table_for(interaction: discord.Interaction, table_id: int) -> Table:
+async def table_for(interaction: discord.Interaction, table_id: int) -> Table:
     """Return the live table a component names, if the interaction may reach it from where it was
     made (its channel, or a seated player's DM); else raise SessionError ("gone", "not_valid").
 
     The id comes from a custom_id, which a modified client can forge: a Cancel naming another
     server's table, pressed where the presser manages the server, must change nothing.
     """
-    table = hub_of(interaction).bot.sessions.table(table_id)
+    table = await hub_of(interaction).bot.sessions.table(table_id)
     table.check_place(place_of(interaction), interaction.user.id)
     return table
 
@@ -172,7 +172,7 @@ async def act_and_confirm(interaction: discord.Interaction, table_id: int, windo
     hub = hub_of(interaction)
     async with answering_click(interaction) as answer:
         try:
-            table_for(interaction, table_id)
+            await table_for(interaction, table_id)
             update = await hub.bot.sessions.act(table_id, interaction.user.id, window, action)
         except SessionError as exc:
             answer.stop_guard()
@@ -243,7 +243,7 @@ class PeekButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"peek
         """Show the clicker's private prompt, ephemerally."""
         hub = hub_of(interaction)
         try:
-            table = table_for(interaction, self.table_id)
+            table = await table_for(interaction, self.table_id)
             seat = table.seat_of(interaction.user.id)
             if seat is None or table.status != "playing":
                 raise SessionError("not_seated" if seat is None else "not_playing")

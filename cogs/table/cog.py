@@ -37,7 +37,7 @@ class TableCog(commands.GroupCog):
         """Return this channel's table of this game, or raise SessionError."""
         if interaction.guild is None or interaction.channel is None:
             raise SessionError("guild_only")
-        table = self.bot.sessions.table_in(interaction.channel.id)
+        table = await self.bot.sessions.table_in(interaction.channel.id)
         if table.spec.name != self.renderer.name:
             raise SessionError("wrong_game", game=table.spec.name)
         return table

@@ -120,7 +120,7 @@ class TableHub:
         self.outbox = Outbox(budget)  # every rate-limited call goes through it
         self.panels = Panels()  # private prompts redrawn through their player's latest click
         self._messages: dict[tuple[int, str, int | None], tuple[int, int]] = {}
-        self._loaded: set[int] = set()  # tables whose recorded messages were read from the store
+        self._loaded: dict[int, int] = {}  # table id -> the generation whose recorded messages were read
         self._shown: dict[tuple[int, str, int | None], str] = {}  # what each message shows now
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id (saves a lookup per DM)
         self._refresh_armed: dict[int, int] = {}  # table id -> the window a count redraw is armed for
@@ -139,11 +139,21 @@ class TableHub:
     async def message_ref(self, table: Table, kind: str, seat: int | None = None) -> tuple[int, int] | None:
         """Return (channel id, message id) of a recorded message, loading the store after a restart."""
         key = (table.id, kind, seat)
-        if key not in self._messages and table.id not in self._loaded:
-            self._loaded.add(table.id)
+        if self._loaded.get(table.id) != table.generation:
+            # First use in this process, or another process has written to the table since: its
+            # messages may have been replaced there, and what they show is not known here.
+            if table.id in self._loaded:
+                self._drop(table.id)
+            self._loaded[table.id] = table.generation
             for row in await self.store.messages(table.id):
                 self._messages.setdefault((table.id, row.kind, row.seat), (row.channel_id, row.message_id))
         return self._messages.get(key)
+
+    def _drop(self, table_id: int) -> None:
+        """Forget what is known here of a table's messages (they are read again when needed)."""
+        for cache in (self._messages, self._shown):
+            for key in [k for k in cache if k[0] == table_id]:
+                del cache[key]
 
     async def remember(self, table: Table, kind: str, message: discord.Message, seat: int | None = None) -> None:
         """Record a message so it can be edited later (also after a restart)."""

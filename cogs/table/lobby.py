@@ -98,7 +98,7 @@ async def lobby_op(hub: TableHub, interaction: discord.Interaction, table_id: in
     async with answering_click(interaction) as answer:
         note = ""
         try:
-            here = table_for(interaction, table_id)
+            here = await table_for(interaction, table_id)
             if op == "join":
                 table = await sessions.join(table_id, as_seat(user))
                 ok = await hub.check_dm(user, t("lobby.dm_ok", game=hub.renderer(table).title(),

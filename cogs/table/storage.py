@@ -7,20 +7,51 @@ It holds no SQL: every statement stays in ``db/``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
-from db.errors import AlreadySeated, ChannelBusy, CorruptRow, GameNotFound, StaleVersion
-from db.records import NewResult, NewSeat
+from db.errors import AlreadySeated, ChannelBusy, CorruptRow, GameNotFound, StaleVersion, Unavailable
+from db.records import ActionRow, DeadlineRow, NewResult, NewSeat, SeatRow
 from db.store import Store
-from engine.session import RepoBusy, RepoConflict, RepoCorrupt, RepoStale, ResultSpec, SeatSpec, StoredTable
+from engine.session import (
+    Deadline,
+    RepoBusy,
+    RepoConflict,
+    RepoCorrupt,
+    RepoStale,
+    RepoUnavailable,
+    ResultSpec,
+    SeatSpec,
+    Snapshot,
+    StoredTable,
+    StoredTail,
+    StoredTimer,
+)
 
 __all__ = ["StoreRepository"]
+
+T = TypeVar("T")
 
 
 def _seat(spec: SeatSpec) -> NewSeat:
     return NewSeat(display_name=spec.display_name, user_id=spec.user_id, ai_level=spec.ai_level)
+
+
+def _spec(row: SeatRow) -> SeatSpec:
+    return SeatSpec(row.display_name, row.user_id, row.ai_level)
+
+
+def _moves(rows: Sequence[ActionRow]) -> tuple[tuple[int, Any], ...]:
+    return tuple((a.seat, a.payload) for a in rows)
+
+
+def _timer(row: DeadlineRow) -> StoredTimer:
+    return StoredTimer(row.game_id, row.kind, row.due_at.timestamp(), row.version)
+
+
+def _when(due: float) -> datetime:
+    return datetime.fromtimestamp(due, UTC)
 
 
 class StoreRepository:
@@ -29,15 +60,27 @@ class StoreRepository:
     def __init__(self, store: Store) -> None:
         self.store = store
 
+    @staticmethod
+    async def _call(work: Callable[[], Awaitable[T]]) -> T:
+        """Run a store call, translating the store's errors into the session's."""
+        try:
+            return await work()
+        except Unavailable as exc:
+            raise RepoUnavailable(str(exc)) from exc
+        except CorruptRow as exc:
+            raise RepoCorrupt(str(exc)) from exc
+        except GameNotFound as exc:
+            raise KeyError(exc.game_id) from exc
+
     async def create(self, game: str, guild_id: int, channel_id: int, host_id: int,
                      options: dict[str, Any], table_options: dict[str, Any],
                      seats: Sequence[SeatSpec]) -> int:
         """Open a lobby row."""
         try:
-            row = await self.store.create_game(
+            row = await self._call(lambda: self.store.create_game(
                 game, guild_id=guild_id, channel_id=channel_id, host_id=host_id,
                 preset=options.get("preset"), options=options, table_options=table_options,
-                seats=[_seat(s) for s in seats])
+                seats=[_seat(s) for s in seats]))
         except ChannelBusy as exc:
             raise RepoBusy(str(exc)) from exc
         return row.id
@@ -45,62 +88,73 @@ class StoreRepository:
     async def add_seat(self, table_id: int, seat: SeatSpec) -> None:
         """Add a lobby seat."""
         try:
-            await self.store.add_seat(table_id, _seat(seat))
+            await self._call(lambda: self.store.add_seat(table_id, _seat(seat)))
         except AlreadySeated as exc:
             raise RepoConflict(str(exc)) from exc
 
     async def remove_seat(self, table_id: int, seat: int) -> None:
         """Remove a lobby seat."""
-        await self.store.remove_seat(table_id, seat)
+        await self._call(lambda: self.store.remove_seat(table_id, seat))
 
     async def start(self, table_id: int, seats: Sequence[SeatSpec], seed: int) -> None:
         """Record the seating and seed."""
-        await self.store.start_game(table_id, [_seat(s) for s in seats], seed)
+        await self._call(lambda: self.store.start_game(table_id, [_seat(s) for s in seats], seed))
 
     async def append(self, table_id: int, expected: int, actions: Sequence[tuple[int, Any]],
-                     deadline: tuple[str, float, int] | None = None) -> None:
-        """Append actions atomically at ``expected`` (with the timer they arm, if any)."""
-        timer = None if deadline is None else (deadline[0], datetime.fromtimestamp(deadline[1], UTC), deadline[2])
+                     deadlines: Sequence[Deadline] = ()) -> None:
+        """Append actions atomically at ``expected`` (with the timers they arm)."""
+        timers = [(kind, _when(due), version) for kind, due, version in deadlines]
         try:
-            await self.store.append_actions(table_id, expected, list(actions), deadline=timer)
+            await self._call(lambda: self.store.append_actions(table_id, expected, list(actions), deadlines=timers))
         except StaleVersion as exc:
             raise RepoStale(str(exc)) from exc
 
     async def finish(self, table_id: int, results: Sequence[ResultSpec]) -> None:
         """Mark finished with results."""
-        await self.store.finish_game(
+        await self._call(lambda: self.store.finish_game(
             table_id, [NewResult(seat=r.seat, score=r.score, placement=r.placement, is_winner=r.is_winner)
-                       for r in results])
+                       for r in results]))
 
     async def cancel(self, table_id: int, status: str) -> None:
         """End without results."""
-        await self.store.cancel_game(table_id, "abandoned" if status == "abandoned" else "cancelled")
+        await self._call(lambda: self.store.cancel_game(table_id, "abandoned" if status == "abandoned"
+                                                        else "cancelled"))
 
     async def load(self, table_id: int) -> StoredTable:
-        """Return the stored table with its log (KeyError when there is no such table)."""
-        try:
-            log = await self.store.load_game(table_id)
-        except GameNotFound as exc:
-            raise KeyError(exc.game_id) from exc
-        except CorruptRow as exc:
-            raise RepoCorrupt(str(exc)) from exc
-        g = log.game
+        """Return the stored table: its snapshot, the actions after it and its timers."""
+        found = await self._call(lambda: self.store.load_table(table_id))
+        g, snap = found.game, found.snapshot
         return StoredTable(
             id=g.id, game=g.game, options=g.options, table_options=g.table_options, seed=g.seed,
             guild_id=g.guild_id, channel_id=g.channel_id, host_id=g.host_id, status=g.status,
-            seats=tuple(SeatSpec(s.display_name, s.user_id, s.ai_level) for s in log.seats),
-            actions=tuple((a.seat, a.payload) for a in log.actions),
+            seats=tuple(_spec(s) for s in found.seats), actions=_moves(found.actions),
+            snapshot=None if snap is None else Snapshot(snap.version, snap.opened, snap.state),
+            timers=tuple(_timer(d) for d in found.deadlines),
         )
 
-    async def unfinished(self) -> list[int]:
-        """Return the ids of active tables."""
-        return await self.store.unfinished_game_ids()
+    async def tail(self, table_id: int, since: int) -> StoredTail:
+        """Return the table's status and seats now and its actions from ``since`` on."""
+        found = await self._call(lambda: self.store.tail(table_id, since))
+        return StoredTail(found.game.status, found.game.host_id, tuple(_spec(s) for s in found.seats),
+                          _moves(found.actions))
+
+    async def active_in(self, channel_id: int) -> int | None:
+        """Return the id of the channel's active table."""
+        row = await self._call(lambda: self.store.active_game(channel_id))
+        return None if row is None else row.id
+
+    async def timers(self, buckets: Sequence[int] | None = None, bucket_count: int = 1, *,
+                     table_ids: Sequence[int] | None = None) -> list[StoredTimer]:
+        """Return armed timers (one query)."""
+        rows = await self._call(lambda: self.store.armed(buckets=buckets, bucket_count=bucket_count,
+                                                         game_ids=table_ids))
+        return [_timer(row) for row in rows]
 
     async def set_deadline(self, table_id: int, kind: str, due: float, window: int) -> None:
         """Persist a timer."""
-        await self.store.set_deadline(table_id, kind, datetime.fromtimestamp(due, UTC), version=window)
+        await self._call(lambda: self.store.set_deadline(table_id, kind, _when(due), version=window))
 
-    async def deadline(self, table_id: int, kind: str) -> tuple[float, int | None] | None:
-        """Return a persisted timer."""
-        row = await self.store.deadline(table_id, kind)
-        return None if row is None else (row.due_at.timestamp(), row.version)
+    async def save_snapshot(self, table_id: int, snapshot: Snapshot) -> None:
+        """Keep a state snapshot."""
+        await self._call(lambda: self.store.save_snapshot(table_id, snapshot.version, snapshot.window,
+                                                          snapshot.state))

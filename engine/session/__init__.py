@@ -1,6 +1,9 @@
 """The async session layer: one table per channel, for every game, with no Discord in it.
 
-- :mod:`engine.session.sessions` — :class:`Sessions`: lobby, play, timers, AI seats, recovery.
+- :mod:`engine.session.sessions` — :class:`Sessions`: lookup, lobby, play (the public operations).
+- :mod:`engine.session.runner` — the cache over the store, play, timers and AI turns underneath.
+- :mod:`engine.session.loading` — a table from its snapshot and tail; :mod:`engine.session.timers`
+  the timer book and who runs a table's timers; :mod:`engine.session.ai_pool` AI in worker processes.
 - :mod:`engine.session.table` — a live :class:`Table`, an :class:`Update`, the :class:`Listener`.
 - :mod:`engine.session.records` — records, errors, settings and the :class:`Repository` protocol.
 - :mod:`engine.session.place` — :class:`Place`: where a request comes from, and who may reach a table there.
@@ -9,24 +12,38 @@
 
 from __future__ import annotations
 
+from engine.session.ai_pool import AiPool, default_workers
 from engine.session.place import Place
 from engine.session.records import (
+    AUTO,
+    DECISION,
+    Deadline,
     GameSpec,
     RepoBusy,
     RepoConflict,
     RepoCorrupt,
     Repository,
     RepoStale,
+    RepoUnavailable,
     ResultSpec,
     SeatSpec,
     SessionError,
     Settings,
+    Snapshot,
     StoredTable,
+    StoredTail,
+    StoredTimer,
 )
 from engine.session.sessions import Sessions
 from engine.session.table import Listener, Table, Update
+from engine.session.timers import Coordinator, SingleProcess
 
 __all__ = [
+    "AUTO",
+    "DECISION",
+    "AiPool",
+    "Coordinator",
+    "Deadline",
     "GameSpec",
     "Listener",
     "Place",
@@ -34,13 +51,19 @@ __all__ = [
     "RepoConflict",
     "RepoCorrupt",
     "RepoStale",
+    "RepoUnavailable",
     "Repository",
     "ResultSpec",
     "SeatSpec",
     "SessionError",
     "Sessions",
     "Settings",
+    "SingleProcess",
+    "Snapshot",
     "StoredTable",
+    "StoredTail",
+    "StoredTimer",
     "Table",
     "Update",
+    "default_workers",
 ]

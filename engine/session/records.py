@@ -13,18 +13,35 @@ from typing import Any, Protocol
 from engine.core import Agent, Game
 
 __all__ = [
+    "AUTO",
+    "DECISION",
+    "Deadline",
     "GameSpec",
     "RepoBusy",
     "RepoConflict",
     "RepoCorrupt",
     "RepoStale",
+    "RepoUnavailable",
     "Repository",
     "ResultSpec",
     "SeatSpec",
     "SessionError",
     "Settings",
+    "Snapshot",
     "StoredTable",
+    "StoredTail",
+    "StoredTimer",
 ]
+
+DECISION = "decision"
+"""The timer of the current decision window (version = the window): the absent humans' timeout."""
+AUTO = "auto"
+"""The timer of automatic play (version = the table's version): an AI turn after its delay, or the
+end of a game whose last action was written but not its result. Stored with the append that makes
+it due, so a restart (or another process) knows of it without loading the table."""
+
+Deadline = tuple[str, float, int]
+"""A timer as the session persists it: (kind, due in epoch seconds, version it belongs to)."""
 
 
 # --------------------------------------------------------------------------- errors
@@ -55,6 +72,11 @@ class RepoCorrupt(Exception):
     """Raised by a repository when a stored row cannot be decoded."""
 
 
+class RepoUnavailable(Exception):
+    """Raised by a repository when the database cannot be reached (connection lost, server down);
+    nothing was written. The caller answers "reconnecting, try again" and changes nothing."""
+
+
 # --------------------------------------------------------------------------- records
 
 
@@ -83,8 +105,28 @@ class ResultSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A cached state: ``GAME.dumps`` of the state after ``version`` actions, and its window."""
+
+    version: int
+    window: int
+    state: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTimer:
+    """An armed timer as stored: fire ``kind`` for the table at ``due`` (epoch s), valid at ``version``."""
+
+    table_id: int
+    kind: str
+    due: float
+    version: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class StoredTable:
-    """What the repository holds about a table: setup, seats and the whole action log."""
+    """What the repository holds about a table: setup, seats, the latest snapshot (if any) and the
+    actions after it (the whole log without one), and its armed timers."""
 
     id: int
     game: str
@@ -97,10 +139,30 @@ class StoredTable:
     status: str
     seats: tuple[SeatSpec, ...]
     actions: tuple[tuple[int, Any], ...]
+    snapshot: Snapshot | None = None
+    timers: tuple[StoredTimer, ...] = ()
+
+    @property
+    def version(self) -> int:
+        """Return the number of actions in the log."""
+        return (self.snapshot.version if self.snapshot is not None else 0) + len(self.actions)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTail:
+    """What changed since a version: the table's status and seats now, and the actions after it."""
+
+    status: str
+    host_id: int
+    seats: tuple[SeatSpec, ...]
+    actions: tuple[tuple[int, Any], ...]
 
 
 class Repository(Protocol):
-    """Storage as the session needs it (``cogs.table.storage`` binds it to ``db.Store``)."""
+    """Storage as the session needs it (``cogs.table.storage`` binds it to ``db.Store``).
+
+    Every method may raise RepoUnavailable when the database cannot be reached.
+    """
 
     async def create(self, game: str, guild_id: int, channel_id: int, host_id: int,
                      options: dict[str, Any], table_options: dict[str, Any],
@@ -121,36 +183,47 @@ class Repository(Protocol):
         ...
 
     async def append(self, table_id: int, expected: int, actions: Sequence[tuple[int, Any]],
-                     deadline: tuple[str, float, int] | None = None) -> None:
+                     deadlines: Sequence[Deadline] = ()) -> None:
         """Append actions at version ``expected`` atomically; raise RepoStale if it moved.
 
-        ``deadline`` (kind, due in epoch seconds, window) is persisted in the same write: the
-        decision timer of the window these actions open costs no second commit.
+        ``deadlines`` are persisted in the same write: the timers these actions arm cost no
+        second commit, and they are written only if the actions are.
         """
         ...
 
     async def finish(self, table_id: int, results: Sequence[ResultSpec]) -> None:
-        """Mark the table finished with its results, in one transaction."""
+        """Mark the table finished with its results, in one transaction (its timers are cleared)."""
         ...
 
     async def cancel(self, table_id: int, status: str) -> None:
-        """End the table as ``cancelled`` or ``abandoned``."""
+        """End the table as ``cancelled`` or ``abandoned`` (its timers are cleared)."""
         ...
 
     async def load(self, table_id: int) -> StoredTable:
-        """Return the stored table; raise KeyError when there is none, RepoCorrupt for a malformed row."""
+        """Return the stored table (snapshot, tail, timers); raise KeyError when there is none,
+        RepoCorrupt for a malformed row."""
         ...
 
-    async def unfinished(self) -> list[int]:
-        """Return the ids of every table in the lobby or playing."""
+    async def tail(self, table_id: int, since: int) -> StoredTail:
+        """Return the table's status and seats now and its actions from version ``since`` on."""
+        ...
+
+    async def active_in(self, channel_id: int) -> int | None:
+        """Return the id of the channel's table in the lobby or playing, if any."""
+        ...
+
+    async def timers(self, buckets: Sequence[int] | None = None, bucket_count: int = 1, *,
+                     table_ids: Sequence[int] | None = None) -> list[StoredTimer]:
+        """Return every armed timer (one query), or those of tables with ``id % bucket_count`` in
+        ``buckets``, or those of ``table_ids``."""
         ...
 
     async def set_deadline(self, table_id: int, kind: str, due: float, window: int) -> None:
-        """Persist a timer (epoch seconds) valid for decision window ``window``."""
+        """Persist a timer (epoch seconds) valid for ``window``."""
         ...
 
-    async def deadline(self, table_id: int, kind: str) -> tuple[float, int | None] | None:
-        """Return a persisted timer as (due, window), if armed."""
+    async def save_snapshot(self, table_id: int, snapshot: Snapshot) -> None:
+        """Keep ``snapshot`` as the table's cached state unless a newer one is stored."""
         ...
 
 
@@ -196,6 +269,8 @@ class Settings:
     decision_timeout_s: float = 120.0
     reminder_before_s: float = 30.0
     ai_delay_s: float = 1.0
+    ai_budget_s: float = 10.0
+    """The most an AI decision may think (in a worker process); past it, the timeout agent plays."""
     ai_name: Callable[[str, int], str] = field(default=lambda level, number: f"{level} {number}")
     """Names the AI seat of ``level`` that is the ``number``-th of its level at the table; the Discord
     layer passes its translated wording (the session holds no user-facing text)."""

@@ -38,6 +38,11 @@ class Table:
     timers: list[Handle] = field(default_factory=list)
     deadline: float | None = None
     opened_at: float = 0.0  # clock time the current decision window opened
+    snapshot_version: int = 0  # the version of the newest snapshot stored for this table
+    stale: bool = False  # a write's outcome is unknown, or another process wrote: sync before acting
+    generation: int = 0
+    """Bumped whenever writes by another process were pulled into this table: caches kept beside it
+    (the hub's message ids and what each message shows) are stale from then on."""
 
     def seat_of(self, user_id: int) -> int | None:
         """Return the seat of a user at this table, if seated."""

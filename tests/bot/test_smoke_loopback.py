@@ -33,7 +33,7 @@ async def test_bot_start_over_loopback_opens_a_table(tmp_path):
             assert lobby_id(lobby, "join")
             rec = await server.slash(bot, bo, channel, "incan join", {})
             assert rec.acknowledged
-            assert [s.display_name for s in bot.sessions.table_in(channel.id).seats] == ["Ann", "Bo"]
+            assert [s.display_name for s in (await bot.sessions.table_in(channel.id)).seats] == ["Ann", "Bo"]
         finally:
             await bot.close()
             await runner

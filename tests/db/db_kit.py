@@ -50,11 +50,11 @@ def count_round_trips(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[str
     """Record every hop from now on to aiosqlite's thread (``Connection._execute``, as
     bench/bot_latency.py counts them); return the live list of the statements' first words."""
     hops: list[str] = []
-    execute: Callable[..., Awaitable[Any]] = store._db._execute
+    execute: Callable[..., Awaitable[Any]] = store._backend._db._execute  # type: ignore[attr-defined]
 
     async def counted(fn: Any, *args: Any, **kwargs: Any) -> Any:
         hops.append(" ".join(str(args[0]).split()[:3]) if args else getattr(fn, "__name__", "?"))
         return await execute(fn, *args, **kwargs)
 
-    monkeypatch.setattr(store._db, "_execute", counted)
+    monkeypatch.setattr(store._backend._db, "_execute", counted)  # type: ignore[attr-defined]
     return hops

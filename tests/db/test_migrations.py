@@ -11,7 +11,7 @@ import aiosqlite
 import pytest
 from db_kit import T0, FakeClock, PlayingGame
 
-import db.store
+import db.sqlite
 from db import MigrationError, SchemaTooNew, Store
 from db.migrate import apply_migrations, check_sequence, load_migrations, parse_migration, split_statements
 
@@ -91,14 +91,14 @@ async def test_a_failing_migration_applies_nothing(db_path: Path):
     assert _user_version(db_path) == 2
 
 
-async def test_a_0002_database_migrates_to_0003_and_keeps_its_data(
+async def test_a_0002_database_migrates_to_the_newest_and_keeps_its_data(
     db_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
     # A database as the code of migration 0002 left it: the store opened with only 0001 and 0002.
     async def up_to_0002(conn: aiosqlite.Connection) -> int:
         return await apply_migrations(conn, load_migrations()[:2])
 
-    monkeypatch.setattr(db.store, "apply_migrations", up_to_0002)
+    monkeypatch.setattr(db.sqlite, "apply_migrations", up_to_0002)
     clock = FakeClock()
     old = await Store.open(db_path, clock=clock)
     assert old.schema_version == 2
@@ -124,6 +124,10 @@ async def test_a_0002_database_migrates_to_0003_and_keeps_its_data(
     assert _user_version(db_path) == latest
     with sqlite3.connect(db_path) as conn:
         after = {table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall() for table in before}
+    # 0005 adds one 'auto' timer per playing game, due at once: the first start looks at each once.
+    auto = [row for row in after["deadlines"] if row[1] == "auto"]
+    assert [(row[0], row[3]) for row in auto] == [(game_id, 2)]
+    after["deadlines"] = [row for row in after["deadlines"] if row[1] != "auto"]
     assert after == before
     # The migrated database takes appends that re-arm the timer.
     store = await Store.open(db_path, clock=clock)

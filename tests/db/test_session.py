@@ -15,6 +15,7 @@ from engine.core import replay
 from engine.incan_gold import GAME
 from engine.session import SeatSpec, SessionError, Sessions, Settings, Table, Update
 from engine.session.games import SPECS
+from engine.session.loading import SNAPSHOT_EVERY
 
 ANN, BO, CY = SeatSpec("Ann", 1), SeatSpec("Bo", 2), SeatSpec("Cy", 3)
 CHANNEL, GUILD = 500, 900
@@ -86,8 +87,8 @@ async def test_full_game_three_humans_two_ai_persists_and_replays(store):
     assert table.state.players == 5 and sum(s.is_ai for s in table.seats) == 2
     await play_out(sessions, table)
     assert table.status == "finished" and len(rec.results) == 1
-    stored = await StoreRepository(store).load(table.id)
-    final = replay(GAME, 5, stored.seed, stored.actions)
+    log = await store.load_game(table.id)
+    final = replay(GAME, 5, log.game.seed, log.moves())
     assert GAME.result(final) == rec.results[0]
     results = await store.results(table.id)
     assert [r.score for r in results] == rec.results[0]["scores"]
@@ -173,12 +174,13 @@ async def test_restart_mid_decision_recovers_and_finishes_like_a_straight_replay
     await sessions.close()
 
     again, _ = make(store, clock)
-    assert await again.recover() == [table.id]
-    revived = again.table(table.id)
+    await again.open()
+    assert again.tables == {}  # nothing is loaded at start-up: the timers only name their tables
+    revived = await again.table(table.id)
     assert (revived.window, revived.version, GAME.dumps(revived.state)) == (window, version, dump)
     await play_out(again, revived)
-    stored = await StoreRepository(store).load(table.id)
-    assert GAME.result(replay(GAME, 5, stored.seed, stored.actions)) == GAME.result(revived.state)
+    log = await store.load_game(table.id)
+    assert GAME.result(replay(GAME, 5, log.game.seed, log.moves())) == GAME.result(revived.state)
 
 
 async def test_a_timer_that_expired_while_down_fires_at_once(store):
@@ -189,18 +191,20 @@ async def test_a_timer_that_expired_while_down_fires_at_once(store):
     await sessions.close()
     clock.time += 600  # the bot was down for ten minutes
     again, rec = make(store, clock)
-    await again.recover()
+    await again.open()
     await clock.advance(0)
-    assert again.table(table.id).version > version
+    assert (await again.table(table.id)).version > version
     assert rec.updates and rec.updates[0].timed_out
 
 
-async def test_corrupt_rows_abandon_the_table_on_recovery(store):
+async def test_corrupt_rows_abandon_the_table_when_it_is_loaded(store):
     sessions, _ = make(store)
     table = await table_of_three(sessions, bots=0)
     await store.append_action(table.id, table.version, 0, "dance")  # not a legal action
     again, _ = make(store)
-    assert await again.recover() == []
+    await again.open()
+    with pytest.raises(SessionError, match="gone"):
+        await again.table(table.id)  # loaded on demand: the bad row is found then
     assert (await store.get_game(table.id)).status == "abandoned"
 
 
@@ -296,3 +300,80 @@ async def test_with_the_real_clock_ai_turns_and_timeouts_draw_what_they_did(stor
     timed_out = next(u for u in rec.updates if u.timed_out == [ann])
     assert any(e["type"] == "reveal" for e in timed_out.events)
     await sessions.close()
+
+
+class CountingRepo(StoreRepository):
+    """The real repository, counting the calls that matter for a cold start."""
+
+    def __init__(self, store: Store) -> None:
+        super().__init__(store)
+        self.loads: list[int] = []
+        self.timer_queries = 0
+
+    async def load(self, table_id: int) -> Any:
+        self.loads.append(table_id)
+        return await super().load(table_id)
+
+    async def timers(self, *args: Any, **kwargs: Any) -> Any:
+        self.timer_queries += 1
+        return await super().timers(*args, **kwargs)
+
+
+async def test_a_restart_loads_no_table_and_restores_every_timer_with_one_query(store):
+    clock = ManualClock()
+    sessions, _ = make(store, clock)
+    tables = []
+    for n in range(3):
+        table = await sessions.create("incan_gold", GUILD, CHANNEL + n, ANN)
+        await sessions.join(table.id, BO)
+        await sessions.start(table.id, ANN.user_id or 0, seed=n)
+        tables.append(table)
+    await sessions.close()
+
+    repo = CountingRepo(store)
+    again = Sessions(repo, SPECS, Recorder(), clock, Settings(decision_timeout_s=120, reminder_before_s=30,
+                                                              ai_delay_s=0))
+    await again.open()
+    assert (repo.timer_queries, repo.loads, again.tables) == (1, [], {})
+    assert len(clock.pending()) == 2 * 3  # each table's reminder and timeout, armed without loading it
+    first = tables[1]
+    seat = first.humans_owing()[0]
+    await again.act(first.id, first.seats[seat].user_id or 0, first.window, "torch")  # a click loads its table
+    assert repo.loads == [first.id] and list(again.tables) == [first.id]
+    await clock.advance(121)  # the other two tables time out: each is loaded by its timer
+    assert sorted(repo.loads) == sorted(t.id for t in tables)
+
+
+async def test_loading_replays_only_the_tail_after_the_latest_snapshot(store):
+    sessions, _ = make(store)
+    table = await table_of_three(sessions, bots=2, seed=11)
+    while table.status == "playing" and table.version < 3 * SNAPSHOT_EVERY:
+        for seat in table.humans_owing():
+            await sessions.act(table.id, table.seats[seat].user_id or 0, table.window, "torch")
+    assert table.status == "playing"
+    stored = await StoreRepository(store).load(table.id)
+    assert stored.snapshot is not None and stored.snapshot.version == table.snapshot_version
+    assert stored.version == table.version and len(stored.actions) < SNAPSHOT_EVERY
+    again, _ = make(store)
+    revived = await again.table(table.id)
+    assert (revived.version, revived.window, GAME.dumps(revived.state)) == (
+        table.version, table.window, GAME.dumps(table.state))
+    log = await store.load_game(table.id)
+    assert GAME.dumps(replay(GAME, 5, log.game.seed, log.moves())) == GAME.dumps(revived.state)
+
+
+async def test_an_ai_turn_due_when_the_bot_stopped_is_played_after_the_restart(store):
+    clock = ManualClock()
+    sessions, _ = make(store, clock, ai_delay=1.0)
+    table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN)
+    await sessions.add_ai(table.id, ANN.user_id or 0, "easy")
+    await sessions.start(table.id, ANN.user_id or 0, seed=3)
+    ai = next(s for s in table.owing() if table.seats[s].is_ai)
+    version = table.version
+    await sessions.close()  # stopped before the AI seat's delay ran out
+
+    again, _ = make(store, clock, ai_delay=1.0)
+    await again.open()
+    await clock.advance(1.0)
+    revived = await again.table(table.id)
+    assert revived.version == version + 1 and ai not in revived.owing()

@@ -25,7 +25,8 @@ from db import (
     Store,
     WrongStatus,
 )
-from db import store as store_module
+from db import sqlite as store_module
+from db.backend import Refused
 
 CY = NewSeat.human(103, "Cy")
 EASY = NewSeat.ai("easy", "Bot (easy)")
@@ -325,7 +326,7 @@ async def test_finish_is_one_transaction(db_path: Path, clock: FakeClock):
             "CREATE TRIGGER test_boom BEFORE UPDATE OF status ON games WHEN NEW.status = 'finished'"
             " BEGIN SELECT RAISE(ABORT, 'boom'); END"
         )
-    with pytest.raises(sqlite3.IntegrityError, match="boom"):
+    with pytest.raises(Refused, match="boom"):
         await store.finish_game(game_id, RESULTS)
     assert await store.results(game_id) == []
     assert (await store.get_game(game_id)).status == "playing"
@@ -461,8 +462,10 @@ async def test_the_schema_guards_the_log_without_the_store(db_path: Path):
             ("DELETE FROM actions WHERE game_id = ?", "append_only"),
             ("INSERT INTO actions VALUES (?, 0, 1, '\"camp\"', 0)", "stale_version"),
             ("INSERT INTO actions VALUES (?, 5, 1, '\"camp\"', 0)", "stale_version"),
-            ("INSERT INTO action_appends VALUES (?, 0, 1, '\"camp\"', 0, 'decision', 0, 1)", "stale_version"),
-            ("INSERT INTO action_appends VALUES (?, 1, 7, '\"camp\"', 0, 'decision', 0, 2)", "no_such_seat"),
+            ("INSERT INTO action_appends VALUES (?, 0, 1, '\"camp\"', 0, 'decision', 0, 1, NULL, NULL, NULL)",
+             "stale_version"),
+            ("INSERT INTO action_appends VALUES (?, 1, 7, '\"camp\"', 0, 'decision', 0, 2, NULL, NULL, NULL)",
+             "no_such_seat"),
             ("INSERT INTO seats VALUES (?, 3, 104, NULL, 'Dee')", "seats_frozen"),
             ("UPDATE games SET status = 'lobby' WHERE id = ?", "bad_status_transition"),
         ]
@@ -529,13 +532,13 @@ async def test_concurrent_appends_share_commits_and_keep_their_outcomes(
     tables = [await playing(channel_id=1000 + n) for n in range(20)]
     extra = await playing(channel_id=999)
     flushed: list[int] = []
-    original = store._flush_appends
+    original = store._backend._flush
 
     async def spy(batch):  # white-box: record how many appends each flush wrote together
         flushed.append(len(batch))
         await original(batch)
 
-    monkeypatch.setattr(store, "_flush_appends", spy)
+    monkeypatch.setattr(store._backend, "_flush", spy)
     calls = [store.append_action(game_id, 0, 0, "torch") for game_id in tables]
     calls.append(store.append_action(tables[3], 0, 1, "camp"))  # a double click on table 3...
     calls.append(store.append_action(extra, 0, 9, "camp"))  # ...and a seat that does not exist
@@ -551,7 +554,7 @@ async def test_concurrent_appends_share_commits_and_keep_their_outcomes(
 
 async def test_an_append_cancelled_while_queued_is_not_written(store: Store, playing: PlayingGame):
     game_id = await playing()
-    async with store._lock:  # white-box: keep the store busy so the append stays queued
+    async with store._backend._lock:  # white-box: keep the store busy so the append stays queued
         task = asyncio.create_task(store.append_action(game_id, 0, 0, "torch"))
         await asyncio.sleep(0.01)
         task.cancel()
@@ -563,7 +566,7 @@ async def test_an_append_cancelled_while_queued_is_not_written(store: Store, pla
 
 async def test_cancelling_the_flushing_caller_still_settles_the_others(store: Store, playing: PlayingGame):
     first, second = await playing(channel_id=1), await playing(channel_id=2)
-    async with store._lock:  # queue both, so the first one's turn writes both
+    async with store._backend._lock:  # queue both, so the first one's turn writes both
         flusher = asyncio.create_task(store.append_action(first, 0, 0, "torch"))
         rider = asyncio.create_task(store.append_action(second, 0, 0, "torch"))
         await asyncio.sleep(0.01)
@@ -650,7 +653,7 @@ async def test_a_refused_append_writes_neither_actions_nor_deadline(store: Store
 async def test_a_batch_with_a_refused_append_keeps_each_callers_deadline(store: Store, playing: PlayingGame):
     good, clicked, missing_seat = [await playing(channel_id=n) for n in (1, 2, 3)]
     first, second, third = (DUE + timedelta(seconds=n) for n in (1, 2, 3))
-    async with store._lock:  # white-box: queue them all, so one flush writes them together
+    async with store._backend._lock:  # white-box: queue them all, so one flush writes them together
         calls = [
             asyncio.create_task(store.append_action(good, 0, 0, "torch")),
             asyncio.create_task(store.append_actions(clicked, 0, [(0, "torch")], deadline=("decision", first, 1))),
@@ -679,7 +682,7 @@ async def test_round_trips_to_the_database_thread(
     assert hops == ["INSERT INTO action_appends"]
     # k appends queued while the store is busy: one statement for all of them, timers included.
     hops.clear()
-    async with store._lock:
+    async with store._backend._lock:
         calls = [
             asyncio.create_task(store.append_actions(game_id, 0, [(0, "torch")], deadline=("decision", DUE, 1)))
             for game_id in tables[1:]
@@ -699,10 +702,10 @@ async def test_a_queue_bigger_than_one_statement_is_written_in_few_statements(
     store: Store, playing: PlayingGame, monkeypatch: pytest.MonkeyPatch
 ):
     """Hundreds of tables appending at once: the queue is cut into statements that fit, not one per table."""
-    monkeypatch.setattr(store_module, "_ROWS_PER_INSERT", 10)  # white-box: a small statement size
+    monkeypatch.setattr(store_module, "ROWS_PER_INSERT", 10)  # white-box: a small statement size
     tables = [await playing(channel_id=2000 + n) for n in range(7)]
     hops = count_round_trips(store, monkeypatch)
-    async with store._lock:
+    async with store._backend._lock:
         calls = [asyncio.create_task(store.append_actions(game_id, 0, [(-1, "T5"), (0, "torch"), (1, "camp")]))
                  for game_id in tables]
         await asyncio.sleep(0.01)

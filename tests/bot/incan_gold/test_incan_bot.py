@@ -47,7 +47,7 @@ async def open_table(fake: FakeDiscord, bot: Bot, channel: FakeChannel, players:
         await fake.click(host, lobby, lobby_id(lobby, f"ai-{level}"))
     if start:
         await fake.click(host, lobby, lobby_id(lobby, "start"))
-    return bot.sessions.table_in(channel.id)
+    return await bot.sessions.table_in(channel.id)
 
 
 async def open_seeded(fake: FakeDiscord, bot: Bot, channel: FakeChannel, players: list[FakeUser],
@@ -100,7 +100,7 @@ async def test_full_game_three_humans_two_bots(fake, table, store, clock, player
     assert [r.score for r in results] == GAME.result(final)["scores"]
     # Rematch opens a new lobby with the same people.
     await fake.click(players[1], summary[0], buttons(summary[0], "rematch:")[0])
-    again = bot.sessions.table_in(table.id)
+    again = await bot.sessions.table_in(table.id)
     assert again.status == "lobby" and len(again.seats) == 5
     await fake.stop(bot)
 
@@ -122,7 +122,7 @@ async def test_a_choice_never_shows_in_public_before_the_reveal(caplog):
             lobby = lobby_message(fake, channel)
             for user in users[1:]:
                 await fake.click(user, lobby, lobby_id(lobby, "join"))
-            game = bot.sessions.table_in(channel.id)
+            game = await bot.sessions.table_in(channel.id)
             await bot.sessions.start(game.id, users[0].id, seed=42)  # same seats and cards in both runs
             await decide(fake, game, users[0], first)
             await fake.run(clock.advance, COUNT_REFRESH_AFTER_S)  # the "k of n have chosen" refresh
@@ -151,7 +151,7 @@ async def test_closed_dms_fall_back_to_ephemeral_prompts(fake, table, store, clo
     assert rec.callbacks == [7] and "Cy" in lobby.render()
     assert rec.replies[-1].ephemeral and "could not send you a direct message" in rec.replies[-1].render()
     await fake.click(players[0], lobby, lobby_id(lobby, "start"))
-    game = bot.sessions.table_in(table.id)
+    game = await bot.sessions.table_in(table.id)
     public = [m for m in fake.channel_messages(table) if buttons(m, "peek:")][-1]
     assert f"<@{cy.id}>" in (public.content or "")  # told to use the Choose button
     await play_to_the_end(fake, game, players)
@@ -212,7 +212,7 @@ async def test_restart_mid_decision_then_old_dm_buttons_still_work(fake, table, 
     await fake.stop(bot)
 
     bot2 = await start_bot(fake, store, clock)
-    revived = bot2.sessions.table_in(table.id)
+    revived = await bot2.sessions.table_in(table.id)
     assert revived.window == window and revived is not game
     await fake.click(players[1], bo_dm, act_id(bo_dm, "torch"))  # the DM from before the restart
     await play_to_the_end(fake, revived, players)

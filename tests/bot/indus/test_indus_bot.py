@@ -57,7 +57,7 @@ async def open_table(fake: FakeDiscord, bot: Bot, channel: FakeChannel, humans: 
     for level in bots:
         await fake.click(host, lobby, lobby_id(lobby, f"ai-{level}"))
     await fake.click(host, lobby, lobby_id(lobby, "start"))
-    return bot.sessions.table_in(channel.id)
+    return await bot.sessions.table_in(channel.id)
 
 
 async def board(fake: FakeDiscord, bot: Bot, table: Table) -> FakeMessage:
@@ -209,7 +209,7 @@ async def test_four_seats_two_humans_two_bots_to_the_summary(fake, table, store,
     assert any("rolled 🎲" in text for text in message.all_texts())
     # Rematch opens a new lobby with the same seats.
     await fake.click(players[1], summary, buttons(summary, "rematch:")[0])
-    again = bot.sessions.table_in(table.id)
+    again = await bot.sessions.table_in(table.id)
     assert again.status == "lobby" and len(again.seats) == 4
     await fake.stop(bot)
 
@@ -226,7 +226,7 @@ async def test_restart_mid_turn_continues_from_the_old_buttons(fake, table, stor
     await fake.stop(bot)
 
     bot2 = await start_bot(fake, store, clock)
-    revived = bot2.sessions.table_in(table.id)
+    revived = await bot2.sessions.table_in(table.id)
     assert revived is not game and (revived.window, revived.version) == (window, version)
     await take(fake, mover(revived, players), old, cid, value)  # the button from before the restart
     assert revived.version > version

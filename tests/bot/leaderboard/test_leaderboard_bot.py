@@ -147,7 +147,7 @@ async def play_incan(fake: FakeDiscord, bot: Bot, channel: FakeChannel, users: l
         await fake.click(user, lobby, lobby_id(lobby, "join"))
     await fake.click(host, lobby, lobby_id(lobby, "ai-easy"))
     await fake.click(host, lobby, lobby_id(lobby, "start"))
-    live = bot.sessions.table_in(channel.id)
+    live = await bot.sessions.table_in(channel.id)
     by_id = {u.id: u for u in users}
     while live.status == "playing":
         for seat in live.humans_owing():
@@ -163,7 +163,7 @@ async def test_a_real_game_is_ranked_and_its_log_is_readable_only_when_over(fake
     ann, bo = fake.user("Ann"), fake.user("Bo")
     bot = await start_bot(fake, store, clock)
     await fake.slash(ann, table, "incan new", {})
-    running = bot.sessions.table_in(table.id).id
+    running = (await bot.sessions.table_in(table.id)).id
     refused = reply(await fake.slash(bo, table, "game log", {"id": running}))
     assert refused.ephemeral and "not over yet" in refused.render()
     lobby = next(m for m in fake.channel_messages(table) if buttons(m, "lobby:"))

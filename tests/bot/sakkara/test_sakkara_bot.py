@@ -42,7 +42,7 @@ async def open_table(fake: FakeDiscord, bot: Bot, channel: FakeChannel, host: Fa
         await fake.click(host, lobby, lobby_id(lobby, f"ai-{level}"))
     else:
         await fake.click(other, lobby, lobby_id(lobby, "join"))
-    table = bot.sessions.table_in(channel.id)
+    table = await bot.sessions.table_in(channel.id)
     if seed is None:
         await fake.click(host, lobby, lobby_id(lobby, "start"))
     else:
@@ -103,7 +103,7 @@ async def test_full_game_human_against_a_bot(fake, table, store, clock, monkeypa
     # every DM prompt lost its controls at the end; the board message lost its Choose button
     assert all(not prompt_ids(m) for m in fake.dm_messages(ann))
     await fake.click(ann, summary[0], buttons(summary[0], "rematch:")[0])
-    again = bot.sessions.table_in(table.id)
+    again = await bot.sessions.table_in(table.id)
     assert again.status == "lobby" and len(again.seats) == 2
     await fake.stop(bot)
 
@@ -218,7 +218,7 @@ async def test_restart_mid_turn_then_the_old_dm_controls_still_work(fake, table,
     await fake.stop(bot)
 
     bot2 = await start_bot(fake, store, clock)
-    revived = bot2.sessions.table_in(table.id)
+    revived = await bot2.sessions.table_in(table.id)
     assert revived is not game and revived.window == window and revived.version == game.version
     seat = revived.humans_owing()[0]
     await perform(fake, ann, dm, choice(revived, seat, rng))  # the DM from before the restart
@@ -339,7 +339,7 @@ async def test_closed_dms_play_through_ephemeral_prompts(fake, table, store, clo
     assert "could not send you a direct message" in rec.replies[-1].render()
     lobby = lobby_message(fake, table)
     await fake.click(ann, lobby, lobby_id(lobby, "ai-easy"))
-    game = bot.sessions.table_in(table.id)
+    game = await bot.sessions.table_in(table.id)
     await bot.sessions.start(game.id, ann.id, seed=8)
     rng = random.Random(8)
     for _ in range(12):

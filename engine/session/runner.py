@@ -1,0 +1,443 @@
+"""The machinery under :class:`engine.session.Sessions`: the table cache, play, timers and AI turns.
+
+The session layer is a cache over the store. A table is loaded on demand (its first click,
+command or timer: the latest snapshot plus a short tail of actions), every write is an append at
+the expected version, and the timers are restored at start-up from the stored deadlines with one
+query, each naming only its table and version: a timer loads its table when it fires.
+
+Ordering guarantee: every accepted action (with the chance draws and AI moves it triggers) is
+appended to the repository *before* any listener call, so nothing that was shown can be lost.
+
+With several processes (``coordinator.shared``), a cached table is brought up to date (its tail
+read) under its lock before anything acts on it, and an append refused because another process
+wrote first is retried on the fresh state (:class:`Stale`). Only the process holding a table's
+lease runs its timers; the others only write the deadlines, which the owner hears of.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Mapping
+from typing import Any
+
+from engine.clock import Clock
+from engine.core import CHANCE, Event, IllegalAction, resolve_chance
+from engine.session.ai_pool import AiPool, decide
+from engine.session.loading import fill, fill_tail, needs_snapshot, snapshot_of, step
+from engine.session.records import (
+    AUTO,
+    DECISION,
+    Deadline,
+    GameSpec,
+    RepoCorrupt,
+    Repository,
+    RepoStale,
+    RepoUnavailable,
+    ResultSpec,
+    SessionError,
+    Settings,
+    StoredTimer,
+)
+from engine.session.table import Listener, Table, Update
+from engine.session.timers import Coordinator, SingleProcess, TimerBook
+
+__all__ = ["REMIND", "Runner", "Stale"]
+
+log = logging.getLogger("engine.session")
+
+REMIND = "remind"  # the in-memory reminder before a decision deadline (derived from it, never stored)
+RETRY_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # a timer whose work met an unreachable database tries again
+
+
+class Stale(Exception):
+    """An append was refused: another writer moved the table first (the cache must be refreshed)."""
+
+
+class Runner:
+    """Loads, plays and times tables; :class:`engine.session.Sessions` adds the public operations."""
+
+    def __init__(self, repo: Repository, specs: Mapping[str, GameSpec], listener: Listener, clock: Clock,
+                 settings: Settings | None = None, *, coordinator: Coordinator | None = None,
+                 ai: AiPool | None = None) -> None:
+        self.repo = repo
+        self.specs = dict(specs)
+        self.listener = listener
+        self.clock = clock
+        self.settings = settings or Settings()
+        self.coordinator: Coordinator = coordinator or SingleProcess()
+        self.ai = ai or AiPool(self.specs, workers=0, budget_s=self.settings.ai_budget_s)
+        self.tables: dict[int, Table] = {}  # the loaded tables: a cache, never the truth
+        self.by_channel: dict[int, int] = {}
+        self.timers = TimerBook(clock)
+        self._loading: dict[int, asyncio.Task[Table]] = {}
+
+    # ------------------------------------------------------------------ the cache
+
+    def loaded(self, table_id: int) -> Table | None:
+        """Return the table if it is loaded in this process (no database access)."""
+        return self.tables.get(table_id)
+
+    async def get(self, table_id: int) -> Table:
+        """Return a table, loading it on demand and bringing it up to date; SessionError("gone") if over."""
+        table = self.tables.get(table_id)
+        if table is None:
+            task = self._loading.get(table_id)
+            if task is None:
+                task = asyncio.ensure_future(self._load(table_id))
+                self._loading[table_id] = task
+                task.add_done_callback(lambda _: self._loading.pop(table_id, None))
+            return await asyncio.shield(task)
+        if self.coordinator.shared or table.stale:
+            async with table.lock:
+                await self._sync(table)
+        return table
+
+    async def _load(self, table_id: int) -> Table:
+        try:
+            stored = await self.repo.load(table_id)
+        except KeyError as exc:
+            raise SessionError("gone") from exc
+        except RepoCorrupt as exc:
+            await self._abandon(table_id, exc)
+            raise SessionError("gone") from exc
+        if stored.status not in ("lobby", "playing") or stored.game not in self.specs:
+            raise SessionError("gone")
+        table = Table(stored.id, self.specs[stored.game], stored.guild_id, stored.channel_id, stored.host_id,
+                      stored.options, stored.table_options, stored.status, list(stored.seats), stored.seed)
+        try:
+            fill(table, stored)
+        except (IllegalAction, ValueError, KeyError, TypeError) as exc:
+            await self._abandon(table_id, exc)
+            raise SessionError("gone") from exc
+        table.opened_at = self.clock.now()
+        self._register(table)
+        return table
+
+    async def _abandon(self, table_id: int, error: Exception) -> None:
+        log.error("table %s cannot be loaded (%s): abandoned", table_id, error)
+        try:
+            await self.repo.cancel(table_id, "abandoned")
+        except Exception:
+            log.exception("table %s could not be marked abandoned", table_id)
+        self.timers.cancel(table_id)
+
+    async def _sync(self, table: Table) -> None:
+        """Bring a cached table up to date with the store (under its lock); SessionError("gone") if it ended."""
+        if not (self.coordinator.shared or table.stale):
+            return
+        tail = await self.repo.tail(table.id, table.version)
+        if tail.status != table.status:
+            if tail.status not in ("lobby", "playing"):
+                table.status = tail.status
+                self._forget(table)
+                raise SessionError("gone")
+            fill(table, await self.repo.load(table.id))  # started elsewhere: everything changed
+            table.generation += 1
+        elif fill_tail(table, tail):
+            table.generation += 1
+        table.stale = False
+
+    def _register(self, table: Table) -> None:
+        self.tables[table.id] = table
+        self.by_channel[table.channel_id] = table.id
+
+    def _forget(self, table: Table) -> None:
+        for handle in table.timers:
+            handle.cancel()
+        table.timers.clear()
+        self.timers.cancel(table.id)
+        self.tables.pop(table.id, None)
+        if self.by_channel.get(table.channel_id) == table.id:
+            del self.by_channel[table.channel_id]
+
+    @staticmethod
+    async def _notify(call: Coroutine[Any, Any, None]) -> None:
+        """Run a listener call; a rendering failure is logged, never undoes or stalls the game.
+
+        Everything the call shows was committed before it, so the game goes on (timers, AI
+        seats) and the next update redraws the table.
+        """
+        try:
+            await call
+        except Exception:
+            log.exception("rendering failed")
+
+    async def _end(self, table: Table, status: str, reason: str) -> None:
+        await self.repo.cancel(table.id, status)
+        table.status = status
+        self._forget(table)
+        await self._notify(self.listener.ended(table, reason))
+
+    # ------------------------------------------------------------------ play
+
+    def _automatic(self, table: Table, state: Any, ai_now: bool,
+                   position: int) -> tuple[Any, int, bool] | None:
+        """Return the next automatic (action, seat, forced): a chance draw, an action the rules
+        let the session play unasked (``GameSpec.forced``), or an AI move when ``ai_now``."""
+        game = table.spec.game
+        movers = game.to_move(state)
+        if not movers:
+            return None
+        if movers == [CHANCE]:
+            return resolve_chance(game, state), CHANCE, False
+        for seat in movers:
+            action = table.spec.forced(state, seat)
+            if action is not None:
+                return action, seat, True
+        if ai_now:
+            for seat in movers:
+                if table.seats[seat].is_ai:
+                    assert table.seed is not None
+                    [(_, action)] = decide(self.specs, table.spec.name, state, table.seed,
+                                           [(seat, str(table.seats[seat].ai_level), position)])
+                    return action, seat, False
+        return None
+
+    def _ai_owes(self, table: Table, state: Any) -> bool:
+        return any(s != CHANCE and table.seats[s].is_ai for s in table.spec.game.to_move(state))
+
+    async def _advance(self, table: Table, first: list[tuple[int, Any]], *, new_window: bool = False,
+                       timed_out: list[int] | None = None) -> Update:
+        """Apply ``first``, then chance draws (and AI moves when they need no delay); commit; render.
+
+        Raises Stale when another writer moved the table first (nothing was written).
+        """
+        state = table.state
+        batch: list[tuple[int, Any]] = []
+        events: list[Event] = []
+        opened_at: int | None = table.version if new_window else None
+        forced: list[tuple[int, Any]] = []
+        pending = list(first)
+        ai_now = self.settings.ai_delay_s <= 0
+        while True:
+            if pending:
+                seat, action = pending.pop(0)
+            else:
+                nxt = self._automatic(table, state, ai_now, table.version + len(batch))
+                if nxt is None:
+                    break
+                action, seat, unasked = nxt
+                if unasked:
+                    forced.append((seat, action))
+            try:
+                state, more, opened = step(table.spec, state, seat, action)
+            except IllegalAction as exc:
+                raise SessionError("illegal", detail=str(exc)) from exc
+            batch.append((seat, action))
+            events += more
+            if opened:
+                opened_at = table.version + len(batch)
+        if not batch and not new_window:
+            return Update(table, events, [], False, timed_out or [], forced)
+        game, now, version = table.spec.game, self.clock.now(), table.version + len(batch)
+        over = game.is_over(state)
+        deadlines: list[Deadline] = []
+        if opened_at is not None and table.humans_to_move(state) and not over:
+            deadlines.append((DECISION, now + table.timeout_s(self.settings), opened_at))
+        if over:
+            deadlines.append((AUTO, now, version))  # finish it, should the result not be written below
+        elif self.settings.ai_delay_s > 0 and self._ai_owes(table, state):
+            deadlines.append((AUTO, now + self.settings.ai_delay_s, version))
+        if batch:
+            try:
+                await self.repo.append(table.id, table.version, batch, deadlines)
+            except RepoStale as exc:
+                raise Stale(str(exc)) from exc
+            except RepoUnavailable:
+                table.stale = True  # the write's outcome is unknown: reload before trusting memory
+                raise
+        else:
+            for kind, due, at in deadlines:
+                await self.repo.set_deadline(table.id, kind, due, at)
+        table.state, table.version = state, version
+        update = Update(table, events, [s for s, _ in batch], opened_at is not None, timed_out or [], forced)
+        if opened_at is not None:
+            table.window, table.opened_at, table.deadline = opened_at, now, None
+            for handle in table.timers:  # e.g. a count redraw of the closed window
+                handle.cancel()
+            table.timers.clear()
+            self.timers.cancel(table.id, DECISION, REMIND)
+        if over:
+            await self._finish(table, update)
+            return update
+        for kind, due, at in deadlines:
+            if kind == DECISION:
+                table.deadline = due
+            self._arm(StoredTimer(table.id, kind, due, at))
+        await self._notify(self.listener.played(update))
+        if needs_snapshot(table):
+            await self._save_snapshot(table)
+        return update
+
+    async def _save_snapshot(self, table: Table) -> None:
+        snapshot = snapshot_of(table)
+        try:
+            await self.repo.save_snapshot(table.id, snapshot)
+        except Exception:  # a cache: losing one costs a longer replay, never a move
+            log.warning("table %s: snapshot at %d not saved", table.id, snapshot.version, exc_info=True)
+            return
+        table.snapshot_version = snapshot.version
+
+    async def _finish(self, table: Table, update: Update) -> None:
+        result = table.spec.game.result(table.state)
+        scores = [int(s) for s in result["scores"]]
+        winners = set(result["winners"])
+        keys = [(s in winners, scores[s]) for s in range(len(scores))]
+        results = [ResultSpec(s, scores[s], 1 + sum(1 for k in keys if k > keys[s]), s in winners)
+                   for s in range(len(scores))]
+        await self.repo.finish(table.id, results)
+        table.status = "finished"
+        self._forget(table)
+        await self._notify(self.listener.played(update))
+        await self._notify(self.listener.finished(table, result))
+
+    # ------------------------------------------------------------------ timers
+
+    def _arm(self, timer: StoredTimer) -> None:
+        """Arm a stored (or just written) timer in this process, if this process runs the table's timers."""
+        table_id, due, version = timer.table_id, timer.due, timer.version or 0
+        if not self.coordinator.owns(table_id):
+            return
+        if timer.kind == DECISION:
+            remind_at = due - self.settings.reminder_before_s
+            if remind_at > self.clock.now():
+                self.timers.arm(table_id, REMIND, remind_at, version,
+                                self._timer(table_id, lambda: self._remind(table_id, version)))
+            self.timers.arm(table_id, DECISION, due, version,
+                            self._timer(table_id, lambda: self._expire(table_id, version)))
+        elif timer.kind == AUTO:
+            self.timers.arm(table_id, AUTO, due, version, self._timer(table_id, lambda: self._auto(table_id, version)))
+
+    def _timer(self, table_id: int, work: Callable[[], Awaitable[None]], attempt: int = 0
+               ) -> Callable[[], Awaitable[None]]:
+        """Wrap a timer's work: an unreachable database retries it later, with backoff."""
+
+        async def run() -> None:
+            try:
+                await work()
+            except RepoUnavailable:
+                delay = RETRY_S[min(attempt, len(RETRY_S) - 1)]
+                log.warning("table %s: the database is unreachable; the timer tries again in %gs", table_id, delay)
+                self.clock.call_at(self.clock.now() + delay, self._timer(table_id, work, attempt + 1))
+
+        return run
+
+    async def _timer_table(self, table_id: int) -> Table | None:
+        """Return the table a timer fired for, loaded and up to date, or None when it is not ours or over."""
+        if not self.coordinator.owns(table_id):
+            return None
+        try:
+            return await self.get(table_id)
+        except SessionError:
+            return None
+
+    async def _remind(self, table_id: int, window: int) -> None:
+        table = await self._timer_table(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            if table.window == window and table.status == "playing" and table.humans_owing():
+                await self._notify(self.listener.reminded(table, table.humans_owing()))
+
+    async def _expire(self, table_id: int, window: int) -> None:
+        """The decision timer ran out: the game's timeout agent plays for every absent human."""
+        for _ in range(3):
+            table = await self._timer_table(table_id)
+            if table is None:
+                return
+            async with table.lock:
+                await self._sync(table)
+                if table.window != window or table.status != "playing" or not table.humans_owing():
+                    return
+                absent = table.humans_owing()
+                try:
+                    await self._advance(table, self._timeout_actions(table, absent), timed_out=absent)
+                    return
+                except Stale:
+                    table.stale = True  # another process moved first: look again
+                except SessionError:
+                    log.exception("table %s: timeout could not be applied", table.id)
+                    return
+
+    def _timeout_actions(self, table: Table, absent: list[int]) -> list[tuple[int, Any]]:
+        """Return what the timeout agent plays for the absent seats (whole turns in a sequential game)."""
+        state, game = table.state, table.spec.game
+        actions: list[tuple[int, Any]] = []
+        assert table.seed is not None
+        for seat in absent:
+            # For a sequential game the timeout agent plays what the absent seat owes: the rest of
+            # the turn in progress, chance draws inside it included (Indus: place, roll, move),
+            # and never a turn of the seat's that begins after it.
+            turn = table.spec.turn_of(state)
+            while True:
+                movers = game.to_move(state)
+                if table.spec.turn_of(state) != turn:
+                    break
+                if seat in movers:
+                    [(_, action)] = decide(self.specs, table.spec.name, state, table.seed,
+                                           [(seat, "", table.version + len(actions))])
+                elif movers == [CHANCE] and actions:
+                    action = resolve_chance(game, state)
+                else:
+                    break
+                mover = seat if seat in movers else CHANCE
+                state, _, _ = step(table.spec, state, mover, action)
+                actions.append((mover, action))
+                if mover == CHANCE and seat not in game.to_move(state):
+                    break
+        return actions
+
+    async def _auto(self, table_id: int, version: int) -> None:
+        """Automatic play came due: AI seats that owe act together, or a finished game gets its result."""
+        table = await self._timer_table(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            await self._sync(table)
+            if table.version != version or table.status != "playing":
+                return
+            if table.spec.game.is_over(table.state):
+                # The last action was written but not the result (a crash, or another process died).
+                await self._finish(table, Update(table, [], [], False))
+                return
+            # Every AI seat owing now acts: in a simultaneous window (Incan Gold) they choose
+            # together, in one write and one redraw; in a turn-based game only one seat owes, and
+            # the next AI turn waits its own delay.
+            seats = [s for s in table.owing() if table.seats[s].is_ai]
+            if not seats:
+                return
+            assert table.seed is not None
+            actions = await self.ai.decide(table.spec.name, table.state, table.seed,
+                                           [(s, str(table.seats[s].ai_level), table.version + n)
+                                            for n, s in enumerate(seats)])
+            try:
+                await self._advance(table, actions)
+            except Stale:
+                table.stale = True  # whoever moved the table wrote its next AI timer too
+
+    # ------------------------------------------------------------------ coordination
+
+    async def _gained(self, buckets: Iterable[int] | None) -> None:
+        """Timers became ours (start-up, or a lease taken over): arm them from the store, one query."""
+        wanted = None if buckets is None else sorted(buckets)
+        if wanted is not None and not wanted:
+            return
+        for timer in await self.repo.timers(wanted, self.coordinator.bucket_count):
+            self._arm(timer)
+
+    async def _lost(self, buckets: Iterable[int]) -> None:
+        """Timers stopped being ours (a lease given up or expired): stop running them."""
+        gone = set(buckets)
+        for table_id in self.timers.tables():
+            if self.coordinator.bucket_of(table_id) in gone:
+                self.timers.cancel(table_id)
+
+    async def _changed(self, table_id: int) -> None:
+        """Another process wrote to a table: mark the cache stale and re-arm its timers if they are ours."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            table.stale = True
+        if self.coordinator.owns(table_id):
+            for timer in await self.repo.timers(table_ids=[table_id]):
+                self._arm(timer)
