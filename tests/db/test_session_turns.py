@@ -74,7 +74,7 @@ async def expire(store: Store, table: Table, clock: ManualClock) -> tuple[tuple[
     """Let the decision timer run out; return the actions it appended to the log."""
     version = table.version
     await clock.advance(120)
-    return (await StoreRepository(store).load(table.id)).actions[version:]
+    return (await store.load_game(table.id)).moves()[version:]
 
 
 async def test_a_timeout_while_returning_the_used_tiles_plays_the_return_only(store: Store):
@@ -138,8 +138,8 @@ async def test_an_indus_timeout_plays_one_turn_even_when_the_same_seat_moves_nex
     log = await expire(store, table, clock)
     assert [a["do"] for s, a in log if s == seat and a["do"] in ("place", "move")] == ["place", "move"]
     assert (table.state.turn, table.state.seat, table.humans_owing()) == (turn + 1, seat, [seat])
-    stored = await StoreRepository(store).load(table.id)
-    assert INDUS.dumps(replay(INDUS, 2, stored.seed or 0, stored.actions)) == INDUS.dumps(table.state)
+    log = await store.load_game(table.id)
+    assert INDUS.dumps(replay(INDUS, 2, log.game.seed or 0, log.moves())) == INDUS.dumps(table.state)
 
 
 async def test_end_turn_as_the_only_legal_action_is_played_without_a_click(store: Store):
@@ -160,8 +160,8 @@ async def test_end_turn_as_the_only_legal_action_is_played_without_a_click(store
         for update in rec.updates[before:]:
             forced_ends += sum(1 for seat, action in update.forced if action == {"do": "end"})
     assert forced_ends > 0
-    stored = await StoreRepository(store).load(table.id)
-    assert SAKKARA.dumps(replay(SAKKARA, 2, stored.seed or 0, stored.actions)) == SAKKARA.dumps(table.state)
+    log = await store.load_game(table.id)
+    assert SAKKARA.dumps(replay(SAKKARA, 2, log.game.seed or 0, log.moves())) == SAKKARA.dumps(table.state)
 
 
 def test_the_forced_action_is_the_only_legal_one_and_nothing_else():

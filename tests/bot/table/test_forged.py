@@ -26,7 +26,7 @@ def private_text(fake: FakeDiscord, user: FakeUser) -> str:
 async def test_a_forged_cancel_from_another_server_changes_nothing(fake, table, store, clock, ann):
     bot = await start_bot(fake, store, clock)
     await fake.slash(ann, table, "incan new", {})
-    victim = bot.sessions.table_in(table.id)
+    victim = await bot.sessions.table_in(table.id)
     # Mallory manages her own server, where the bot also runs a table.
     theirs = fake.text_channel("their-table", guild_id=fake.other_guild())
     mallory = fake.user("Mallory", manage_guild=True)
@@ -35,7 +35,7 @@ async def test_a_forged_cancel_from_another_server_changes_nothing(fake, table, 
     rec = await fake.craft_component(mallory, own, f"lobby:{victim.id}:cancel")
     assert rec.acknowledged
     assert NOT_VALID in private_text(fake, mallory)
-    assert bot.sessions.table_in(table.id) is victim and victim.status == "lobby"
+    assert await bot.sessions.table_in(table.id) is victim and victim.status == "lobby"
     assert (await store.load_game(victim.id)).game.status == "lobby"
     await fake.stop(bot)
 
@@ -43,7 +43,7 @@ async def test_a_forged_cancel_from_another_server_changes_nothing(fake, table, 
 async def test_a_forged_join_from_another_server_seats_nobody(fake, table, store, clock, ann):
     bot = await start_bot(fake, store, clock)
     await fake.slash(ann, table, "incan new", {})
-    victim = bot.sessions.table_in(table.id)
+    victim = await bot.sessions.table_in(table.id)
     theirs = fake.text_channel("their-table", guild_id=fake.other_guild())
     mallory = fake.user("Mallory")
     await fake.slash(mallory, theirs, "incan new", {})
@@ -58,7 +58,7 @@ async def test_a_forged_join_from_another_server_seats_nobody(fake, table, store
 async def test_a_button_of_another_channel_of_the_same_server_is_refused(fake, table, store, clock, ann):
     bot = await start_bot(fake, store, clock)
     await fake.slash(ann, table, "incan new", {})
-    victim = bot.sessions.table_in(table.id)
+    victim = await bot.sessions.table_in(table.id)
     other = fake.text_channel("other")
     bo = fake.user("Bo", manage_guild=True)
     await fake.slash(bo, other, "incan new", {})
@@ -72,7 +72,7 @@ async def test_a_forged_move_in_a_dm_needs_a_seat(fake, table, store, clock, ann
     """A DM button is honoured only for someone seated at its table (DMs carry no channel to check)."""
     bot = await start_bot(fake, store, clock)
     await fake.slash(ann, table, "incan new", {})
-    game = bot.sessions.table_in(table.id)
+    game = await bot.sessions.table_in(table.id)
     lobby = lobby_of(fake, table)
     for level in ("easy", "easy"):
         await fake.click(ann, lobby, lobby_id(lobby, f"ai-{level}"))
@@ -94,12 +94,12 @@ async def test_a_forged_move_in_a_dm_needs_a_seat(fake, table, store, clock, ann
 async def test_a_rematch_forged_from_another_server_opens_nothing(fake, table, store, clock, ann):
     bot = await start_bot(fake, store, clock)
     await fake.slash(ann, table, "incan new", {})
-    game = bot.sessions.table_in(table.id)
+    game = await bot.sessions.table_in(table.id)
     await bot.sessions.cancel(game.id, ann.id, False)
     theirs = fake.text_channel("their-table", guild_id=fake.other_guild())
     await fake.slash(ann, theirs, "incan new", {})  # Ann sat at the old table: still not from there
     await fake.craft_component(ann, lobby_of(fake, theirs), f"rematch:{game.id}")
     assert NOT_VALID in private_text(fake, ann)
     with pytest.raises(Exception, match="no_table"):
-        bot.sessions.table_in(table.id)
+        await bot.sessions.table_in(table.id)
     await fake.stop(bot)
