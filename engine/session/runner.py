@@ -70,7 +70,7 @@ class Runner:
         self.tables: dict[int, Table] = {}  # the loaded tables: a cache, never the truth
         self.by_channel: dict[int, int] = {}
         self.timers = TimerBook(clock)
-        self._loading: dict[int, asyncio.Task[Table]] = {}
+        self._loading: dict[int, asyncio.Future[Table]] = {}
 
     # ------------------------------------------------------------------ the cache
 
@@ -82,12 +82,24 @@ class Runner:
         """Return a table, loading it on demand and bringing it up to date; SessionError("gone") if over."""
         table = self.tables.get(table_id)
         if table is None:
-            task = self._loading.get(table_id)
-            if task is None:
-                task = asyncio.ensure_future(self._load(table_id))
-                self._loading[table_id] = task
-                task.add_done_callback(lambda _: self._loading.pop(table_id, None))
-            return await asyncio.shield(task)
+            # One load per table at a time: a second caller waits for the first caller's load (the
+            # load runs in the first caller's task, so its errors are that caller's).
+            pending = self._loading.get(table_id)
+            if pending is not None:
+                return await asyncio.shield(pending)
+            future: asyncio.Future[Table] = asyncio.get_running_loop().create_future()
+            self._loading[table_id] = future
+            try:
+                table = await self._load(table_id)
+            except BaseException as exc:
+                future.set_exception(exc if isinstance(exc, Exception) else SessionError("gone"))
+                future.exception()  # retrieved: waiters (if any) get it; nobody else must log it
+                raise
+            else:
+                future.set_result(table)
+            finally:
+                del self._loading[table_id]
+            return table
         if self.coordinator.shared or table.stale:
             async with table.lock:
                 await self._sync(table)

@@ -66,7 +66,7 @@ class World:
             lobby = self.lobby(channel)
             await fake.click(self.ann, lobby, lobby_button(lobby, "ai-easy"))
             await fake.click(self.ann, lobby, lobby_button(lobby, "start"))
-        done = self.bot.sessions.table_in(self.channels["done"].id)
+        done = await self.bot.sessions.table_in(self.channels["done"].id)
         while done.status == "playing":
             await self.clock.advance(600)  # Ann's timeouts play the game out: a summary with Rematch
         self.other = fake.text_channel("theirs", guild_id=fake.other_guild())

@@ -20,7 +20,8 @@ def answer(fake: FakeDiscord, user: FakeUser) -> str:
 
 async def lobby_message(fake, bot, channel, host, game: str = "incan"):
     await fake.slash(host, channel, f"{game} new", {})
-    return next(m for m in fake.channel_messages(channel) if buttons(m, "lobby:")), bot.sessions.table_in(channel.id)
+    lobby = next(m for m in fake.channel_messages(channel) if buttons(m, "lobby:"))
+    return lobby, await bot.sessions.table_in(channel.id)
 
 
 @pytest.mark.parametrize("custom_id", ["lobby:-1:join", "peek:-1", "rematch:-1", "lobby:1:explode", "act:1:0",
@@ -101,7 +102,7 @@ async def test_a_crafted_option_is_not_valid(fake, table, store, clock, ann, com
     rec = await fake.craft_slash(ann, table, command, options)
     assert rec.acknowledged and NOT_VALID in answer(fake, ann)
     with pytest.raises(Exception, match="no_table"):
-        bot.sessions.table_in(table.id)
+        await bot.sessions.table_in(table.id)
     await fake.stop(bot)
 
 
