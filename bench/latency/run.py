@@ -35,7 +35,7 @@ from cogs.table.outbox import Budget
 from db.store import Store
 from engine.clock import ManualClock
 from engine.core import CHANCE
-from engine.session import SessionError, Table, Update
+from engine.session import Table, Update
 from fakediscord import FakeDiscord, FakeMessage, FakeUser, RestCall
 from fakediscord.ratelimits import RateLimiter, RateLimits
 
@@ -391,9 +391,9 @@ class Run:
 
     def _find_table(self, person: Person) -> Table | None:
         assert self.bot is not None
-        try:
-            table = self.bot.sessions.table_in(person.channel_id)
-        except SessionError:
+        table_id = self.bot.sessions.by_channel.get(person.channel_id)  # tables of this run stay loaded
+        table = None if table_id is None else self.bot.sessions.loaded(table_id)
+        if table is None or table.status not in ("lobby", "playing"):
             return None
         person.table_id = table.id
         return table
