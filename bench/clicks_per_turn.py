@@ -102,7 +102,7 @@ async def start(fake: FakeDiscord, store: Store, game: str, humans: int,
     users = [fake.user(f"P{i}-{seed}") for i in range(humans)]
     command = {"incan_gold": "incan", "sakkara": "sakkara", "indus": "indus"}[game]
     await fake.slash(users[0], channel, f"{command} new", {})
-    table = bot.sessions.table_in(channel.id)
+    table = await bot.sessions.table_in(channel.id)
     for user in users[1:]:
         await bot.sessions.join(table.id, dataclasses.replace(table.seats[0], display_name=user.name, user_id=user.id))
     await bot.sessions.start(table.id, users[0].id, seed=seed)

@@ -59,7 +59,7 @@ async def measure(edits: int) -> None:
         await fake.start(bot)
         channel, ann = fake.text_channel("table"), fake.user("Ann")
         await fake.slash(ann, channel, "incan new", {})
-        table = bot.sessions.table_in(channel.id)
+        table = await bot.sessions.table_in(channel.id)
         lobby = fake.channel_messages(channel)[0]
         for op in ("ai-easy", "ai-medium", "ai-hard", "start"):
             await fake.click(ann, lobby, next(c for c in lobby.custom_ids if c.endswith(op)))

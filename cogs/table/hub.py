@@ -235,12 +235,13 @@ class TableHub:
                 await self.bot.get_partial_messageable(ref[0]).get_partial_message(ref[1]).edit(**fields)
                 return None
             except discord.NotFound:
-                # Deleted: send a fresh one (a send takes files, not attachments; rewound after the try).
-                fields = dict(fields)
-                if "attachments" in fields:
-                    fields["files"] = fields.pop("attachments")
-                for item in fields.get("files") or []:
-                    item.reset()
+                # Deleted: send a fresh one (its files were read by the failed edit: rewind them).
+                for item in fields.get("attachments") or []:
+                    if isinstance(item, discord.File):
+                        item.reset()
+        if "attachments" in fields:  # a send takes files, not attachments (a first DM may carry a picture)
+            fields = dict(fields)
+            fields["files"] = fields.pop("attachments")
         return await send(fields)
 
     def _remember_shown(self, key: tuple[int, str, int | None], shown: str | None) -> None:

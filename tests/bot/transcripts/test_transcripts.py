@@ -88,7 +88,7 @@ async def open_table(fake: FakeDiscord, log: Transcript, bot: Bot, channel: Fake
     for level in bots:
         await press(fake, log, host, lobby(fake, channel), lobby_button(lobby(fake, channel), f"ai-{level}"))
     await press(fake, log, host, lobby(fake, channel), lobby_button(lobby(fake, channel), "start"))
-    return bot.sessions.table_in(channel.id)
+    return await bot.sessions.table_in(channel.id)
 
 
 def last_prompt(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
