@@ -98,7 +98,7 @@ async def open_table_rest(fake: FakeDiscord, bot: Bot, channel: FakeChannel, oth
                           bots: tuple[str, ...]) -> Table:
     """The lobby the host opened: the others join, bots sit down, the host starts."""
     lobby = lobby_message(fake, channel)
-    table = bot.sessions.table_in(channel.id)
+    table = await bot.sessions.table_in(channel.id)
     host = next(u for u in fake.users.values() if u.id == table.host_id)
     clicks = [(user, "join") for user in others] + [(host, f"ai-{level}") for level in bots] + [(host, "start")]
     for user, op in clicks:
@@ -204,7 +204,7 @@ async def test_a_bot_seat_is_named_in_the_servers_language_whoever_adds_it(fake,
     assert "Ditt bord är öppet" in rec.replies[-1].render()  # his own answer: Swedish
     lobby = lobby_message(fake, table)
     await fake.click(sven, lobby, lobby_id(lobby, "ai-medium"))
-    game = bot.sessions.table_in(table.id)
+    game = await bot.sessions.table_in(table.id)
     assert [s.display_name for s in game.seats] == ["Sven", "Botti 1 (Keskitaso)"]
     assert "Botti 1 (Keskitaso)" in lobby_message(fake, table).text
     await fake.stop(bot)
