@@ -44,7 +44,8 @@ from engine.clock import Clock, SystemClock
 from engine.session import AiPool, Sessions, Settings, default_workers
 from engine.session.games import SPECS
 
-EXTENSIONS: tuple[str, ...] = ("cogs.incan_gold.cog", "cogs.sakkara.cog", "cogs.indus.cog", "cogs.leaderboard.cog")
+EXTENSIONS: tuple[str, ...] = ("cogs.incan_gold.cog", "cogs.sakkara.cog", "cogs.indus.cog", "cogs.leaderboard.cog",
+                              "cogs.settings.cog")
 """Every cog the bot loads, in order."""
 
 log = logging.getLogger("temple_table")

@@ -54,6 +54,7 @@ from db.records import (
     encode_json,
     to_ms,
 )
+from db.settings import SettingsRecords
 from db.side import SideRows
 from db.sqlite import SqliteBackend
 
@@ -65,7 +66,7 @@ def _placeholders(count: int) -> str:
     return ", ".join("?" * count)
 
 
-class Store(SideRows, LocaleRecords):
+class Store(SideRows, LocaleRecords, SettingsRecords):
     """The bot's repository; open with ``await Store.open(path)`` or ``await Store.connect(url)``."""
 
     def __init__(self, backend: Backend, clock: Clock = utc_now) -> None:

@@ -137,6 +137,7 @@ class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await _refuse(interaction, refusal)
             return
         await interaction.response.defer()
+        await bot.hub.readers.load_guild(interaction.guild_id)
         reader_is(bot.hub.readers.public(interaction.guild_id))  # the page is a public message
         embed, view = await cog.board(interaction.guild_id, game, self.by, self.period, self.page)
         await interaction.edit_original_response(embed=embed, view=view)
@@ -178,6 +179,7 @@ class Leaderboard(commands.Cog):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Answer in the server's language: every answer here is public but a refusal (which
         names its own language, the user's)."""
+        await self.bot.hub.readers.load_guild(interaction.guild_id)
         reader_is(self.bot.hub.readers.public(interaction.guild_id))
         return True
 

@@ -6,8 +6,9 @@ own Discord language for what only they see.
   task, and remembers it as that player's language on that server.
 - A DM sent without an interaction (a prompt, a nudge, a reminder) follows the language that
   player last used on the table's server (:meth:`Readers.seat`).
-- A public message (lobby, board, log, summary, leaderboard) follows the server's language: its
-  preferred locale (Discord's Community setting), else English (:meth:`Readers.public`).
+- A public message (lobby, board, log, summary, leaderboard) follows the server's language: the
+  one its managers chose with ``/settings language``, else its preferred locale (Discord's
+  Community setting), else English (:meth:`Readers.public`).
 
 Any locale without a catalogue reads English (:func:`cogs.i18n.language_of`).
 """
@@ -30,8 +31,13 @@ __all__ = ["LocaleStore", "Readers"]
 log = logging.getLogger(__name__)
 
 
+LANGUAGE_KEY = "language"
+"""The server setting (``db.settings``) holding the language chosen with ``/settings language``."""
+
+
 class LocaleStore(Protocol):
-    """Where the players' last locales are kept (the store, :mod:`db.locales`)."""
+    """Where the players' last locales and the servers' chosen languages
+    are kept: the store (:mod:`db.settings`)."""
 
     async def player_locales(self, guild_id: int, user_ids: list[int]) -> dict[int, str]:
         """Return the last Discord locale each of these players used on the server."""
@@ -39,6 +45,14 @@ class LocaleStore(Protocol):
 
     async def set_player_locale(self, guild_id: int, user_id: int, locale: str) -> None:
         """Remember the Discord locale a player used on a server."""
+        ...
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """Return a server's settings."""
+        ...
+
+    async def set_guild_setting(self, guild_id: int, key: str, value: object | None) -> None:
+        """Set (or clear, with None) a server's setting."""
         ...
 
 
@@ -51,6 +65,7 @@ class Readers:
         self._preferred: dict[int, str] = {}  # guild -> the preferred locale interactions reported
         self._players: dict[tuple[int, int], str] = {}  # (guild, user) -> last locale used there
         self._asked: set[tuple[int, int]] = set()  # (guild, user) pairs the store was asked about
+        self._chosen: dict[int, str | None] = {}  # guild -> language chosen with /settings (None: none)
         self._writes: set[Any] = set()
 
     # ------------------------------------------------------------------ interactions
@@ -94,6 +109,9 @@ class Readers:
         """Return the language of a server's public messages."""
         if guild_id is None:
             return "en"
+        chosen = self._chosen.get(guild_id)
+        if chosen is not None:
+            return chosen
         preferred = self._preferred.get(guild_id)  # the latest interaction's word is the freshest
         if preferred is None:
             guild = self.bot.get_guild(guild_id)
@@ -125,13 +143,36 @@ class Readers:
         with reading(self.seat(table, seat)) as language:
             yield language
 
-    # ------------------------------------------------------------------ after a restart
+    def chosen(self, guild_id: int) -> str | None:
+        """Return the language a server's managers chose (after :meth:`load_guild`), or None."""
+        return self._chosen.get(guild_id)
+
+    async def choose(self, guild_id: int, language: str | None) -> None:
+        """Store a server's language (None: back to its Discord language); public messages drawn
+        from now on use it."""
+        if language is not None and language_of(language) != language:
+            raise ValueError(f"no catalogue for {language!r}")
+        if self.store is not None:
+            await self.store.set_guild_setting(guild_id, LANGUAGE_KEY, language)
+        self._chosen[guild_id] = language
+
+    # ------------------------------------------------------------------ stored choices
+
+    async def load_guild(self, guild_id: int | None) -> None:
+        """Read a server's chosen language once."""
+        if self.store is None or guild_id is None or guild_id in self._chosen:
+            return
+        value = (await self.store.guild_settings(guild_id)).get(LANGUAGE_KEY)
+        # A value no catalogue matches (an old language, a hand-edited row) reads as no choice.
+        self._chosen[guild_id] = value if isinstance(value, str) and language_of(value) == value else None
 
     async def load(self, table: Table) -> None:
-        """Read the seats' stored locales once (after a restart, before a table is drawn)."""
+        """Read the server's language and the seats' stored locales once (after a restart, before
+        a table is drawn)."""
         if self.store is None:
             return
         guild_id = table.guild_id
+        await self.load_guild(guild_id)
         users = [s.user_id for s in table.seats if s.user_id is not None
                  and (guild_id, s.user_id) not in self._players and (guild_id, s.user_id) not in self._asked]
         if users:

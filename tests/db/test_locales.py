@@ -41,3 +41,16 @@ async def test_locales_survive_a_reopen(db_path: Path):
     second = await Store.open(db_path)
     assert await second.player_locales(7, [70]) == {70: "sv-SE"}
     await second.close()
+
+
+async def test_server_settings_are_json_values_per_key(store: Store):
+    assert await store.guild_settings(1) == {}
+    await store.set_guild_setting(1, "language", "fi")
+    await store.set_guild_setting(1, "other", {"a": [1, 2]})
+    await store.set_guild_setting(2, "language", "it")
+    assert await store.guild_settings(1) == {"language": "fi", "other": {"a": [1, 2]}}
+    await store.set_guild_setting(1, "language", None)  # back to the default
+    assert await store.guild_settings(1) == {"other": {"a": [1, 2]}}
+    for key in ("", "k" * 33, 5):
+        with pytest.raises(ValueError):
+            await store.set_guild_setting(1, key, "x")  # type: ignore[arg-type]

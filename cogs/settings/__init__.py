@@ -1,0 +1,1 @@
+"""``/settings``: a server's settings, for its managers."""
