@@ -4,8 +4,8 @@ Reads the configuration from the environment (``.env`` via python-dotenv), opens
 (SQLite by default, PostgreSQL with ``DATABASE_URL``) and migrates it, builds the bot (one shard,
 or the shards ``SHARD_IDS`` of ``SHARD_COUNT``) with its session layer and hub, loads the cogs from
 one list, registers the persistent buttons and syncs the slash commands. Tables are not loaded at
-start-up: once the gateway is connected the session restores every timer with one query, and a
-table is loaded by its first click, command or timer.
+start-up: while the gateway connects, the session restores every timer with one query, and a table
+is loaded by its first click, command or timer.
 
     python bot.py            run the bot (needs DISCORD_TOKEN)
     python bot.py --demo     play an Incan Gold table offline against a fake Discord
@@ -203,7 +203,7 @@ class Bot(TableBot):
         self._opening: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
-        """Load cogs, register buttons, sync commands; the timers wait for the gateway (see module doc)."""
+        """Load cogs, register buttons, start restoring the timers, sync commands (see the module doc)."""
         for extension in EXTENSIONS:
             try:
                 await self.load_extension(extension)
@@ -244,8 +244,9 @@ class Bot(TableBot):
         await self.close()
 
     async def _open_sessions(self) -> None:
-        """Once connected: restore every timer from the store (one query); tables load on demand."""
-        await self.wait_until_ready()
+        """Restore every timer from the store (one query) while the gateway connects; tables load on
+        demand. Not after READY: discord.py holds READY back while guilds stream in (seconds), and a
+        timer's work needs only REST."""
         await self.sessions.open()
         log.info("timers restored; tables load on their first click, command or timer")
 

@@ -71,6 +71,7 @@ class Runner:
         self.by_channel: dict[int, int] = {}
         self.timers = TimerBook(clock)
         self._loading: dict[int, asyncio.Future[Table]] = {}
+        self._warming: asyncio.Future[None] | None = None  # the AI workers starting
 
     # ------------------------------------------------------------------ the cache
 

@@ -17,6 +17,7 @@ loads no table; a table is loaded by its first click, command or timer.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import random
 import secrets
@@ -63,12 +64,18 @@ class Sessions(Runner):
     # ------------------------------------------------------------------ lifecycle
 
     async def open(self) -> None:
-        """Start the AI workers and the timers (restored from the store; no table is loaded)."""
-        await self.ai.start()
+        """Restore the timers (from the store; no table is loaded), then start the AI workers.
+
+        The workers start in the background: importing the engines in a fresh process takes a
+        moment that no click and no timer should wait for (a decision asked meanwhile waits for it).
+        """
         await self.coordinator.start(self._gained, self._lost, self._changed)
+        self._warming = asyncio.ensure_future(self.ai.start())
 
     async def close(self) -> None:
         """Stop every timer, give up the leases and stop the AI workers (the tables stay stored)."""
+        if self._warming is not None and not self._warming.done():
+            self._warming.cancel()
         self.timers.cancel_all()
         for table in self.tables.values():
             for handle in table.timers:
