@@ -54,8 +54,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="time to press on within one decision (a sub-menu, the Choose button)")
     parser.add_argument("--humans", type=int, default=None, help="people per table (default: the game's)")
     parser.add_argument("--ai", nargs="*", default=None, help="bot seats' levels (default: the game's)")
-    parser.add_argument("--stagger", type=float, default=20.0, help="tables start within the first S seconds")
-    parser.add_argument("--warmup", type=float, default=30.0, help="seconds of play before measuring")
+    parser.add_argument("--stagger", type=float, default=None,
+                        help="tables start within the first S seconds (default: 20, or 1 s per 20 tables)")
+    parser.add_argument("--warmup", type=float, default=None,
+                        help="seconds of play before measuring (default: the stagger + 10)")
     parser.add_argument("--ai-delay", type=float, default=1.5, help="seconds before a bot seat acts")
     parser.add_argument("--decision-timeout", type=float, default=120.0, help="seconds to decide (as deployed)")
     parser.add_argument("--reminder-before", type=float, default=30.0, help="private reminder this long before")

@@ -6,8 +6,10 @@ are opened through the UI (``/<game> new``, Join, Add bot) before anything is me
 Discord's limits off (thousands of lobbies would otherwise take minutes at 50 requests/s). Then,
 with ``--rate-limited``, the limits go on for the rest of the run, on both sides: the fake
 enforces Discord's (50/s global, per-channel buckets, 429s) and the bot's outbox keeps within
-its budget. Hosts press Start at random moments of the first ``--stagger`` seconds; measuring
-begins after ``--warmup`` seconds and lasts ``--seconds``.
+its budget. Hosts press Start at random moments of the first ``--stagger`` seconds (by default
+20 s, or one second per 20 tables: a server does not start thousands of games at once, and a
+start costs a message); measuring begins after ``--warmup`` seconds (the stagger + 10 s) and lasts
+``--seconds``.
 
 The session clock is a :class:`BenchClock` moved with the wall clock in small steps (``--tick``);
 the rate limits on both sides run on real monotonic time, as discord.py's own sleeps do.
@@ -92,6 +94,8 @@ class Run:
 
     def __init__(self, args: argparse.Namespace, setup: GameSetup, tables: int, workdir: Path) -> None:
         self.args, self.setup, self.n_tables, self.workdir = args, setup, tables, workdir
+        self.stagger = args.stagger if args.stagger is not None else max(20.0, tables / 20)
+        self.warmup = args.warmup if args.warmup is not None else self.stagger + 10.0
         self.fake = FakeDiscord(real_time=False, settle_timeout=600.0)
         self.clock = BenchClock()
         self.tally = Tally()
@@ -278,11 +282,11 @@ class Run:
         configure_gc()  # as bot.main does at start-up (here after the fake's world and the lobbies exist)
         ticker = asyncio.create_task(self.tick())
         rng = random.Random(args.seed)
-        starters = [asyncio.create_task(self.start_after(rng.uniform(0, args.stagger), start)) for start in starts]
+        starters = [asyncio.create_task(self.start_after(rng.uniform(0, self.stagger), start)) for start in starts]
         people = [asyncio.create_task(self.person(person)) for person in self.people.values()]
         began, cpu0 = time.perf_counter(), time.process_time()
         try:
-            await asyncio.sleep(args.warmup)
+            await asyncio.sleep(self.warmup)
             self.tally = Tally()
             self.measuring = True
             began, cpu0 = time.perf_counter(), time.process_time()
