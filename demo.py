@@ -5,9 +5,9 @@
 ``bot.py`` passes in) runs against
 :class:`fakediscord.FakeDiscord`, the same fake the tests use: "You" opens a table with
 ``/incan new``, seats four AI players with the lobby buttons, presses Start and plays five
-expeditions by clicking the Torch / Camp buttons in the DMs the bot sends. Everything the bot
-shows is printed as it happens, labelled with where it appears (``#table``, ``DM to You``,
-private replies), each new or changed message once.
+expeditions by clicking the Torch / Camp buttons on the expedition's message in the channel.
+Everything the bot shows is printed as it happens, labelled with where it appears (``#table``,
+DMs, private replies), each new or changed message once.
 
 Without ``--interactive`` a readable rule plays for you (:func:`scripted_choice`); with it you
 answer ``t`` or ``c`` on stdin. The AI seats act at once (no delay), so a game takes a second.
@@ -24,7 +24,7 @@ from typing import Any, TextIO
 from db.store import Store
 from engine.clock import ManualClock
 from engine.incan_gold import GAME
-from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 
 __all__ = ["AI_LEVELS", "CARRY_ENOUGH", "HAZARDS_ENOUGH", "BotFactory", "parse_answer", "run_demo", "scripted_choice"]
 
@@ -92,18 +92,18 @@ class _Printer:
 
 
 def _move_button(message: FakeMessage, action: str) -> str:
-    """Return the custom_id of the move button for ``action`` on a DM prompt."""
+    """Return the custom_id of the move button for ``action`` on the expedition's message."""
     for custom_id in message.custom_ids:
         if custom_id.startswith("act:") and json.loads(custom_id.split(":", 3)[3]) == action:
             return custom_id
     raise RuntimeError(f"the prompt has no {action} button: {message.custom_ids}")
 
 
-def _latest_prompt(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
-    """Return the user's newest DM that carries move buttons."""
-    prompts = [m for m in fake.dm_messages(user) if any(c.startswith("act:") for c in m.custom_ids)]
+def _latest_prompt(fake: FakeDiscord, channel: FakeChannel, user: FakeUser) -> FakeMessage:
+    """Return the channel's newest message that carries move buttons (the expedition's)."""
+    prompts = [m for m in fake.channel_messages(channel) if any(c.startswith("act:") for c in m.custom_ids)]
     if not prompts:
-        raise RuntimeError(f"{user.name} owes a decision but has no DM with buttons")
+        raise RuntimeError(f"{user.name} owes a decision but no message carries Torch / Camp")
     return prompts[-1]
 
 
@@ -156,7 +156,7 @@ async def run_demo(make_bot: BotFactory, *, interactive: bool = False, seed: int
             out.write("\n>>> You press [Start]\n")
             await fake.click(you, lobby, _lobby_button(lobby, "start"))
             table = await bot.sessions.table_in(channel.id)
-            await _play(fake, bot.sessions.tables, table.id, you, interactive, ask, out)
+            await _play(fake, bot.sessions.tables, table.id, channel, you, interactive, ask, out)
             await _print_summary(store, table, out)
         finally:
             if bot in fake.bots:
@@ -180,8 +180,8 @@ def _lobby_button(lobby: FakeMessage, op: str) -> str:
     return next(c for c in lobby.custom_ids if c.startswith("lobby:") and c.endswith(f":{op}"))
 
 
-async def _play(fake: FakeDiscord, tables: dict[int, Any], table_id: int, you: FakeUser, interactive: bool,
-                ask: Callable[[str], str], out: TextIO) -> None:
+async def _play(fake: FakeDiscord, tables: dict[int, Any], table_id: int, channel: FakeChannel, you: FakeUser,
+                interactive: bool, ask: Callable[[str], str], out: TextIO) -> None:
     """Answer every prompt of "You" until the table is finished (the AI seats act in between)."""
     for _ in range(MAX_DECISIONS):
         table = tables.get(table_id)
@@ -190,7 +190,7 @@ async def _play(fake: FakeDiscord, tables: dict[int, Any], table_id: int, you: F
         seat = table.seat_of(you.id)
         if seat not in table.humans_owing():
             raise RuntimeError("the game is running but You owe no decision (the AI seats should have acted)")
-        prompt = _latest_prompt(fake, you)
+        prompt = _latest_prompt(fake, channel, you)
         view = GAME.view(table.state, seat)
         if interactive:
             out.write("\n")

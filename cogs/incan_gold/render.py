@@ -1,10 +1,13 @@
 """Incan Gold on Discord: the drawing of a table (the ``/incan`` commands are in ``cogs.incan_gold.cog``).
 
-Public: one message per expedition, edited as cards come (path with remainders, artifacts,
-hazards, who is inside, "k of n have chosen") with a log of what happened; an end summary with
-a Rematch button. Private: each explorer still inside gets a DM prompt (Torch / Camp) edited
-card by card; with closed DMs the "Choose" button on the public message opens the same prompt
-ephemerally. Everything is drawn from the engine's views; no rule lives here.
+Public: one message per expedition, edited once per card (path with remainders, artifacts,
+hazards, who is inside) with a log of what happened, carrying **Torch** and **Camp** while the
+explorers inside decide; an end summary with a Rematch button. Everyone decides on that one
+message: a press is answered privately (the player's own status and choice, which they may
+change), and the press that completes the decision is answered by the reveal itself, so a card
+costs no rate-limited call unless a bot seat or a timeout decides last (then one edit). Nobody
+sees who has chosen. **My status** shows one's own tent privately. No DM per card: DMs carry only
+the reminder before a deadline. Everything is drawn from the engine's views; no rule lives here.
 """
 
 from __future__ import annotations
@@ -51,10 +54,10 @@ class IncanRenderer:
 
     name = "incan_gold"
     command = "incan"
+    dm_prompts = False  # everyone decides on the public message; DMs carry only reminders
 
     def __init__(self) -> None:
         self.lines: dict[int, list[str]] = {}  # this expedition's log, per table
-        self.round_of: dict[int, int] = {}
 
     def title(self) -> str:
         """Return the game's name."""
@@ -142,24 +145,26 @@ class IncanRenderer:
         if view["removed_hazards"]:  # none with one pile per temple (forsvunna-diamanten)
             embed.add_field(name=t("incan.removed"), value=", ".join(hazard_name(h) for h in view["removed_hazards"]))
         embed.add_field(name=t("incan.cards_left"), value=str(view["cards_left"]))
-        if view["deciding"]:
-            embed.set_footer(text=tn("incan.chosen", view["chosen"], deciding=view["deciding"]))
         log_lines = self.lines.get(table.id, [])
         if log_lines:
             embed.add_field(name=t("incan.log"), value="\n".join(log_lines)[-1024:], inline=False)
         return embed
 
     def _public_fields(self, hub: TableHub, table: Table) -> dict[str, Any]:
+        """The expedition message: the path, and while people decide, Torch and Camp for everyone
+        inside (each press answered privately; who has chosen never shows) and their own status."""
         view: discord.ui.View | None = None
         if table.status == "playing":
             view = discord.ui.View(timeout=None)
-            view.add_item(PeekButton(table.id, t("play.choose")))
-        owing_no_dm = [table.seats[s].user_id for s in table.humans_owing() if table.seats[s].user_id in hub.no_dm]
-        content = " ".join(f"<@{u}>" for u in owing_no_dm) or None
-        return {"content": content, "embed": self.round_embed(table), "view": view}
+            if table.humans_owing():
+                for action in ("torch", "camp"):
+                    style = discord.ButtonStyle.success if action == "torch" else discord.ButtonStyle.danger
+                    view.add_item(ActButton(table.id, table.window, action, t(f"incan.{action}"), style))
+            view.add_item(PeekButton(table.id, t("play.my_status")))
+        return {"content": None, "embed": self.round_embed(table), "view": view}
 
     async def refresh(self, hub: TableHub, table: Table) -> None:
-        """Redraw the expedition message (the count of decisions made)."""
+        """Redraw the expedition message."""
         await hub.post(table, f"round{table.state.round}", **self._public_fields(hub, table))
 
     # ------------------------------------------------------------------ Listener parts
@@ -171,17 +176,10 @@ class IncanRenderer:
             await self._rebuild_log(hub, table, update)
         self._log(table, update.events, update.timed_out)
         if not update.new_window and not any(e["type"] == "reveal" for e in update.events):
-            hub.schedule_refresh(table)  # a choice was made: only "k of n" changed
-            return
-        new_round = self.round_of.get(table.id) != table.state.round
-        self.round_of[table.id] = table.state.round
+            return  # a choice was made: nothing public changed (who has chosen stays secret)
+        # One edit per card, with the next decision's buttons; when a press on this message made
+        # the last choice, the edit is that press's answer (exempt from the rate limits).
         await hub.post(table, f"round{table.state.round}", **self._public_fields(hub, table))
-        if table.status != "playing":
-            return
-        for seat in table.humans_owing():
-            with hub.readers.privately(table, seat):
-                embed, view = self.prompt(hub, table, seat)
-            await hub.dm(table, seat, new=new_round, embed=embed, view=view)
 
     async def _rebuild_log(self, hub: TableHub, table: Table, update: Update) -> None:
         """After a restart, rebuild this expedition's log by replaying the stored actions."""
@@ -211,7 +209,6 @@ class IncanRenderer:
                     mine, _ = self.prompt(hub, table, seat)
                 await hub.dm(table, seat, embed=mine, view=None)  # no question left hanging in a DM
         self.lines.pop(table.id, None)
-        self.round_of.pop(table.id, None)
 
     def prompt(self, hub: TableHub, table: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:
         """Return a seat's private state and its Torch / Camp buttons."""

@@ -48,6 +48,7 @@ class IndusRenderer:
 
     name = "indus"
     command = "indus"
+    dm_prompts = True  # the nudge that it is your turn
 
     def __init__(self) -> None:
         self.lines: dict[int, list[str]] = {}  # recent log lines, per table

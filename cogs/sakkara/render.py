@@ -40,6 +40,7 @@ class SakkaraRenderer:
 
     name = "sakkara"
     command = "sakkara"
+    dm_prompts = True
 
     def __init__(self) -> None:
         self.lines: dict[int, list[str]] = {}  # the recent public log, per table

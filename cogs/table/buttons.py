@@ -43,10 +43,10 @@ async def refuse(interaction: discord.Interaction, error: SessionError, command:
     await reply(interaction, text)
 
 
-async def reply(interaction: discord.Interaction, text: str, **fields: Any) -> None:
+async def reply(interaction: discord.Interaction, text: str | None, **fields: Any) -> None:
     """Send a private reply, as a followup when the interaction was already acknowledged."""
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, **fields)
+        await interaction.followup.send(text or discord.utils.MISSING, ephemeral=True, **fields)
     else:
         await interaction.response.send_message(text, ephemeral=True, **fields)
 
@@ -181,10 +181,23 @@ async def act_and_confirm(interaction: discord.Interaction, table_id: int, windo
             return
         table = update.table
         seat = table.seat_of(interaction.user.id)
-        ephemeral = interaction.message is not None and interaction.message.flags.ephemeral
-        if answer.used or (seat is not None and update.new_window and seat in table.humans_owing()
-                           and not ephemeral):
-            await answer.defer()  # the renderer already redrew the pressed message or sent the next prompt
+        message = interaction.message
+        ephemeral = message is not None and message.flags.ephemeral
+        shared = message is not None and not ephemeral and interaction.guild_id is not None
+        if answer.used:
+            await answer.defer()  # the renderer's redraw of the pressed message was the answer
+        elif shared:
+            # A move pressed on a message everyone sees (Incan Gold's Torch / Camp) that did not
+            # change it: confirm privately, with the player's own prompt (they may change their mind).
+            answer.stop_guard()
+            await answer.settled()
+            if seat is not None and table.status == "playing":
+                embed, view = hub.renderer(table).prompt(hub, table, seat)
+                await reply(interaction, None, embed=embed, **({"view": view} if view is not None else {}))
+            else:
+                await answer.defer()
+        elif seat is not None and update.new_window and seat in table.humans_owing() and not ephemeral:
+            await answer.defer()  # the renderer sent the next prompt as a new message
         elif seat is not None and table.status == "playing":
             embed, view = hub.renderer(table).prompt(hub, table, seat)
             await answer.edit(embed=embed, view=view)

@@ -29,7 +29,7 @@ from db.store import Store
 from engine.core import Event
 from engine.session import Sessions, Table, Update
 
-__all__ = ["COUNT_REFRESH_AFTER_S", "Renderer", "TableBot", "TableHub"]
+__all__ = ["DM_RETRY_AFTER_S", "Renderer", "TableBot", "TableHub"]
 
 log = logging.getLogger(__name__)
 
@@ -37,16 +37,12 @@ DM_RETRY_AFTER_S = 600.0
 """A user whose DMs were closed is tried again when they next interact, if at least this long ago
 (each failed DM counts toward Discord's 10,000 invalid requests per 10 minutes)."""
 
-COUNT_REFRESH_AFTER_S = 30.0
-""""k of n have chosen" is redrawn only in a decision window open this long, then at most this
-often. A card decided at a normal pace is drawn once, at its reveal (the budget is one public edit
-per card: with 5-30 s decisions a 10 s threshold cost 1.2 extra edits per card), while a table
-stuck on a slow player sees how many have chosen; that player is also reminded privately."""
 class Renderer(Protocol):
     """A game's drawing of the table: public messages, private prompts, the summary."""
 
     name: str  # engine name
     command: str  # slash group, e.g. "incan"
+    dm_prompts: bool  # its prompts reach players by DM: joining checks that DMs reach them
 
     def title(self) -> str:
         """Return the game's display name."""
@@ -123,8 +119,6 @@ class TableHub:
         self._loaded: dict[int, int] = {}  # table id -> the generation whose recorded messages were read
         self._shown: dict[tuple[int, str, int | None], str] = {}  # what each message shows now
         self._dm_channels: dict[int, int] = {}  # user id -> DM channel id (saves a lookup per DM)
-        self._refresh_armed: dict[int, int] = {}  # table id -> the window a count redraw is armed for
-        self._refreshed_at: dict[int, float] = {}  # table id -> when its count was last redrawn
 
     def register(self, renderer: Renderer) -> None:
         """Add a game's renderer."""
@@ -199,12 +193,14 @@ class TableHub:
         await self.outbox.submit(key, fields, new=new, plan=plan, run=run)
 
     async def _answer(self, answer: Answer, fields: dict[str, Any]) -> bool:
-        """Show ``fields`` through the click's response; False when the interaction has expired."""
+        """Show ``fields`` through the click's response; False when that failed (then the message is
+        edited the usual way, and the click is acknowledged without it)."""
         try:
             await answer.edit(**fields)
-        except discord.NotFound:
-            # The interaction expired (the bot was very late): a plain edit still works, with any
+        except discord.HTTPException as exc:
+            # Expired (the bot was very late) or a Discord fault: a plain edit still works, with any
             # image rewound (the failed request read it).
+            log.warning("a click's answer failed (%s %s); the message is edited instead", exc.status, exc.text)
             for item in fields.get("attachments") or []:
                 if isinstance(item, discord.File):
                     item.reset()
@@ -219,6 +215,10 @@ class TableHub:
             message = await self._edit_or_send(ref, fields, lambda latest: channel.send(**latest))
         except discord.Forbidden:
             log.warning("table %s: no permission to post in channel %s", table.id, table.channel_id)
+            self._shown.pop((table.id, kind, seat), None)
+            return
+        except discord.HTTPException as exc:  # Discord refused it: the next redraw tries again
+            log.warning("table %s: Discord refused a %s message (%s %s)", table.id, kind, exc.status, exc.text)
             self._shown.pop((table.id, kind, seat), None)
             return
         if message is not None:
@@ -290,6 +290,10 @@ class TableHub:
             self.dms_closed(user_id)
             self._shown.pop((table.id, "dm", seat), None)
             return
+        except discord.HTTPException as exc:  # e.g. not a user Discord lets the bot write to
+            log.warning("table %s: Discord refused a DM to seat %s (%s %s)", table.id, seat, exc.status, exc.text)
+            self._shown.pop((table.id, "dm", seat), None)
+            return
         if message is not None:
             await self.remember(table, "dm", message, seat)
 
@@ -319,6 +323,8 @@ class TableHub:
                 await (await self._dm_channel(user_id)).send(**latest)
             except discord.Forbidden:
                 self.dms_closed(user_id)
+            except discord.HTTPException as exc:
+                log.warning("Discord refused a DM to user %s (%s %s)", user_id, exc.status, exc.text)
 
         await self.outbox.submit(key, fields, new=True, plan=plan, run=run)
 
@@ -377,36 +383,12 @@ class TableHub:
         await self.outbox.finished(("check", user.id))
         return user.id not in self.no_dm
 
-    def schedule_refresh(self, table: Table) -> None:
-        """Redraw the public message once for a burst of decisions, if the window stays open long."""
-        window = table.window
-        if self._refresh_armed.get(table.id) == window:
-            return
-        self._refresh_armed[table.id] = window
-        clock = self.bot.sessions.clock
-
-        async def fire() -> None:
-            if self._refresh_armed.get(table.id) == window:
-                del self._refresh_armed[table.id]
-            live = self.bot.sessions.tables.get(table.id)
-            if live is not None and live.status == "playing" and live.window == window:
-                async with live.lock:
-                    if live.window == window:  # a reveal meanwhile redrew the message already
-                        self._refreshed_at[table.id] = clock.now()
-                        with self.readers.publicly(live):
-                            await self.renderer(live).refresh(self, live)
-
-        last = self._refreshed_at.get(table.id, float("-inf"))
-        due = max(clock.now(), table.opened_at + COUNT_REFRESH_AFTER_S, last + COUNT_REFRESH_AFTER_S)
-        # In table.timers: a new window cancels it (that window's redraw shows the count anyway).
-        table.timers.append(clock.call_at(due, fire))
-
     # ------------------------------------------------------------------ lobby drawing
 
     def forget(self, table: Table) -> None:
-        """Drop a finished or ended table's pending count redraw."""
-        self._refresh_armed.pop(table.id, None)
-        self._refreshed_at.pop(table.id, None)
+        """A table has finished or ended: drop what its messages showed (kept only to skip no-op edits)."""
+        for key in [k for k in self._shown if k[0] == table.id]:
+            del self._shown[key]
 
 
 def _signature(fields: dict[str, Any]) -> str | None:

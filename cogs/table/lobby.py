@@ -101,8 +101,9 @@ async def lobby_op(hub: TableHub, interaction: discord.Interaction, table_id: in
             here = await table_for(interaction, table_id)
             if op == "join":
                 table = await sessions.join(table_id, as_seat(user))
-                ok = await hub.check_dm(user, t("lobby.dm_ok", game=hub.renderer(table).title(),
-                                                channel=f"<#{table.channel_id}>"))
+                renderer = hub.renderer(table)
+                ok = not renderer.dm_prompts or await hub.check_dm(
+                    user, t("lobby.dm_ok", game=renderer.title(), channel=f"<#{table.channel_id}>"))
                 done = t("lobby.joined")
                 note = "" if ok else t("lobby.dm_closed")
             elif op == "leave":

@@ -45,6 +45,11 @@ def last_dm(fake: FakeDiscord, user: FakeUser) -> FakeMessage | None:
     return prompts[-1] if prompts else None
 
 
+def moves_message(fake: FakeDiscord, channel_id: int) -> FakeMessage:
+    """Return the channel's newest message carrying Torch / Camp (the expedition's public message)."""
+    return [m for m in fake.channel_messages(channel_id) if buttons(m, "act:")][-1]
+
+
 def lobby_id(message: FakeMessage, op: str) -> str:
     """Return the custom_id of a lobby button (join, leave, start, cancel, ai-medium, ...)."""
     return next(c for c in buttons(message, "lobby:") if c.endswith(f":{op}"))

@@ -25,8 +25,8 @@ def summary_of(text: str) -> str:
 
 
 def check_complete_game(text: str) -> None:
-    """The output shows the channel and the DMs, and the summary names every seat and a winner."""
-    assert "── #table ──" in text and "── DM to You" in text
+    """The output shows the channel and the private replies, and the summary names every seat and a winner."""
+    assert "── #table ──" in text and "── #table, only You sees this ──" in text
     assert "expedition 5/5" in text  # all five expeditions were played
     assert "Incan Gold — final scores" in text  # the channel's summary message
     summary = summary_of(text)

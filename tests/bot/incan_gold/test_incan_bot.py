@@ -14,11 +14,10 @@ from typing import Any
 
 import discord
 import pytest
-from incan_kit import act_id, buttons, last_dm, lobby_id, start_bot
+from incan_kit import act_id, buttons, lobby_id, start_bot
 
 from bot import QUIET_LOGGERS, Bot, configure_logging
 from cogs.table import answer as answer_module
-from cogs.table.hub import COUNT_REFRESH_AFTER_S
 from db.store import Store
 from engine.clock import ManualClock, SystemClock
 from engine.core import replay
@@ -63,16 +62,15 @@ def choice_for(table: Table, seat: int) -> str:
     return "camp" if table.state.carried[seat] >= 8 else "torch"
 
 
+def expedition(fake: FakeDiscord, table: Table) -> FakeMessage:
+    """Return the current expedition's public message (the one with My status)."""
+    return [m for m in fake.channel_messages(table.channel_id) if buttons(m, "peek:")][-1]
+
+
 async def decide(fake: FakeDiscord, table: Table, user: FakeUser, action: str) -> None:
-    """Choose through the DM prompt, or through Choose + the ephemeral prompt when DMs are closed."""
-    dm = last_dm(fake, user)
-    if dm is not None:
-        await fake.click(user, dm, act_id(dm, action))
-        return
-    public = [m for m in fake.channel_messages(table.channel_id) if buttons(m, "peek:")][-1]
-    await fake.click(user, public, buttons(public, "peek:")[0])
-    prompt = fake.ephemeral_replies(user)[-1]
-    await fake.click(user, prompt, act_id(prompt, action))
+    """Choose with Torch / Camp on the expedition's public message (as everyone does)."""
+    public = expedition(fake, table)
+    await fake.click(user, public, act_id(public, action))
 
 
 async def play_to_the_end(fake: FakeDiscord, table: Table, users: list[FakeUser]) -> None:
@@ -125,13 +123,14 @@ async def test_a_choice_never_shows_in_public_before_the_reveal(caplog):
             game = await bot.sessions.table_in(channel.id)
             await bot.sessions.start(game.id, users[0].id, seed=42)  # same seats and cards in both runs
             await decide(fake, game, users[0], first)
-            await fake.run(clock.advance, COUNT_REFRESH_AFTER_S)  # the "k of n have chosen" refresh
+            await fake.run(clock.advance, 60)
             texts[first] = fake.public_texts()
             assert game.version == 2  # the first card and Ann's choice: no reveal yet
+            reply = fake.ephemeral_replies(users[0])[-1]  # her choice, confirmed to her alone
+            assert f"You chose **{first.capitalize()}" in reply.render()
             await fake.stop(bot)
             await s.close()
     assert texts["torch"] == texts["camp"]
-    assert any("1 of 3 has chosen" in t for t in texts["torch"])
     for record in caplog.records:
         message = record.getMessage().lower()
         assert "torch" not in message and "camp" not in message, message
@@ -139,7 +138,7 @@ async def test_a_choice_never_shows_in_public_before_the_reveal(caplog):
         logging.getLogger(name).setLevel(logging.NOTSET)
 
 
-async def test_closed_dms_fall_back_to_ephemeral_prompts(fake, table, store, clock, players):
+async def test_closed_dms_change_nothing_everyone_decides_on_the_public_message(fake, table, store, clock, players):
     cy = players[2]
     fake.close_dms(cy)
     bot = await start_bot(fake, store, clock)
@@ -147,18 +146,14 @@ async def test_closed_dms_fall_back_to_ephemeral_prompts(fake, table, store, clo
     lobby = lobby_message(fake, table)
     await fake.click(players[1], lobby, lobby_id(lobby, "join"))
     rec = await fake.click(cy, lobby, lobby_id(lobby, "join"))
-    # Answered by the lobby's redraw (exempt from rate limits); the closed DMs in a private note.
-    assert rec.callbacks == [7] and "Cy" in lobby.render()
-    assert rec.replies[-1].ephemeral and "could not send you a direct message" in rec.replies[-1].render()
+    # Answered by the lobby's redraw (exempt from rate limits); no DM is needed to play, none tried.
+    assert rec.callbacks == [7] and "Cy" in lobby.render() and rec.replies == []
     await fake.click(players[0], lobby, lobby_id(lobby, "start"))
     game = await bot.sessions.table_in(table.id)
-    public = [m for m in fake.channel_messages(table) if buttons(m, "peek:")][-1]
-    assert f"<@{cy.id}>" in (public.content or "")  # told to use the Choose button
+    assert not expedition(fake, game).content  # nobody is singled out: who has chosen stays secret
     await play_to_the_end(fake, game, players)
     assert game.status == "finished"
-    assert fake.dm_messages(cy) == []
-    # decide() clicked Choose and then a move on an ephemeral prompt for every decision of Cy's
-    assert sum("Incan Gold in" in m.render() for m in fake.ephemeral_replies(cy)) >= 5
+    assert fake.dm_messages(cy) == [] and fake.invalid_requests == 0
     await fake.stop(bot)
 
 
@@ -202,19 +197,19 @@ async def test_refusals_are_private_and_change_nothing(fake, table, store, clock
     await fake.stop(bot)
 
 
-async def test_restart_mid_decision_then_old_dm_buttons_still_work(fake, table, store, clock, players):
+async def test_restart_mid_decision_then_the_public_buttons_still_work(fake, table, store, clock, players):
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, players)
     await decide(fake, game, players[0], "torch")
-    bo_dm = last_dm(fake, players[1])
-    assert bo_dm is not None
+    public = expedition(fake, game)
     window = game.window
     await fake.stop(bot)
 
     bot2 = await start_bot(fake, store, clock)
     revived = await bot2.sessions.table_in(table.id)
     assert revived.window == window and revived is not game
-    await fake.click(players[1], bo_dm, act_id(bo_dm, "torch"))  # the DM from before the restart
+    rec = await fake.click(players[1], public, act_id(public, "torch"))  # a button from before the restart
+    assert rec.replies[-1].ephemeral and "You chose **Torch" in rec.replies[-1].render()
     await play_to_the_end(fake, revived, players)
     log = await store.load_game(revived.id)
     final = replay(GAME, 5, log.game.seed, [(a.seat, a.payload) for a in log.actions])
@@ -260,10 +255,9 @@ async def test_an_unexpected_failure_is_answered_privately_and_logged(fake, tabl
         raise RuntimeError("disk on fire")
 
     bot.sessions.act = broken  # type: ignore[method-assign]
-    dm = last_dm(fake, players[0])
-    assert dm is not None
+    public = expedition(fake, game)
     with fake.expect_error("disk on fire"):
-        rec = await fake.click(players[0], dm, act_id(dm, "torch"))
+        rec = await fake.click(players[0], public, act_id(public, "torch"))
     assert rec.replies[-1].ephemeral and "went wrong" in rec.replies[-1].render()
     assert any("disk on fire" in (r.exc_text or "") or r.exc_info for r in caplog.records if r.levelname == "ERROR")
     assert not [r for r in caplog.records if "torch" in r.getMessage()]  # the log never names the choice
@@ -276,32 +270,32 @@ def calls_since(fake: FakeDiscord, start: int, method: str, route_part: str) -> 
     return [c.path for c in fake.rest_calls[start:] if c.method == method and route_part in c.route]
 
 
-async def test_a_click_is_answered_by_the_redraw_of_its_own_prompt(fake, table, store, clock, players, monkeypatch):
-    """One REST call answers a click (no defer + edit); the revealing click's next prompt is that answer."""
+def limited_since(fake: FakeDiscord, start: int) -> list[str]:
+    """Return the rate-limited REST calls (everything but interaction endpoints) made since ``start``."""
+    return [f"{c.method} {c.path}" for c in fake.rest_calls[start:]
+            if not c.route.startswith(("/interactions/", "/webhooks/"))]
+
+
+async def test_a_press_is_answered_privately_and_the_last_one_by_the_reveal(fake, table, store, clock, players,
+                                                                            monkeypatch):
+    """A card costs no rate-limited call when a person decides last: each press is answered by its
+    own interaction response (a private confirmation), the last one by the public reveal."""
     monkeypatch.setattr(answer_module, "ACK_GUARD_S", 60.0)  # a busy test machine must not make the move "slow"
     bot = await start_bot(fake, store, clock)
     game = await open_seeded(fake, bot, table, players)
     ann, bo, cy = players
-    prompt = last_dm(fake, ann)
-    assert prompt is not None
+    public = expedition(fake, game)
     start = len(fake.rest_calls)
-    rec = await fake.click(ann, prompt, act_id(prompt, "torch"))
-    assert rec.callbacks == [7]  # UPDATE_MESSAGE, carrying the redrawn prompt
-    assert calls_since(fake, start, "PATCH", "/webhooks/") == []
-    assert "You chose **Torch" in prompt.render() and "You chose" not in "".join(fake.public_texts())
+    rec = await fake.click(ann, public, act_id(public, "torch"))
+    assert rec.callbacks == [4] and rec.ephemeral  # a private reply: her status and choice
+    assert "You chose **Torch" in rec.original.render() and "You chose" not in "".join(fake.public_texts())
     await decide(fake, game, bo, "torch")
-    window = game.window
-    cy_prompt = last_dm(fake, cy)
-    assert cy_prompt is not None
-    start = len(fake.rest_calls)
-    rec = await fake.click(cy, cy_prompt, act_id(cy_prompt, "camp"))  # the last choice: the reveal
-    assert game.window != window and rec.callbacks == [7]
-    edits = calls_since(fake, start, "PATCH", "/channels/{channel_id}/messages/{message_id}")
-    public = [p for p in edits if p.startswith(f"/channels/{table.id}/")]
-    assert len(public) == 1 and edits == public  # one public edit for the card, no DM edit by REST
-    # The other explorers' prompts are redrawn through their own last clicks (exempt from rate limits).
-    assert len(calls_since(fake, start, "PATCH", "/webhooks/")) == 2
-    assert all("You chose" not in last_dm(fake, u).render() for u in (ann, bo))
+    window, cards = game.window, len(GAME.view(game.state, None)["path"])
+    rec = await fake.click(cy, public, act_id(public, "camp"))  # the last choice: the reveal
+    assert game.window != window and rec.callbacks == [7]  # UPDATE_MESSAGE: the next card on this message
+    assert len(GAME.view(game.state, None)["path"]) == cards + 1
+    assert any(c.startswith(f"act:{game.id}:{game.window}:") for c in public.custom_ids)
+    assert limited_since(fake, start) == []  # not one rate-limited call for the whole card
     await fake.stop(bot)
 
 
@@ -327,32 +321,26 @@ async def test_a_slow_move_is_deferred_in_time_then_drawn(fake, table, store, cl
     await fake.stop(bot)
 
 
-async def test_a_quick_card_is_one_public_edit_and_a_slow_one_shows_the_count(fake, table, store, clock, players):
-    bot = await start_bot(fake, store, clock)
-    game = await open_seeded(fake, bot, table, players)
-    ann = players[0]
-    round_message = [m for m in fake.channel_messages(table) if buttons(m, "peek:")][-1]
+async def test_a_card_a_bot_reveals_is_one_edit_and_waiting_costs_nothing(fake, table, store, clock, players):
+    bot = await start_bot(fake, store, clock, ai_delay_s=5.0)
+    game = await open_table(fake, bot, table, players, bots=("easy",))
+    public = expedition(fake, game)
+    window = game.window
     start = len(fake.rest_calls)
     for user in players:
         await decide(fake, game, user, "torch")
-    await fake.run(clock.advance, 5)  # quick choices: no "k of n" redraw was left pending
-    edits = calls_since(fake, start, "PATCH", "/channels/{channel_id}/messages/{message_id}")
-    assert edits.count(f"/channels/{table.id}/messages/{round_message.id}") == 1
-    await decide(fake, game, ann, "torch")
-    assert "1 of 3 has chosen" not in round_message.render()
-    await fake.run(clock.advance, COUNT_REFRESH_AFTER_S)  # the table has waited: show the count
-    assert "1 of 3 has chosen" in round_message.render()
-    # That redraw came due 5 s ago: Bo's choice now is shown one full interval after it.
-    await decide(fake, game, players[1], "torch")
-    await fake.run(clock.advance, COUNT_REFRESH_AFTER_S - 6)
-    assert "1 of 3 has chosen" in round_message.render()
-    await fake.run(clock.advance, 1)
-    assert "2 of 3 have chosen" in round_message.render()
+    await fake.run(clock.advance, 1)  # people waiting for the bot: no redraw of any counter
+    assert game.window == window and limited_since(fake, start) == []
+    await fake.run(clock.advance, 5)  # the bot decides last: the reveal is one edit
+    assert game.window != window
+    assert limited_since(fake, start) == [f"PATCH /channels/{table.id}/messages/{public.id}"]
     await fake.stop(bot)
 
 
-async def test_a_redraw_that_fails_still_leaves_the_click_answered(fake, table, store, clock, players, monkeypatch):
-    """If the response carrying the next prompt fails, the click is still acknowledged (no "interaction failed")."""
+async def test_a_reveal_whose_answer_fails_still_answers_the_press_and_shows_the_card(fake, table, store, clock,
+                                                                                    players, monkeypatch):
+    """If the response carrying the reveal fails, the press is still acknowledged (no "interaction
+    failed") and the public message gets the reveal by an edit."""
     monkeypatch.setattr(answer_module, "ACK_GUARD_S", 60.0)
     bot = await start_bot(fake, store, clock)
     game = await open_seeded(fake, bot, table, players)
@@ -369,11 +357,13 @@ async def test_a_redraw_that_fails_still_leaves_the_click_answered(fake, table, 
         return await original(self, **fields)
 
     monkeypatch.setattr(discord.InteractionResponse, "edit_message", failing_once)
-    prompt = last_dm(fake, cy)
-    assert prompt is not None
-    with fake.expect_error("Discord hiccup"):
-        rec = await fake.click(cy, prompt, act_id(prompt, "torch"))  # the reveal: Cy's next prompt fails
-    assert failures and rec.callbacks == [6]  # still answered, by a deferral
+    public = expedition(fake, game)
+    window = game.window
+    start = len(fake.rest_calls)
+    rec = await fake.click(cy, public, act_id(public, "torch"))  # the reveal: its answer fails
+    assert failures and rec.acknowledged and game.window != window
+    assert limited_since(fake, start) == [f"PATCH /channels/{table.id}/messages/{public.id}"]
+    assert any(c.startswith(f"act:{game.id}:{game.window}:") for c in public.custom_ids)
     await fake.stop(bot)
 
 
@@ -400,8 +390,8 @@ async def test_on_the_real_clock_bot_seats_play_and_every_step_is_drawn(fake, ta
     for _ in range(2000):  # real time: at most ~20 s
         if game.status != "playing":
             break
-        prompt = last_dm(fake, ann)
-        current = prompt is not None and any(c.startswith(f"act:{game.id}:{game.window}:") for c in prompt.custom_ids)
+        public = expedition(fake, game)
+        current = any(c.startswith(f"act:{game.id}:{game.window}:") for c in public.custom_ids)
         if seat in game.humans_owing() and current:
             await decide(fake, game, ann, choice_for(game, seat))
         await asyncio.sleep(0.01)

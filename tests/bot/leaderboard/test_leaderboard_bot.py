@@ -12,7 +12,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from incan_kit import act_id, buttons, config, last_dm, lobby_id, start_bot
+from incan_kit import act_id, buttons, config, lobby_id, moves_message, start_bot
 
 from bot import Bot
 from db import NewResult, NewSeat, Store
@@ -152,10 +152,9 @@ async def play_incan(fake: FakeDiscord, bot: Bot, channel: FakeChannel, users: l
     while live.status == "playing":
         for seat in live.humans_owing():
             user = by_id[live.seats[seat].user_id]
-            dm = last_dm(fake, user)
-            assert dm is not None
+            public = moves_message(fake, channel.id)
             choice = "camp" if live.state.carried[seat] >= 6 else "torch"
-            await fake.click(user, dm, act_id(dm, choice))
+            await fake.click(user, public, act_id(public, choice))
     return live.id
 
 

@@ -79,9 +79,9 @@ async def test_a_forged_move_in_a_dm_needs_a_seat(fake, table, store, clock, ann
     await fake.click(ann, lobby, lobby_id(lobby, "start"))
     version = game.version
     eve = fake.user("Eve")
-    # Eve's only DM from the bot: she joined and left another table once.
+    # Eve's only DM from the bot: she opened a Sakkara table once (Sakkara checks that DMs reach her).
     other = fake.text_channel("other")
-    await fake.slash(eve, other, "incan new", {})
+    await fake.slash(eve, other, "sakkara new", {})
     dm = fake.dm_messages(eve)[-1]
     for custom_id in (f'act:{game.id}:{game.window}:"camp"', f"peek:{game.id}", f"lobby:{game.id}:cancel",
                       f"rematch:{game.id}"):

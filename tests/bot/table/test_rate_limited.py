@@ -55,7 +55,7 @@ async def test_closed_dms_are_not_tried_again_until_the_user_interacts(fake, tab
     hub = bot.hub
     ann, _, cy = players
     fake.close_dms(cy)
-    await fake.slash(ann, table, "incan new", {})
+    await fake.slash(ann, table, "sakkara new", {})  # Sakkara's prompts come by DM: joining checks DMs
     lobby = lobby_of(fake, table)
     rec = await fake.click(cy, lobby, lobby_id(lobby, "join"))  # the DM check fails: one 403
     assert "could not send you a direct message" in rec.replies[-1].render()
@@ -63,14 +63,14 @@ async def test_closed_dms_are_not_tried_again_until_the_user_interacts(fake, tab
     for n in range(3):  # reminders and notices: not even tried
         await hub.send_dm(cy.id, ("notice", n), content="hello")
     await hub.outbox.drained()
-    rec = await fake.slash(cy, table, "incan status", {})  # interacting soon after: still not tried
+    rec = await fake.slash(cy, table, "sakkara status", {})  # interacting soon after: still not tried
     await hub.send_dm(cy.id, ("notice", 9), content="hello")
     await hub.outbox.drained()
     assert fake.invalid_requests == 1 and fake.dm_messages(cy) == []
     # A while later Cy has opened their DMs and interacts: the next DM is tried, and arrives.
     monkeypatch.setattr(hub_module, "DM_RETRY_AFTER_S", 0.0)
     fake.open_dms(cy)
-    await fake.slash(cy, table, "incan status", {})
+    await fake.slash(cy, table, "sakkara status", {})
     assert cy.id not in hub.no_dm
     await hub.send_dm(cy.id, ("notice", 10), content="welcome back")
     await hub.outbox.drained()

@@ -1,8 +1,8 @@
 """Golden transcripts: a scripted game of each kind, as every participant saw it, compared on every run.
 
 Each game runs the real bot against the fake Discord on a pinned seed, played only through the
-controls a player has (slash commands, lobby buttons, DM prompts, menus), and is written as chat
-logs by :class:`fakediscord.transcript.Transcript` into ``golden/<game>/``:
+controls a player has (slash commands, lobby buttons, the public message's buttons, DM prompts,
+menus), and is written as chat logs by :class:`fakediscord.transcript.Transcript` into ``golden/<game>/``:
 
 - ``channel.txt``: the game's channel as anyone there sees it (and its thread, when there is one);
 - ``<name>.txt``: what only that player saw and did: their DMs, the private replies only they
@@ -126,7 +126,8 @@ async def incan_gold(fake: FakeDiscord, store: Store, channel: FakeChannel, monk
                 await clock.advance(120)
                 break
             action = incan_ai.medium(game.observe(table.state, seat), game.legal_actions(table.state, seat), rng)
-            prompt = last_prompt(fake, user)
+            prompt = next(m for m in reversed(fake.channel_messages(channel))  # the expedition's Torch / Camp
+                          if any(c.startswith(f"act:{table.id}:{table.window}:") for c in m.custom_ids))
             cid = next(c for c in prompt.custom_ids
                        if c.startswith("act:") and json.loads(c.split(":", 3)[3]) == action)
             await press(fake, log, user, prompt, cid)
