@@ -226,8 +226,15 @@ class TableHub:
 
     async def _edit_or_send(self, ref: tuple[int, int] | None, fields: dict[str, Any],
                             send: Callable[[dict[str, Any]], Awaitable[discord.Message]]) -> discord.Message | None:
-        """Edit the recorded message, or send one when there is none (or it was deleted); return a sent one."""
+        """Edit the recorded message, or send one when there is none (or it was deleted); return a sent one.
+
+        What was asked as an edit may run as a send and the other way round (the message appeared
+        or vanished while the call waited): an edit's pictures are ``attachments``, a send's ``files``.
+        """
         if ref is not None:
+            if "files" in fields:
+                fields = dict(fields)
+                fields["attachments"] = fields.pop("files")
             try:
                 # The public API also builds a Message from Discord's reply (unread here): 0.1-0.3 ms
                 # of CPU per edit (bench/message_edit_cost.py), at most ~1 % of a core at the 50

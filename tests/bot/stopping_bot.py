@@ -53,7 +53,7 @@ async def main(db_path: str) -> int:
         lobby = fake.channel_messages(channel)[0]
         for op in ("ai-easy", "ai-easy", "start"):
             await server.click(bot, ann, lobby, next(c for c in lobby.custom_ids if c.endswith(op)))
-        prompt = [m for m in fake.dm_messages(ann) if any(c.startswith("act:") for c in m.custom_ids)][-1]
+        prompt = [m for m in fake.channel_messages(channel) if any(c.startswith("act:") for c in m.custom_ids)][-1]
         torch = next(c for c in prompt.custom_ids if c.endswith('"torch"'))
 
         original = Store.append_actions
