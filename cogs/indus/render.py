@@ -238,7 +238,11 @@ class IndusRenderer:
         for seat in table.humans_owing():
             if humans and humans[-1] == seat and not update.timed_out:
                 continue  # the same player goes on with their turn: no new nudge
-            await self._nudge(hub, table, seat)
+            user_id = table.seats[seat].user_id
+            if user_id is not None and hub.away(user_id):
+                # Only a player who has not touched the bot lately gets a DM (a rate-limited call):
+                # one who is playing sees their turn on the board.
+                await self._nudge(hub, table, seat)
 
     async def _jump_url(self, hub: TableHub, table: Table) -> str:
         ref = await hub.message_ref(table, "board")

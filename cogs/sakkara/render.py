@@ -139,7 +139,9 @@ class SakkaraRenderer:
         for seat, spec in enumerate(table.seats):
             if spec.is_ai:
                 continue
-            fresh = seat in owing and (not movers or movers[-1] != seat)
+            # A new DM notifies, but costs a rate-limited call: only for a player whose prompt their
+            # latest click can no longer redraw (they have not played for 14 minutes, or never).
+            fresh = seat in owing and (not movers or movers[-1] != seat) and not await hub.prompt_live(table, seat)
             if fresh:
                 await self._retire_dm(hub, table, seat)  # a new DM notifies; the old one loses its buttons
             elif seat not in owing and seat not in movers and seat not in update.timed_out and not any(

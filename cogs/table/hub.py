@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 from collections.abc import Awaitable, Callable, Hashable, Sequence
 from typing import Any, Protocol
 
@@ -29,9 +28,13 @@ from db.store import Store
 from engine.core import Event
 from engine.session import Sessions, Table, Update
 
-__all__ = ["DM_RETRY_AFTER_S", "Renderer", "TableBot", "TableHub"]
+__all__ = ["AWAY_AFTER_S", "DM_RETRY_AFTER_S", "Renderer", "TableBot", "TableHub"]
 
 log = logging.getLogger(__name__)
+
+AWAY_AFTER_S = 60.0
+"""A player who has not clicked or typed a command for this long may be looking elsewhere: only
+then is their turn worth a DM that notifies them (a rate-limited call each)."""
 
 DM_RETRY_AFTER_S = 600.0
 """A user whose DMs were closed is tried again when they next interact, if at least this long ago
@@ -112,7 +115,9 @@ class TableHub:
         self.renderers: dict[str, Renderer] = {}
         self.readers = Readers(bot, store)  # who reads which language (players' locales stored)
         self.no_dm: set[int] = set()  # users whose DMs are closed: they choose via ephemeral prompts
-        self._no_dm_at: dict[int, float] = {}  # user id -> when their DMs were found closed (monotonic)
+        # On the session's clock (the world's time: tests move it, as they move the game's timers).
+        self._no_dm_at: dict[int, float] = {}  # user id -> when their DMs were found closed
+        self._seen_at: dict[int, float] = {}  # user id -> their latest click or command
         self.outbox = Outbox(budget)  # every rate-limited call goes through it
         self.panels = Panels()  # private prompts redrawn through their player's latest click
         self._messages: dict[tuple[int, str, int | None], tuple[int, int]] = {}
@@ -338,7 +343,7 @@ class TableHub:
     def dms_closed(self, user_id: int) -> None:
         """Remember that a user's DMs are closed: no DM is tried again until they interact again."""
         self.no_dm.add(user_id)
-        self._no_dm_at[user_id] = time.monotonic()
+        self._no_dm_at[user_id] = self.bot.sessions.clock.now()
 
     def interacted(self, user_id: int) -> None:
         """A user clicked or ran a command: if their DMs were closed a while ago, try them again.
@@ -346,10 +351,23 @@ class TableHub:
         They may have opened their DMs meanwhile; a user who has not is tried again at most once
         every :data:`DM_RETRY_AFTER_S` (each failed try is an invalid request to Discord).
         """
+        now = self.bot.sessions.clock.now()
+        self._seen_at[user_id] = now
         closed_at = self._no_dm_at.get(user_id)
-        if closed_at is not None and time.monotonic() - closed_at >= DM_RETRY_AFTER_S:
+        if closed_at is not None and now - closed_at >= DM_RETRY_AFTER_S:
             self.no_dm.discard(user_id)
             del self._no_dm_at[user_id]
+
+    def away(self, user_id: int) -> bool:
+        """Return True when the user has not interacted for :data:`AWAY_AFTER_S` (or not since start-up)."""
+        seen = self._seen_at.get(user_id)
+        return seen is None or self.bot.sessions.clock.now() - seen >= AWAY_AFTER_S
+
+    async def prompt_live(self, table: Table, seat: int) -> bool:
+        """Return True when the seat's DM prompt can be redrawn through their latest click on it
+        (no rate-limited call, and no new DM needed to reach them)."""
+        ref = await self.message_ref(table, "dm", seat)
+        return ref is not None and self.panels.live(ref[1])
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """discord.py's ``on_interaction`` event: every click and command counts as interacting, and

@@ -19,6 +19,7 @@ from incan_kit import buttons, lobby_id, start_bot
 
 from bot import Bot
 from cogs.indus.labels import board_png_available
+from cogs.table import hub as hub_module
 from db.store import Store
 from engine.clock import SystemClock
 from engine.core import replay
@@ -164,6 +165,7 @@ async def final_checks(fake: FakeDiscord, store: Store, channel: FakeChannel, ta
 
 async def test_two_players_full_game_with_own_colour_choice(fake, table, store, clock, players, monkeypatch):
     pin_seed(monkeypatch, KEEP_SEED)
+    monkeypatch.setattr(hub_module, "AWAY_AFTER_S", 0.0)  # everyone counts as away: every turn is nudged
     monkeypatch.setattr("cogs.indus.render.board_png", lambda view, names=None: TINY_PNG)  # speed only
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, players)
@@ -186,7 +188,7 @@ async def test_two_players_full_game_with_own_colour_choice(fake, table, store, 
     assert any(a["do"] == "move" for a in taken) and any(a["do"] == "place" for a in taken)
     assert any("Reroll" in text for text in (await board(fake, bot, game)).all_texts())
     await final_checks(fake, store, table, game)
-    # Every human got turn nudges by DM with a link to the board message.
+    # Every human (away, see above) got turn nudges by DM with a link to the board message.
     ref = await bot.hub.message_ref(game, "board")
     for user in players:
         assert any(f"/{ref[1]}" in m.render() for m in fake.dm_messages(user))
