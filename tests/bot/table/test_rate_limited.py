@@ -7,10 +7,15 @@ retries a closed DM before its user interacts again.
 
 from __future__ import annotations
 
+import random
+
 import pytest
-from incan_kit import buttons, lobby_id, start_bot
+from incan_kit import act_id, buttons, lobby_id, start_bot
+from sakkara_bot_kit import last_prompt, perform
 
 from cogs.table import hub as hub_module
+from engine.sakkara import GAME
+from engine.sakkara import ai as sakkara_ai
 from fakediscord import FakeDiscord, FakeUser
 from fakediscord.ratelimits import RateLimits
 
@@ -91,4 +96,99 @@ async def test_a_user_who_keeps_dms_closed_costs_one_invalid_request_per_retry(f
             await bot.hub.send_dm(cy.id, ("notice", n, k), content="hello")
         await bot.hub.outbox.drained()
     assert fake.invalid_requests == 3  # one per interaction, not one per DM
+    await fake.stop(bot)
+
+
+async def test_a_private_prompt_is_one_dm_redrawn_through_its_players_clicks(fake, table, store, clock):
+    """Sakkara: each player's prompt is one DM for the game; every hand-over redraws it through that
+    player's latest click on it (an interaction endpoint), never by a rate-limited edit or a new DM."""
+    fake.limit(RateLimits())
+    ann, bo = fake.user("Ann"), fake.user("Bo")
+    bot = await start_bot(fake, store, clock, rate_limited=True)
+    await fake.slash(ann, table, "sakkara new", {})
+    lobby = lobby_of(fake, table)
+    await fake.click(bo, lobby, lobby_id(lobby, "join"))
+    await fake.click(ann, lobby, lobby_id(lobby, "start"))
+    game = await bot.sessions.table_in(table.id)
+    users = {ann.id: ann, bo.id: bo}
+    rng = random.Random(3)
+    for _ in range(2):  # each player's first prompt is a new DM (nothing to redraw yet)
+        await play_move(fake, game, users, rng)
+    start = len(fake.rest_calls)
+    moves = 0
+    while moves < 12 and game.status == "playing":
+        await play_move(fake, game, users, rng)
+        moves += 1
+    await bot.hub.outbox.drained()
+    dm_channels = {fake.dm_channel(u).id for u in (ann, bo)}
+    limited = [c for c in fake.rest_calls[start:] if not c.route.startswith(("/interactions/", "/webhooks/"))]
+    assert [c for c in limited if int(c.path.split("/")[2]) in dm_channels] == []  # no DM sent or edited
+    assert all(c.path.startswith(f"/channels/{table.id}/") for c in limited)  # only the board, once a move
+    assert len(limited) <= moves
+    assert any(c.method == "PATCH" and "@original" in c.path for c in fake.rest_calls[start:])
+    await fake.stop(bot)
+
+
+async def play_move(fake: FakeDiscord, game, users: dict[int, FakeUser], rng: random.Random) -> None:
+    seat = game.humans_owing()[0]
+    user = users[game.seats[seat].user_id]
+    action = sakkara_ai.easy(GAME.view(game.state, seat), GAME.legal_actions(game.state, seat), rng)
+    prompt = last_prompt(fake, user)
+    assert prompt is not None
+    await perform(fake, user, prompt, action)
+
+
+async def test_an_indus_player_who_is_playing_gets_no_dm_for_their_turn_one_away_does(fake, table, store, clock):
+    ann, bo = fake.user("Ann"), fake.user("Bo")
+    bot = await start_bot(fake, store, clock)
+    await fake.slash(ann, table, "indus new", {})
+    lobby = lobby_of(fake, table)
+    await fake.click(bo, lobby, lobby_id(lobby, "join"))
+    await fake.click(ann, lobby, lobby_id(lobby, "start"))
+    game = await bot.sessions.table_in(table.id)
+    users = {ann.id: ann, bo.id: bo}
+    first = users[game.seats[game.humans_owing()[0]].user_id]
+    second = bo if first is ann else ann
+    dms = {u.id: len(fake.dm_messages(u)) for u in (ann, bo)}  # the DM checks at Join
+    await fake.run(clock.advance, 10)
+    while game.seats[game.humans_owing()[0]].user_id == first.id:  # the first player plays their turn
+        board = [m for m in fake.channel_messages(table) if buttons(m, "pick:") or buttons(m, "act:")][-1]
+        control = (buttons(board, "act:") or buttons(board, "pick:"))[0]
+        if control.startswith("pick:"):
+            await fake.select(first, board, control, [board.component(control)["options"][0]["value"]])
+        else:
+            await fake.click(first, board, control)
+    assert len(fake.dm_messages(second)) == dms[second.id]  # they joined moments ago: playing, no DM
+    await fake.run(clock.advance, 121)  # the second player's time runs out; the first looked away
+    assert game.seats[game.humans_owing()[0]].user_id == first.id
+    nudges = fake.dm_messages(first)[dms[first.id]:]
+    assert nudges and f"/{table.id}/" in nudges[-1].render()  # a DM with a link to the board
+    await fake.stop(bot)
+
+
+async def test_an_incan_gold_game_played_flat_out_under_discords_limits_gets_no_429(fake, table, store, clock):
+    """Presses far faster than a channel's bucket: nothing is refused, the end is shown."""
+    fake.limit(RateLimits())
+    ann, bo, cy = fake.user("Ann"), fake.user("Bo"), fake.user("Cy")
+    bot = await start_bot(fake, store, clock, rate_limited=True)
+    await fake.slash(ann, table, "incan new", {})
+    lobby = lobby_of(fake, table)
+    for user in (bo, cy):
+        await fake.click(user, lobby, lobby_id(lobby, "join"))
+    await fake.click(ann, lobby, lobby_id(lobby, "ai-easy"))
+    await fake.click(ann, lobby, lobby_id(lobby, "start"))
+    game = await bot.sessions.table_in(table.id)
+    by_id = {u.id: u for u in (ann, bo, cy)}
+    start = len(fake.rest_calls)
+    while game.status == "playing":
+        for seat in game.humans_owing():
+            public = [m for m in fake.channel_messages(table) if buttons(m, "act:")][-1]
+            choice = "camp" if game.state.carried[seat] >= 5 else "torch"
+            await fake.click(by_id[game.seats[seat].user_id], public, act_id(public, choice))
+    await bot.hub.outbox.drained()
+    assert fake.limiter is not None and fake.limiter.rate_limited == 0 and fake.invalid_requests == 0
+    limited = [c for c in fake.rest_calls[start:] if not c.route.startswith(("/interactions/", "/webhooks/"))]
+    assert len(limited) <= 12  # a message per expedition and the summary: the cards cost nothing
+    summary = [m for m in fake.channel_messages(table) if buttons(m, "rematch:")]
+    assert summary and "final scores" in summary[-1].render()
     await fake.stop(bot)
