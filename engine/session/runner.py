@@ -436,8 +436,10 @@ class Runner:
         wanted = None if buckets is None else sorted(buckets)
         if wanted is not None and not wanted:
             return
-        for timer in await self.repo.timers(wanted, self.coordinator.bucket_count):
+        for number, timer in enumerate(await self.repo.timers(wanted, self.coordinator.bucket_count)):
             self._arm(timer)
+            if number % 500 == 499:
+                await asyncio.sleep(0)  # thousands of timers: let clicks in between
 
     async def _lost(self, buckets: Iterable[int]) -> None:
         """Timers stopped being ours (a lease given up or expired): stop running them."""
