@@ -192,6 +192,7 @@ class Players:
                        enumerate(self.channels)}
         self.acknowledged: list[Move] = []
         self.db = sqlite3.connect(database, timeout=30, check_same_thread=False)
+        self.spent: set[tuple[int, str]] = set()  # (message, custom_id) pressed and refused: not again
         self.up = asyncio.Event()
         """Set while a bot process is connected: nobody clicks into a dead bot."""
 
@@ -224,14 +225,20 @@ class Players:
         await self._answered(rec)
         return rec
 
-    async def _new_table(self, host: FakeUser, channel: FakeChannel) -> None:
+    async def _command(self, user: FakeUser, channel: FakeChannel, command: str,
+                       options: dict[str, Any] | None = None) -> None:
+        """Run ``/incan <sub>`` as Discord's client would send it (from the commands the bot synced)."""
         synced = next((c for c in self.fake.commands.get(None, []) if c["name"] == "incan"), None)
         if synced is None:
             return  # the bot has not synced its commands yet
-        data = p.command_data(int(synced["id"]), "incan", [p.option_payload("new", 1, options=[])])
-        rec, payload = self.fake._new_interaction(host, channel, p.INTERACTION_APPLICATION_COMMAND, data)
+        leaf = [p.option_payload(name, 3, value) for name, value in (options or {}).items()]
+        data = p.command_data(int(synced["id"]), "incan", [p.option_payload(command, 1, options=leaf)])
+        rec, payload = self.fake._new_interaction(user, channel, p.INTERACTION_APPLICATION_COMMAND, data)
         await self.server.dispatch("INTERACTION_CREATE", payload)
         await self._answered(rec)
+
+    async def _new_table(self, host: FakeUser, channel: FakeChannel) -> None:
+        await self._command(host, channel, "new")
 
     def _lobby(self, channel: FakeChannel, table_id: int) -> FakeMessage | None:
         found = [m for m in self.fake.channel_messages(channel)
@@ -239,17 +246,27 @@ class Players:
         return found[-1] if found else None
 
     async def _fill(self, channel: FakeChannel, table_id: int, seats: list[int | None]) -> None:
+        """Seat everyone and two bots, then start: with the lobby's buttons, or with the commands
+        when its message is missing (the bot was killed between opening the table and posting it)."""
         lobby = self._lobby(channel, table_id)
         host, *others = self.people[channel.id]
-        if lobby is None:
-            return
         for user in others:
             if user.id not in seats:
-                await self._click(user, lobby, f"lobby:{table_id}:join")
+                if lobby is not None:
+                    await self._click(user, lobby, f"lobby:{table_id}:join")
+                else:
+                    await self._command(user, channel, "join")
+        level = self.rng.choice(["easy", "medium"])
         if len(seats) < 5:
-            await self._click(host, lobby, f"lobby:{table_id}:ai-{self.rng.choice(['easy', 'medium'])}")
+            if lobby is not None:
+                await self._click(host, lobby, f"lobby:{table_id}:ai-{level}")
+            else:
+                await self._command(host, channel, "addbot", {"level": level})
         elif host.id in seats:
-            await self._click(host, lobby, f"lobby:{table_id}:start")
+            if lobby is not None:
+                await self._click(host, lobby, f"lobby:{table_id}:start")
+            else:
+                await self._command(host, channel, "start")
 
     def _prompts(self, user: FakeUser, table_id: int) -> Iterator[FakeMessage]:
         """The user's messages with move buttons of the table, newest first (DMs and ephemeral)."""
@@ -260,17 +277,24 @@ class Players:
 
     async def _move(self, user: FakeUser, channel: FakeChannel, table_id: int) -> None:
         prompt = next(self._prompts(user, table_id), None)
-        if prompt is not None:
-            custom_id = self.rng.choice([c for c in prompt.custom_ids if c.startswith(f"act:{table_id}:")])
+        choices = [] if prompt is None else [c for c in prompt.custom_ids if c.startswith(f"act:{table_id}:")
+                                             and (prompt.id, c) not in self.spent]
+        if prompt is not None and choices:
+            custom_id = self.rng.choice(choices)
             rec = await self._click(user, prompt, custom_id)
             if rec is not None and rec.ack_type in ACCEPTED:
                 _, _, window, code = custom_id.split(":", 3)
                 self.acknowledged.append(Move(table_id, user.id, int(window), json.loads(code)))
                 return
-        # No prompt, or a stale one (the bot restarted before redrawing): Choose on the public message.
+            if rec is not None and rec.acknowledged:  # refused (stale, not theirs now): press it no more
+                self.spent.update((prompt.id, c) for c in prompt.custom_ids)
+        # No prompt, or a stale one (the bot restarted before redrawing): Choose on the public message,
+        # or /incan status when that message was never posted.
         public = [m for m in self.fake.channel_messages(channel) if f"peek:{table_id}" in m.custom_ids]
-        if public:
+        if public and self.rng.random() < 0.8:
             await self._click(user, public[-1], f"peek:{table_id}")
+        else:
+            await self._command(user, channel, "status")
 
     async def play(self, channel: FakeChannel, stop: asyncio.Event) -> None:
         """Keep a table going in ``channel`` until ``stop``."""

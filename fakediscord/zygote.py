@@ -17,6 +17,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import asyncio
+import contextlib
 import importlib
 import logging
 import signal
@@ -53,6 +54,7 @@ def main() -> None:
         importlib.import_module(name)
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     print("ready", flush=True)
+    children: list[int] = []
     for line in sys.stdin:
         port, database, log_path = line.split()
         pid = os.fork()
@@ -64,7 +66,11 @@ def main() -> None:
                 traceback.print_exc()
             finally:
                 os._exit(code)
+        children.append(pid)
         print(pid, flush=True)
+    for pid in children:  # the harness is gone (or done): no bot outlives it
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
 
 
 if __name__ == "__main__":
