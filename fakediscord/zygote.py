@@ -43,8 +43,10 @@ def _child(port: int, database: str, log_path: str) -> int:
     discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", force=True)
+    # AI decisions in a thread, not a worker process: a bot that lives a second would spend it
+    # spawning its worker. What a kill must not lose lives in the store either way.
     config = bot.Config(token="chaos-token", database_path=database, ai_delay_s=AI_DELAY_S,
-                        decision_timeout_s=3600.0, reminder_before_s=0.0)
+                        decision_timeout_s=3600.0, reminder_before_s=0.0, ai_workers=0)
     return asyncio.run(bot.run(config))
 
 

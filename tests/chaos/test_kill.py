@@ -32,7 +32,7 @@ def broken_copy(tmp_path: Path, name: str, *statements: tuple[str, tuple[object,
 
 
 def test_kill_9_at_random_loses_nothing_acknowledged_and_corrupts_nothing(tmp_path):
-    report = asyncio.run(chaos(tmp_path, kills=KILLS, tables=3, seed=15))
+    report = asyncio.run(chaos(tmp_path, kills=KILLS, tables=3, seed=15, life_s=(0.4, 1.6)))
     print(report.line())
     assert report.kills == KILLS and report.lives == KILLS + 1
     assert report.lost == [] and report.corrupt == []
