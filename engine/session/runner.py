@@ -125,6 +125,11 @@ class Runner:
             raise SessionError("gone") from exc
         table.opened_at = self.clock.now()
         self._register(table)
+        if table.status == "playing" and self._automatic(table, table.state, False, table.version) is not None:
+            # A chance draw (or an action the rules play unasked) is due and no stored timer will
+            # play it: a start whose first draw was never written. Play it now.
+            version = table.version
+            self._arm_work(table_id, AUTO, self.clock.now(), version, lambda: self._auto(table_id, version))
         return table
 
     async def _abandon(self, table_id: int, error: Exception) -> None:
@@ -257,8 +262,8 @@ class Runner:
                 await self.repo.append(table.id, table.version, batch, deadlines)
             except RepoStale as exc:
                 raise Stale(str(exc)) from exc
-            except RepoUnavailable:
-                table.stale = True  # the write's outcome is unknown: reload before trusting memory
+            except Exception:
+                table.stale = True  # refused or unreachable, the outcome may be unknown: reload before acting again
                 raise
         else:
             for kind, due, at in deadlines:
@@ -272,7 +277,17 @@ class Runner:
             table.timers.clear()
             self.timers.cancel(table.id, DECISION, REMIND)
         if over:
-            await self._finish(table, update)
+            try:
+                await self._finish(table, update)
+            except Exception as exc:
+                # The last move is written (with an AUTO deadline: a restart finishes the game too);
+                # only the result is not. The move counts and is shown; the result is retried.
+                log.warning("table %s: its result could not be written (%s); it is retried", table.id, exc,
+                            exc_info=True)
+                table.stale = True
+                self._arm_work(table.id, AUTO, now + RETRY_S[0], version, lambda: self._auto(table.id, version),
+                               attempt=1)
+                await self._notify(self.listener.played(update))
             return update
         for kind, due, at in deadlines:
             if kind == DECISION:
@@ -315,24 +330,37 @@ class Runner:
         if timer.kind == DECISION:
             remind_at = due - self.settings.reminder_before_s
             if remind_at > self.clock.now():
-                self.timers.arm(table_id, REMIND, remind_at, version,
-                                self._timer(table_id, lambda: self._remind(table_id, version)))
-            self.timers.arm(table_id, DECISION, due, version,
-                            self._timer(table_id, lambda: self._expire(table_id, version)))
+                self._arm_work(table_id, REMIND, remind_at, version, lambda: self._remind(table_id, version))
+            self._arm_work(table_id, DECISION, due, version, lambda: self._expire(table_id, version))
         elif timer.kind == AUTO:
-            self.timers.arm(table_id, AUTO, due, version, self._timer(table_id, lambda: self._auto(table_id, version)))
+            self._arm_work(table_id, AUTO, due, version, lambda: self._auto(table_id, version))
 
-    def _timer(self, table_id: int, work: Callable[[], Awaitable[None]], attempt: int = 0
+    def _arm_work(self, table_id: int, kind: str, due: float, version: int, work: Callable[[], Awaitable[None]],
+                  attempt: int = 0) -> None:
+        """Arm a timer's work; when it fails, arm it again with backoff (see :meth:`_timer`)."""
+        self.timers.arm(table_id, kind, due, version, self._timer(table_id, kind, version, work, attempt))
+
+    def _timer(self, table_id: int, kind: str, version: int, work: Callable[[], Awaitable[None]], attempt: int
                ) -> Callable[[], Awaitable[None]]:
-        """Wrap a timer's work: an unreachable database retries it later, with backoff."""
+        """Wrap a timer's work: if it fails (a write refused, the database unreachable), the table's
+        cached state is no longer trusted and the same timer is armed again after a backoff, so the
+        game goes on by itself once the fault clears (a newer timer of the table replaces it)."""
 
         async def run() -> None:
             try:
                 await work()
-            except RepoUnavailable:
+            except Exception as exc:
+                table = self.tables.get(table_id)
+                if table is not None:
+                    table.stale = True  # a write may have failed half-way: reload before acting again
                 delay = RETRY_S[min(attempt, len(RETRY_S) - 1)]
-                log.warning("table %s: the database is unreachable; the timer tries again in %gs", table_id, delay)
-                self.clock.call_at(self.clock.now() + delay, self._timer(table_id, work, attempt + 1))
+                if isinstance(exc, RepoUnavailable):
+                    log.warning("table %s: the database is unreachable; the %s timer tries again in %gs",
+                                table_id, kind, delay)
+                else:  # the first time with its traceback; a fault that lasts logs one line per retry
+                    log.warning("table %s: the %s timer failed (%s); it tries again in %gs", table_id, kind,
+                                exc, delay, exc_info=attempt == 0)
+                self._arm_work(table_id, kind, self.clock.now() + delay, version, work, attempt + 1)
 
         return run
 
@@ -419,6 +447,12 @@ class Runner:
             # the next AI turn waits its own delay.
             seats = [s for s in table.owing() if table.seats[s].is_ai]
             if not seats:
+                # Nothing for a bot: a chance draw or an action the rules play unasked may still be
+                # due (a start whose first draw was not written); play it, or nothing.
+                try:
+                    await self._advance(table, [])
+                except Stale:
+                    table.stale = True
                 return
             assert table.seed is not None
             actions = await self.ai.decide(table.spec.name, table.state, table.seed,

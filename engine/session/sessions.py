@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable
@@ -27,6 +28,7 @@ from typing import Any, ParamSpec, TypeVar
 from engine.core import splitmix64
 from engine.session.place import Place, check_place
 from engine.session.records import (
+    AUTO,
     DECISION,
     RepoBusy,
     RepoConflict,
@@ -34,13 +36,15 @@ from engine.session.records import (
     SeatSpec,
     SessionError,
 )
-from engine.session.runner import Runner, Stale
+from engine.session.runner import RETRY_S, Runner, Stale
 from engine.session.table import Table, Update
 
 __all__ = ["DECISION", "Sessions"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+log = logging.getLogger("engine.session")
 
 STALE_RETRIES = 3  # a click refused because another process wrote first is re-checked this often
 
@@ -232,6 +236,13 @@ class Sessions(Runner):
                 await self._advance(table, [], new_window=True)
             except Stale as exc:  # nobody else can write to a game that has just started
                 raise SessionError("stale") from exc
+            except Exception as exc:
+                # The start is written; its first draw is not. The game has started (so the host
+                # is told), and the draw is retried like any timer's work.
+                log.warning("table %s: started, but its first draw could not be written (%s); retried",
+                            table.id, exc)
+                self._arm_work(table.id, AUTO, self.clock.now() + RETRY_S[0], table.version,
+                               lambda: self._auto(table.id, 0), attempt=1)
         return table
 
     @_reachable
