@@ -5,8 +5,8 @@ Discord (a :class:`FakeDiscord` behind a :class:`LoopbackServer`) and the player
 process, so messages, DM prompts and their buttons outlive the bot, as on Discord. The bot runs in a
 child forked by :mod:`fakediscord.zygote` (the real ``bot.run``: store, gateway, signal handlers,
 bot seats acting on the real clock). Players keep ``tables`` Incan Gold tables of three people and
-two bot seats going: they press a button of their newest prompt (or *Choose* on the public message
-when it is stale, e.g. after a restart), open a new table when one ends, and record every move the
+two bot seats going: they press Torch or Camp on the newest message that has them (``/incan status``
+when those are stale, e.g. after a restart), open a new table when one ends, and record every move the
 bot *acknowledged* (Discord got the click's answer, which the bot sends only after the commit).
 
 After every kill the database is checked: every acknowledged move is in its table's log in the
@@ -37,7 +37,11 @@ from fakediscord.loopback import LoopbackServer
 from fakediscord.records import FakeChannel, FakeMessage, FakeUser, InteractionRecord
 
 ROOT = Path(__file__).resolve().parents[1]
-ACCEPTED = (6, 7)  # a move is answered by a redraw of its prompt (7) or a deferral (6); refusals are messages
+def accepted(rec: InteractionRecord) -> bool:
+    """Whether the bot accepted a move: answered by a redraw of the pressed message (7), a deferral
+    (6), or, pressed on a public message, privately with the player's prompt (an embed); a refusal
+    is a private text."""
+    return rec.ack_type in (6, 7) or (rec.ack_type == 4 and any(m.embeds for m in rec.replies))
 
 
 @dataclass(frozen=True)
@@ -268,33 +272,30 @@ class Players:
             else:
                 await self._command(host, channel, "start")
 
-    def _prompts(self, user: FakeUser, table_id: int) -> Iterator[FakeMessage]:
-        """The user's messages with move buttons of the table, newest first (DMs and ephemeral)."""
-        mine = self.fake.dm_messages(user) + self.fake.ephemeral_replies(user)
+    def _prompts(self, user: FakeUser, channel: FakeChannel, table_id: int) -> Iterator[FakeMessage]:
+        """The messages with move buttons of the table the user sees, newest first: the channel's
+        (Incan Gold's expedition message carries Torch / Camp), their DMs and private replies."""
+        mine = self.fake.channel_messages(channel) + self.fake.dm_messages(user) + self.fake.ephemeral_replies(user)
         for message in sorted(mine, key=lambda m: m.id, reverse=True):
             if any(c.startswith(f"act:{table_id}:") for c in message.custom_ids):
                 yield message
 
     async def _move(self, user: FakeUser, channel: FakeChannel, table_id: int) -> None:
-        prompt = next(self._prompts(user, table_id), None)
+        prompt = next(self._prompts(user, channel, table_id), None)
         choices = [] if prompt is None else [c for c in prompt.custom_ids if c.startswith(f"act:{table_id}:")
                                              and (prompt.id, c) not in self.spent]
         if prompt is not None and choices:
             custom_id = self.rng.choice(choices)
             rec = await self._click(user, prompt, custom_id)
-            if rec is not None and rec.ack_type in ACCEPTED:
+            if rec is not None and accepted(rec):
                 _, _, window, code = custom_id.split(":", 3)
                 self.acknowledged.append(Move(table_id, user.id, int(window), json.loads(code)))
                 return
             if rec is not None and rec.acknowledged:  # refused (stale, not theirs now): press it no more
                 self.spent.update((prompt.id, c) for c in prompt.custom_ids)
-        # No prompt, or a stale one (the bot restarted before redrawing): Choose on the public message,
-        # or /incan status when that message was never posted.
-        public = [m for m in self.fake.channel_messages(channel) if f"peek:{table_id}" in m.custom_ids]
-        if public and self.rng.random() < 0.8:
-            await self._click(user, public[-1], f"peek:{table_id}")
-        else:
-            await self._command(user, channel, "status")
+        # No buttons, or stale ones (the bot restarted before redrawing): /incan status shows the
+        # table and, privately, the buttons of the decision owed now.
+        await self._command(user, channel, "status")
 
     async def play(self, channel: FakeChannel, stop: asyncio.Event) -> None:
         """Keep a table going in ``channel`` until ``stop``."""

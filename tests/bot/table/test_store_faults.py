@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from incan_kit import act_id, buttons, last_dm, lobby_id, start_bot
+from incan_kit import act_id, buttons, lobby_id, moves_message, start_bot
 
 
 async def test_the_last_move_counts_when_the_result_write_fails(fake, table, store, clock, ann):
@@ -29,9 +29,8 @@ async def test_the_last_move_counts_when_the_result_write_fails(fake, table, sto
     repo.finish = failing_once  # type: ignore[method-assign]
     answers = []
     while not game.spec.game.is_over(game.state):
-        prompt = last_dm(fake, ann)
-        assert prompt is not None
-        rec = await fake.click(ann, prompt, act_id(prompt, "camp"))
+        public = moves_message(fake, table.id)  # Torch / Camp on the expedition's message
+        rec = await fake.click(ann, public, act_id(public, "camp"))
         answers += [m.render() for m in rec.replies]
         assert rec.acknowledged
     assert failures  # the result write failed once
