@@ -8,7 +8,6 @@ start-up: while the gateway connects, the session restores every timer with one 
 is loaded by its first click, command or timer.
 
     python bot.py            run the bot (needs DISCORD_TOKEN)
-    python bot.py --demo     play an Incan Gold table offline against a fake Discord
 """
 
 from __future__ import annotations
@@ -330,18 +329,11 @@ async def run(config: Config) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Parse the command line, then run the bot or the offline demo."""
-    parser = argparse.ArgumentParser(description="Temple Table: board games on Discord.")
-    parser.add_argument("--demo", action="store_true", help="play an Incan Gold table offline (no token)")
-    parser.add_argument("--interactive", action="store_true", help="with --demo: you choose Torch or Camp")
-    parser.add_argument("--seed", type=int, default=None, help="with --demo: the game seed")
-    args = parser.parse_args(argv)
+    """Parse the command line, then run the bot (the offline demo is ``demo.py``, above the bot)."""
+    parser = argparse.ArgumentParser(description="Temple Table: board games on Discord.",
+                                      epilog="Offline demo without a token: python demo.py (or ./run.sh --demo).")
+    parser.parse_args(argv)
     load_dotenv(find_dotenv(usecwd=True))  # the .env of the folder the bot is started from
-    if args.demo:
-        # Imported only here: the demo and the fake Discord it plays on are not part of the bot.
-        from demo import run_demo
-
-        return asyncio.run(run_demo(offline_bot, interactive=args.interactive, seed=args.seed))
     try:
         config = Config.from_env()
     except ValueError as exc:

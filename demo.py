@@ -1,8 +1,8 @@
 """The offline demo: a whole Incan Gold table played against the in-process fake Discord.
 
-``python bot.py --demo [--interactive] [--seed N]`` needs no token and no network. The real bot
-(``bot.Bot``, its cogs, the session layer and an in-memory store, built by the factory
-``bot.py`` passes in) runs against
+``python demo.py [--interactive] [--seed N]`` (or ``./run.sh --demo``) needs no token and no
+network. The real bot (``bot.Bot``, its cogs, the session layer and an in-memory store, built by
+``bot.offline_bot``) runs against
 :class:`fakediscord.FakeDiscord`, the same fake the tests use: "You" opens a table with
 ``/incan new``, seats four AI players with the lobby buttons, presses Start and plays five
 expeditions by clicking the Torch / Camp buttons on the expedition's message in the channel.
@@ -15,12 +15,15 @@ answer ``t`` or ``c`` on stdin. The AI seats act at once (no delay), so a game t
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import json
 import secrets
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
+from bot import offline_bot
 from db.store import Store
 from engine.clock import ManualClock
 from engine.incan_gold import GAME
@@ -123,7 +126,7 @@ def _interactive_choice(ask: Callable[[str], str], out: TextIO) -> str:
 
 BotFactory = Callable[[Store, ManualClock], Any]
 """Builds the real bot on a store and a clock, with no token and bot seats that act at once
-(``bot.offline_bot``): passed in by the composition root, which this module never imports."""
+(``bot.offline_bot``; the tests pass their own)."""
 
 
 async def run_demo(make_bot: BotFactory, *, interactive: bool = False, seed: int | None = None,
@@ -213,3 +216,17 @@ async def _print_summary(store: Store, table: Any, out: TextIO) -> None:
         out.write(f"  {row.placement}. {who}: {row.score} points{'  ← winner' if row.is_winner else ''}\n")
     winners = [table.seats[r.seat].display_name for r in results if r.is_winner]
     out.write(f"Winner{'s' if len(winners) > 1 else ''}: {', '.join(winners)}\n{RULE}\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line and play the demo. The demo stands above the bot: it imports the bot
+    and the fake Discord, and the bot imports neither."""
+    parser = argparse.ArgumentParser(description="Temple Table offline demo: Incan Gold against a fake Discord.")
+    parser.add_argument("--interactive", action="store_true", help="you choose Torch or Camp")
+    parser.add_argument("--seed", type=int, default=None, help="the game seed")
+    args = parser.parse_args(argv)
+    return asyncio.run(run_demo(offline_bot, interactive=args.interactive, seed=args.seed))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,7 +1,7 @@
 """An in-process fake Discord that drives the real discord.py client with no network.
 
 Test support, not part of the bot: used by the bot tests (tests/bot), the benchmarks (bench/)
-and the offline demo (``python bot.py --demo``), never installed with the product. It patches
+and the offline demo (``python demo.py``), never installed with the product. It patches
 discord.py's two HTTP entry points only while installed (``with FakeDiscord() as fake:``).
 """
 

@@ -92,10 +92,10 @@ def test_scripted_rule_and_answers() -> None:
         "torch", "torch", "camp", "camp", None, None]
 
 
-def test_bot_demo_command_exits_zero_within_a_minute() -> None:
+def test_demo_command_exits_zero_within_a_minute() -> None:
     started = time.monotonic()
     env = {**os.environ, "DISCORD_TOKEN": ""}
-    proc = subprocess.run([sys.executable, "bot.py", "--demo", "--seed", "1"], cwd=ROOT, env=env,
+    proc = subprocess.run([sys.executable, "demo.py", "--seed", "1"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert time.monotonic() - started < 60
