@@ -1,0 +1,91 @@
+"""What the AI benchmarks share: worker processes, timed agents, win shares and their lines.
+
+Every AI benchmark prints one line per matchup in the form other tools read::
+
+    matchup=<level>_vs_<opponent> win_share=<x> ci95=[<lo>,<hi>] games=<n>
+
+``win_share`` is the share of the wins the first-named side took (a shared win counts as a
+fraction); ``ci95`` is the 95 % Wilson score interval of that share. Decision times print as::
+
+    timing=<level> decisions=<n> p50_ms=<x> p99_ms=<x> max_ms=<x> budget_ms=<x> over_budget_1.2=<n>
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import platform
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+from engine.core import Agent
+
+__all__ = ["Timed", "machine_line", "matchup_line", "parallel", "timing_line", "wilson"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Return the 95 % Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def matchup_line(level: str, opponent: str, wins: float, games: int) -> str:
+    """Return the matchup line of ``level``'s ``wins`` (fractions allowed) in ``games``."""
+    lo, hi = wilson(wins, games)
+    share = wins / games if games else 0.0
+    return f"matchup={level}_vs_{opponent} win_share={share:.3f} ci95=[{lo:.3f},{hi:.3f}] games={games}"
+
+
+def timing_line(level: str, times: Sequence[float], budget_s: float | None) -> str:
+    """Return the decision-time line of ``level`` (seconds in, milliseconds out)."""
+    if not times:
+        return f"timing={level} decisions=0"
+    ts = sorted(times)
+    p50 = ts[len(ts) // 2]
+    p99 = ts[min(len(ts) - 1, math.ceil(0.99 * len(ts)) - 1)]
+    over = sum(1 for t in ts if budget_s is not None and t > 1.2 * budget_s)
+    budget = f"{1000 * budget_s:.0f}" if budget_s is not None else "none"
+    return (f"timing={level} decisions={len(ts)} p50_ms={1000 * p50:.1f} p99_ms={1000 * p99:.1f} "
+            f"max_ms={1000 * ts[-1]:.1f} budget_ms={budget} over_budget_1.2={over}")
+
+
+class Timed:
+    """An agent that records how long each decision of the wrapped agent took (wall clock)."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.times: list[float] = []
+
+    def __call__(self, view: dict[str, Any], legal: list[Any], rng: Any) -> Any:
+        """Decide through the wrapped agent and record the time it took."""
+        start = time.perf_counter()
+        action = self.agent(view, legal, rng)
+        self.times.append(time.perf_counter() - start)
+        return action
+
+
+def parallel(fn: Callable[[T], R], jobs: Iterable[T], procs: int) -> list[R]:
+    """Return ``fn`` of every job, in order, computed by ``procs`` worker processes."""
+    items = list(jobs)
+    if procs <= 1:
+        return [fn(j) for j in items]
+    with multiprocessing.get_context("fork").Pool(procs) as pool:
+        return pool.map(fn, items, chunksize=1)
+
+
+def machine_line(procs: int) -> str:
+    """Return the machine the figures come from, with its load when the run started."""
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return (f"# machine: {platform.machine()} {platform.processor() or ''}".rstrip()
+            + f", {os.cpu_count()} cores, Python {platform.python_version()}, {procs} worker processes, "
+            f"load average {load:.1f} at start")
