@@ -1,97 +1,127 @@
-"""Incan Gold AI tournament: each AI against a field of baseline bots (prints tables).
+"""Incan Gold AI strength in fields that mean something: the published bots, mixed tables, ladders.
 
-Usage: python bench/incan_gold_tournament.py [--games N] [--hard-games N] [--field leave-at-10]
+Usage: python bench/incan_gold_tournament.py [--games 400] [--sections anchor,field5,mixed5,ladder]
+       [--procs 2] [--seed 0] [--rollouts R] [--seconds S]
 
-Each candidate takes one seat of a 5-seat game against 4 copies of the field bot; the seat
-rotates with the seed, and every candidate plays the same seeds (paired). A shared win counts
-as 1/k of a win. Intervals are 95 % Wilson intervals. A second table plays the AI levels against
-each other in mixed 5-seat fields.
+The baseline bots are those of the public simulator 2222-42/incangold_strategy, ported decision
+for decision (engine/incan_gold/published.py): random 50 % and 10 %, "Cowardly" (leave at 1
+hazard), "Normal" (leave at 2 hazards), "Risky" (its best parameters, with artifact EV) and "EV"
+(upside - downside card counting). Sections (every game on the default incan-gold preset, seats
+rotating with the game number, the same seeds for every level: paired):
+
+- ``anchor``: that simulator's own 6-seat field with one of our levels replacing "Random 50 %"
+  (``matchup=<level>_vs_anchor6``; fair share 16.7 %);
+- ``field5``: {level, EV, Risky, leave at 2 hazards, random 10 %} (``<level>_vs_field5``; 20 %);
+- ``mixed5``: 5 seats drawn at random (without repeats) from every baseline bot and level, one
+  line per bot over the games it sat in (``<bot>_vs_mixed5``; 20 %);
+- ``ladder``: head to head, 2 seats, paired seeds with the seats swapped (``hard_vs_medium``,
+  ``medium_vs_easy``, and Hard against the two strongest published bots).
+
+A shared win counts as a fraction. Each field also prints a comment line with every seat's
+share, and every level a ``timing=`` line (see kit_ai.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import math
-import os
-import platform
-import statistics
-import time
-from typing import Any
+import random
+from dataclasses import replace
+
+from kit_ai import Timed, machine_line, matchup_line, parallel, timing_line
 
 from engine.core import Agent, play
 from engine.incan_gold import GAME, ai
+from engine.incan_gold.published import ANCHOR_FIELD, PUBLISHED
+
+LEVELS = ("easy", "medium", "hard")
+FIELD5 = ("ev", "risky", "leave-at-2-hazards", "random-10")
+LADDER = (("hard", "medium"), ("medium", "easy"), ("hard", "ev"), ("hard", "risky"))
+POOL = (*LEVELS, *PUBLISHED)
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Return the 95 % Wilson score interval of a win rate."""
-    if n == 0:
-        return (0.0, 0.0)
-    p = wins / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (centre - half, centre + half)
+def agent(name: str) -> Agent:
+    """Return the agent of a level or a published bot."""
+    return ai.AGENTS[name] if name in ai.AGENTS else PUBLISHED[name]
 
 
-def timed(agent: Agent, times: list[float]) -> Agent:
-    def wrapper(view: dict[str, Any], legal: list[Any], rng: Any) -> Any:
-        start = time.perf_counter()
-        action = agent(view, legal, rng)
-        times.append(time.perf_counter() - start)
-        return action
-    return wrapper
-
-
-def match(candidate: Agent, field: Agent, games: int, seats: int = 5) -> tuple[float, list[float]]:
-    """Return (win share, decision times) of ``candidate`` against ``seats - 1`` field bots."""
-    wins = 0.0
-    times: list[float] = []
-    probe = timed(candidate, times)
-    for seed in range(games):
-        seat = seed % seats
-        agents: list[Agent] = [field] * seats
-        agents[seat] = probe
-        winners = GAME.result(play(GAME, agents, seed).state)["winners"]
-        if seat in winners:
-            wins += 1 / len(winners)
+def table(job: tuple[tuple[str, ...], int, int]) -> tuple[dict[str, float], dict[str, list[float]]]:
+    """Play one game of the named seats rotated by ``shift``; return wins and level timings."""
+    names, seed, shift = job
+    k = shift % len(names)
+    order = names[k:] + names[:k]
+    agents = [Timed(agent(n)) for n in order]
+    won = GAME.result(play(GAME, agents, seed).state)["winners"]
+    wins: dict[str, float] = {}
+    for s in won:
+        wins[order[s]] = wins.get(order[s], 0.0) + 1.0 / len(won)
+    times: dict[str, list[float]] = {}
+    for n, a in zip(order, agents, strict=True):
+        if n in LEVELS:
+            times.setdefault(n, []).extend(a.times)
     return wins, times
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--games", type=int, default=10_000)
-    parser.add_argument("--hard-games", type=int, default=300)
-    parser.add_argument("--field", default="leave-at-10", choices=sorted(ai.BASELINES))
-    args = parser.parse_args()
-    field = ai.BASELINES[args.field]
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    print(f"each AI vs 4x {args.field}, 5 seats, paired seeds; fair share 20 %")
-    print(f"{'candidate':22} {'games':>6} {'win %':>7} {'95 % interval':>17} {'p50 ms':>8} {'p99 ms':>8}")
-    candidates = {**ai.AGENTS, **{f"baseline {k}": v for k, v in ai.BASELINES.items()}}
-    for name, agent in candidates.items():
-        n = args.hard_games if name == "hard" else args.games
-        wins, times = match(agent, field, n)
-        lo, hi = wilson(wins, n)
-        times.sort()
-        p50 = statistics.median(times) * 1e3 if times else 0.0
-        p99 = times[int(len(times) * 0.99)] * 1e3 if times else 0.0
-        interval = f"[{100 * lo:5.1f}%, {100 * hi:5.1f}%]"
-        print(f"{name:22} {n:6d} {100 * wins / n:6.1f}% {interval} {p50:8.2f} {p99:8.2f}")
+def field(label: str, fields: list[tuple[str, ...]], seed: int, procs: int,
+          times: dict[str, list[float]]) -> dict[str, tuple[float, int]]:
+    """Play one game per field (seed + index, rotated by index); return wins and games per bot."""
+    rows = parallel(table, [(f, seed + g, g) for g, f in enumerate(fields)], procs)
+    score: dict[str, tuple[float, int]] = {}
+    for f, (wins, t) in zip(fields, rows, strict=True):
+        for n in f:
+            w, g = score.get(n, (0.0, 0))
+            score[n] = (w + wins.get(n, 0.0), g + 1)
+        for n, ts in t.items():
+            times.setdefault(n, []).extend(ts)
+    ranked = sorted(score.items(), key=lambda kv: -kv[1][0] / kv[1][1])
+    print(f"# {label}: " + ", ".join(f"{n} {w / g:.3f}" for n, (w, g) in ranked), flush=True)
+    return score
 
-    print()
-    print("mixed field: hard, medium, easy, leave-at-10, leave-after-7 (seats rotate)")
-    lineup: list[tuple[str, Agent]] = [("hard", ai.hard), ("medium", ai.medium), ("easy", ai.easy),
-                                       ("leave-at-10", ai.leave_at_10), ("leave-after-7", ai.leave_after_7)]
-    totals = dict.fromkeys((n for n, _ in lineup), 0.0)
-    games = args.hard_games
-    for seed in range(games):
-        order = lineup[seed % 5:] + lineup[: seed % 5]
-        winners = GAME.result(play(GAME, [a for _, a in order], seed).state)["winners"]
-        for seat in winners:
-            totals[order[seat][0]] += 1 / len(winners)
-    for name, wins in totals.items():
-        lo, hi = wilson(wins, games)
-        print(f"{name:22} {games:6d} {100 * wins / games:6.1f}% [{100 * lo:5.1f}%, {100 * hi:5.1f}%]")
+
+def main() -> None:
+    """Run the sections and print their lines."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--sections", default="anchor,field5,mixed5,ladder")
+    ap.add_argument("--procs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--rollouts", type=int, default=None)
+    ap.add_argument("--seconds", type=float, default=None)
+    args = ap.parse_args()
+    if args.rollouts is not None:
+        ai.BUDGET = replace(ai.BUDGET, rollouts=args.rollouts)
+    if args.seconds is not None:
+        ai.BUDGET = replace(ai.BUDGET, seconds=args.seconds)
+    sections = set(args.sections.split(","))
+    n = args.games
+    print(machine_line(args.procs))
+    print(f"# incan gold: hard budget {ai.BUDGET.rollouts} rollout pairs, cap {ai.BUDGET.seconds:g} s; "
+          f"seeds from {args.seed}", flush=True)
+    times: dict[str, list[float]] = {}
+    if "anchor" in sections:
+        for level in LEVELS:
+            names = (level, *ANCHOR_FIELD[1:])
+            score = field(f"anchor6 with {level}", [names] * n, args.seed, args.procs, times)
+            print(matchup_line(level, "anchor6", *score[level]), flush=True)
+    if "field5" in sections:
+        for level in LEVELS:
+            score = field(f"field5 with {level}", [(level, *FIELD5)] * n, args.seed, args.procs, times)
+            print(matchup_line(level, "field5", *score[level]), flush=True)
+    if "mixed5" in sections:
+        draw = random.Random(args.seed)
+        fields = [tuple(draw.sample(POOL, 5)) for _ in range(n)]
+        score = field("mixed5", fields, args.seed, args.procs, times)
+        for name in POOL:
+            print(matchup_line(name, "mixed5", *score[name]), flush=True)
+    if "ladder" in sections:
+        for a, b in LADDER:
+            pairs = [(a, b) if g % 2 == 0 else (b, a) for g in range(n)]
+            rows = parallel(table, [(p, args.seed + g // 2, 0) for g, p in enumerate(pairs)], args.procs)
+            print(matchup_line(a, b, sum(w.get(a, 0.0) for w, _ in rows), n), flush=True)
+            for _, t in rows:
+                for name, ts in t.items():
+                    times.setdefault(name, []).extend(ts)
+    for name, ts in sorted(times.items()):
+        print(timing_line(name, ts, ai.BUDGET.seconds if name == "hard" else None))
 
 
 if __name__ == "__main__":

@@ -1,88 +1,64 @@
-"""Indus AI benchmark: head-to-head win rates with 95 % Wilson intervals, and Hard decision time.
+"""Indus AI strength: head-to-head matchups of the levels, and Hard's decision time.
 
-Usage: python bench/indus_ai.py [games] [pairs] [first seed] [player counts]
-(defaults: 200 games, medium:easy,hard:medium, seed 1000, 2,4). Hard was tuned on seeds
-1000–1199; use another first seed (e.g. 5000) for unbiased figures.
+Usage: python bench/indus_ai.py [--games 400] [--players 2|4] [--matchups hard:medium,medium:easy]
+       [--procs 2] [--seed 30000] [--layout default|random]
 
-2 players: the two agents alternate seat 0 / seat 1 game by game. 4 players: two seats each,
-alternating A B A B and B A B A game by game. A game's win is shared equally among tied winners;
-a side's win rate is its share of the wins (50 % = equal strength).
+2 players: paired seeds, games 2k and 2k+1 share the seed with the seats swapped.
+4 players: one seat of level A against three of level B (the issue's "against three of today's
+Hard"; a fair share is 25 %); A's seat rotates 0, 1, 2, 3 over four games of one seed.
+A shared win counts as a fraction. Prints one ``matchup=`` line per pair (kit_ai.py) and one
+``timing=`` line per level.
 """
 
 from __future__ import annotations
 
-import math
-import sys
-import time
+import argparse
+
+from kit_ai import Timed, machine_line, matchup_line, parallel, timing_line
 
 from engine.core import play
-from engine.indus import GAME
-from engine.indus.ai import AGENTS
+from engine.indus import GAME, ai
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Return the 95 % Wilson score interval of a proportion."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    den = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return centre - half, centre + half
-
-
-def match(a: str, b: str, players: int, games: int, seed0: int = 1000) -> tuple[float, int, float]:
-    """Return (wins of a, games, seconds) for ``games`` games of a against b."""
-    wins = 0.0
-    start = time.perf_counter()
-    for g in range(games):
-        if players == 2:
-            names = [a, b] if g % 2 == 0 else [b, a]
-        else:
-            names = [a, b, a, b] if g % 2 == 0 else [b, a, b, a]
-        out = play(GAME, [AGENTS[n] for n in names], seed0 + g)
-        winners = GAME.result(out.state)["winners"]
-        wins += sum(1 for s in winners if names[s] == a) / len(winners)
-    return wins, games, time.perf_counter() - start
-
-
-def decision_times(players: int, games: int = 3) -> tuple[float, float, int]:
-    """Return mean and max seconds of Hard decisions over a few Hard-vs-Medium games."""
-    times: list[float] = []
-    hard = AGENTS["hard"]
-
-    def timed(view, legal, rng):
-        t = time.perf_counter()
-        out = hard(view, legal, rng)
-        times.append(time.perf_counter() - t)
-        return out
-
-    for g in range(games):
-        agents = [timed, AGENTS["medium"]] * (players // 2)
-        play(GAME, agents, 5000 + g)
-    return sum(times) / len(times), max(times), len(times)
+def game(job: tuple[str, str, int, int, int, str]) -> tuple[float, dict[str, list[float]]]:
+    """Play one game with level A in seat ``a_seat`` and B in the others; return A's wins."""
+    a, b, players, seed, a_seat, layout = job
+    names = [b] * players
+    names[a_seat] = a
+    agents = [Timed(ai.AGENTS[n]) for n in names]
+    final = play(GAME, agents, seed, {"layout": layout}).state
+    won = GAME.result(final)["winners"]
+    times: dict[str, list[float]] = {}
+    for n, agent in zip(names, agents, strict=True):
+        times.setdefault(n, []).extend(agent.times)
+    return (1.0 / len(won) if a_seat in won else 0.0), times
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    pairs = sys.argv[2].split(",") if len(sys.argv) > 2 else ["medium:easy", "hard:medium"]
-    seed0 = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
-    counts = [int(n) for n in sys.argv[4].split(",")] if len(sys.argv) > 4 else [2, 4]
-    print(f"Indus AI head-to-head, {games} games per row, rotating seats, seeds {seed0}–{seed0 + games - 1}")
-    print(f"{'pair':<16}{'players':>8}{'win rate':>10}{'95% interval':>18}{'s/game':>9}")
-    for pair in pairs:
+    """Run the matchups and print their lines."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    ap.add_argument("--matchups", default="hard:medium,medium:easy")
+    ap.add_argument("--procs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=30_000)
+    ap.add_argument("--layout", default="default", choices=("default", "random"))
+    args = ap.parse_args()
+    print(machine_line(args.procs))
+    print(f"# indus: {args.players} players, layout {args.layout}, seeds from {args.seed}", flush=True)
+    times: dict[str, list[float]] = {}
+    p = args.players
+    for pair in filter(None, args.matchups.split(",")):
         a, b = pair.split(":")
-        for players in counts:
-            wins, n, secs = match(a, b, players, games, seed0)
-            lo, hi = wilson(wins, n)
-            print(f"{a + ' vs ' + b:<16}{players:>8}{wins / n:>10.1%}{f'[{lo:.1%}, {hi:.1%}]':>18}"
-                  f"{secs / n:>9.2f}", flush=True)
-    print()
-    print("Hard decision time (seconds)")
-    print(f"{'players':>8}{'mean':>10}{'max':>10}{'decisions':>11}")
-    for players in counts:
-        mean, worst, n = decision_times(players)
-        print(f"{players:>8}{mean:>10.4f}{worst:>10.4f}{n:>11}")
+        jobs = [(a, b, p, args.seed + g // p, g % p, args.layout) for g in range(args.games)]
+        rows = parallel(game, jobs, args.procs)
+        suffix = "" if p == 2 else f"x{p - 1}"
+        print(matchup_line(a, b + suffix, sum(w for w, _ in rows), len(rows)), flush=True)
+        for _, t in rows:
+            for n, ts in t.items():
+                times.setdefault(n, []).extend(ts)
+    for n, ts in sorted(times.items()):
+        print(timing_line(n, ts, None))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import math
 import multiprocessing
 import os
 import platform
+import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
@@ -75,12 +76,17 @@ class Timed:
 
 
 def parallel(fn: Callable[[T], R], jobs: Iterable[T], procs: int) -> list[R]:
-    """Return ``fn`` of every job, in order, computed by ``procs`` worker processes."""
+    """Return ``fn`` of every job, in order, computed by ``procs`` worker processes (progress on
+    stderr every tenth of the jobs, so a long run can be watched)."""
     items = list(jobs)
-    if procs <= 1:
-        return [fn(j) for j in items]
-    with multiprocessing.get_context("fork").Pool(procs) as pool:
-        return pool.map(fn, items, chunksize=1)
+    out: list[R] = []
+    step = max(1, len(items) // 10)
+    with multiprocessing.get_context("fork").Pool(max(1, procs)) as pool:
+        for result in pool.imap(fn, items, chunksize=1):
+            out.append(result)
+            if len(out) % step == 0:
+                print(f"# progress {len(out)}/{len(items)}", file=sys.stderr, flush=True)
+    return out
 
 
 def machine_line(procs: int) -> str:

@@ -19,6 +19,7 @@ from typing import Any
 
 from engine.core import Agent
 from engine.incan_gold.counting import artifact_points_on_path, bust_probability, expected_share
+from engine.incan_gold.hard import Budget, decide
 from engine.incan_gold.rules import CAMP, TORCH
 
 __all__ = [
@@ -106,18 +107,27 @@ def medium(view: dict[str, Any], legal: list[Any], rng: random.Random) -> str:
 
 
 def easy(view: dict[str, Any], legal: list[Any], rng: random.Random) -> str:
-    """Leave after a random 4-8 cards: at card k (4 <= k <= 8) leave with probability 1/(9-k)."""
-    k = _cards(view)
-    if k < 4:
-        return _choose(False, legal)
-    return _choose(k >= 8 or rng.random() < 1.0 / (9 - k), legal)
+    """A beginner: it counts the hazards on the path, not the cards left in the deck. Two
+    hazards and something in hand send it home (one time in three it pushes its luck for one
+    more card), three always do, and so does a handful of 15 gems; it never thinks about the
+    artifacts, the gems left on the path or the score."""
+    carried = int(view["you"]["carried"])
+    hazards = len(view["hazards_seen"])
+    if hazards >= 3 or carried >= 15:
+        return _choose(True, legal)
+    if hazards == 2 and carried >= 4:
+        return _choose(rng.random() >= 1 / 3, legal)
+    return _choose(False, legal)
+
+
+BUDGET = Budget(rollouts=512, seconds=1.0)
+"""Hard's budget per decision: pairs of simulated copies (the bound, deterministic), capped by
+a wall-clock time (only a machine far slower than this one ever reaches it)."""
 
 
 def hard(view: dict[str, Any], legal: list[Any], rng: random.Random) -> str:
     """Determinised Monte-Carlo: the choice with the higher estimated probability of winning."""
-    from engine.incan_gold.hard import decide  # numpy is imported only when Hard plays
-
-    return _choose(decide(view, rng), legal)
+    return _choose(decide(view, rng, BUDGET), legal)
 
 
 AGENTS: dict[str, Agent] = {"easy": easy, "medium": medium, "hard": hard}

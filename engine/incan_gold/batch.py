@@ -94,6 +94,7 @@ class Batch:
     draws: IntArray  # (N,)
     seed_mix: npt.NDArray[np.uint64] | None  # keyed mode: splitmix64(seed) per game
     limits: IntArray | None = None  # (N, P) per-row parameters of modelled opponents
+    kinds: IntArray | None = None  # (N, P) per-row policy kinds of modelled opponents (models.py)
 
     @property
     def n(self) -> int:
@@ -247,7 +248,7 @@ def _draw(b: Batch, rows: IntArray, rng: np.random.Generator | None) -> IntArray
     return out
 
 
-def _artifact_points(b: Batch, rows: IntArray, mask: IntArray) -> tuple[IntArray, IntArray]:
+def artifact_points(b: Batch, rows: IntArray, mask: IntArray) -> tuple[IntArray, IntArray]:
     """Return (points, count) of the artifacts in ``mask`` taken by a lone leaver in ``rows``."""
     points = np.zeros(rows.shape[0], dtype=np.int64)
     count = np.zeros(rows.shape[0], dtype=np.int64)
@@ -282,7 +283,7 @@ def _camp(b: Batch, rows: IntArray, leaving: BoolArray) -> None:
     lone = (n_leave == 1) & (b.relics[rows] != 0)
     if lone.any():
         lr = rows[lone]
-        points, count = _artifact_points(b, lr, b.relics[lr])
+        points, count = artifact_points(b, lr, b.relics[lr])
         seat = leaving[lone].argmax(axis=1)
         b.art_points[lr, seat] += points
         b.art_count[lr, seat] += count

@@ -1,67 +1,87 @@
 """The Hard Incan Gold AI: determinised Monte-Carlo that maximises the probability of winning.
 
 From one seat's observation it builds many copies of the game (:func:`batch.from_observation`):
-the deck order is unknown, so every copy draws its own; the other explorers' pending choices are
-unknown, so each copy gives every opponent a policy drawn from a prior over published threshold
-strategies. Half the copies return to camp now, half carry the torch; each copy is then played
-to the end of the game with the seat following a card-counting policy, and the choice that wins
-more often is taken. Scores (reconstructed tents) are part of the observation, so the same
-search plays safe when leading and takes risks when behind in the last expeditions.
+the deck order is unknown, so every copy draws its own; the other explorers' policies are
+unknown, so each copy gives every opponent a policy drawn from a broad prior
+(:mod:`engine.incan_gold.models`), weighed by how likely that policy was to do what the seat
+has seen this expedition (an explorer still inside did not leave at the last decision). The
+copies come in pairs that meet the same cards and the same opponents (common random numbers):
+one returns to camp now, its twin carries the torch. Each copy is played to the end of the
+game, with the seat itself card counting in later decisions, and the choice that wins the larger
+weighted share of its copies is taken. Scores (reconstructed tents) are part of the observation,
+so the same search plays safe when leading and takes risks when behind in the last expeditions.
+
+The work is a fixed number of copies (``Budget.rollouts``): the same observation and RNG give the same
+choice on any machine.
 """
 
 from __future__ import annotations
 
 import random
+import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from engine.incan_gold import batch as B
 from engine.incan_gold import editions as ed
+from engine.incan_gold import models as M
 from engine.incan_gold.counting import artifact_points_on_path, bust_probability
 
-ROLLOUTS = 256
-"""Copies per choice; the cost is mostly per revealed card, not per copy."""
+__all__ = ["CHUNK", "HORIZON", "RISKS", "Budget", "decide", "evaluate"]
 
-HORIZON = 2
-"""Expeditions played out card by card (this one and the next); later ones are estimated."""
+FloatArray = B.FloatArray
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much one decision may search: pairs of copies (the bound), and a wall-clock cap."""
+
+    rollouts: int
+    seconds: float
+
+
+CHUNK = 256
+"""Pairs of copies simulated together; the clock is read between chunks."""
+
+RISKS: tuple[float, ...] = (0.6, 1.0, 1.6)
+"""The seat's own continuations in the copies: card counting with the bust chance weighed by
+each factor (bolder, neutral, more careful). Each choice is credited with its best one, so
+carrying the torch is not undervalued by one fixed way of playing on."""
+
+HORIZON = 5
+"""Expeditions played out card by card (this one and the next ones); later ones are estimated."""
 
 # Spread (standard deviation) of one seat's score gain over one expedition, by table size,
-# measured with the batch simulator (card-counting and threshold players): the later
-# expeditions beyond the horizon add Normal(0, sigma^2 * rounds) to every seat.
+# measured with the batch simulator (card-counting and threshold players): expeditions beyond
+# the horizon add Normal(0, sigma^2 * rounds) to every seat.
 _ROUND_SIGMA = {2: 9.5, 3: 7.6, 4: 6.2, 5: 5.2, 6: 4.5, 7: 4.0, 8: 3.5}
 
-_OPPONENT_LIMITS = np.arange(5, 16)  # carried-gems thresholds of the modelled opponents
 
-
-def counting_policy(b: B.Batch, seat: int, rows: B.IntArray) -> B.BoolArray:
-    """Vectorised card counting: leave when the next card's expected loss beats its gain."""
-    counts = b.counts[rows]
-    total = np.maximum(counts.sum(axis=1), 1)
-    hazards = counts[:, B.T_KINDS:B.T_KINDS + B.HAZARDS]
-    bust = (hazards * b.seen[rows]).sum(axis=1) / total
-    n_inside = np.maximum(b.inside[rows].sum(axis=1), 1)
-    gain = (counts[:, :B.T_KINDS] * (B.VALUES[None, :B.T_KINDS] // n_inside[:, None])).sum(axis=1) / total
-    carried = b.carried[rows, seat]
-    bonus = b.path_gems[rows] / n_inside + np.where(b.relics[rows] != 0, 5.0 / n_inside, 0.0)
-    leave: B.BoolArray = (1 - bust) * (carried + gain + bonus * 0.8) < carried + bonus
-    return leave
-
-
-def _model_policy(b: B.Batch, seat: int, rows: B.IntArray) -> B.BoolArray:
-    assert b.limits is not None
-    leave: B.BoolArray = b.carried[rows, seat] >= b.limits[rows, seat]
-    return leave
-
-
-def _evaluate(obs: dict[str, Any], rng: np.random.Generator) -> tuple[float, float, float, float]:
-    """Return (win share, margin) for camp then torch, from one batch: first half camps now."""
+def _chunk(obs: dict[str, Any], rng: np.random.Generator, n: int, horizon: int,
+           risks: tuple[float, ...]) -> FloatArray:
+    """Return, for ``n`` pairs of copies and each continuation, the weight and the weighted
+    (win share, margin) sums of camp then torch: an array (len(risks), 5)."""
     me = int(obs["you"]["seat"])
-    b = B.from_observation(obs, 2 * ROLLOUTS)
-    b.limits = rng.choice(_OPPONENT_LIMITS, size=(b.n, b.players))
-    policies: list[B.Policy] = [_model_policy] * b.players
-    policies[me] = counting_policy
-    camp_rows = np.arange(b.n) < ROLLOUTS
+    k = len(risks)
+    b = B.from_observation(obs, 2 * n * k)
+    kinds, limits = M.draw_models(n, b.players, rng)
+    others = [s for s in obs["inside"] if s != me]
+    weight = M.stay_likelihood(obs, kinds, limits, others)
+    if weight.sum() <= 0:
+        weight = np.full(n, 1e-6)  # nobody in the prior explains the table: fall back to the prior
+    # rows: continuation j, then camp (n rows) and torch (n rows); every block meets the same
+    # opponents and, in keyed mode, the same cards (common random numbers)
+    b.kinds = np.tile(kinds, (2 * k, 1))
+    b.limits = np.tile(limits, (2 * k, 1))
+    mix = rng.integers(0, 2**63, size=n, dtype=np.uint64)
+    b.seed_mix = np.tile(mix, 2 * k)
+    noise = np.random.default_rng(int(rng.integers(0, 2**63)))
+    risk = np.repeat(np.array(risks, dtype=np.float64), 2 * n)
+    policies: list[B.Policy] = [M.mixture(noise)] * b.players
+    policies[me] = M.careful(risk)
+    camp_rows = (np.arange(2 * n * k) // n) % 2 == 0
 
     def now(_: B.Batch, seat: int, rows: B.IntArray) -> B.BoolArray:
         leave: B.BoolArray = camp_rows[rows]
@@ -70,7 +90,7 @@ def _evaluate(obs: dict[str, Any], rng: np.random.Generator) -> tuple[float, flo
     first = list(policies)
     first[me] = now
     B.decide(b, np.arange(b.n, dtype=np.int64), first)
-    B.run(b, policies, rng, until_round=int(obs["round"]) + HORIZON - 1)
+    B.run(b, policies, until_round=int(obs["round"]) + horizon - 1)
     sc = B.scores(b)
     wins = B.winners(b)
     share = wins[:, me] / wins.sum(axis=1)  # a shared win counts as a fraction
@@ -82,19 +102,41 @@ def _evaluate(obs: dict[str, Any], rng: np.random.Generator) -> tuple[float, flo
         final = sc[open_rows] + rng.normal(0.0, 1.0, size=(int(open_rows.sum()), b.players)) * sigma * np.sqrt(left)
         share[open_rows] = final.argmax(axis=1) == me
     margin = sc[:, me] - (np.delete(sc, me, axis=1).max(axis=1) if b.players > 1 else 0)
-    half = ROLLOUTS
-    return (float(share[:half].mean()), float(margin[:half].mean()),
-            float(share[half:].mean()), float(margin[half:].mean()))
+    w = np.tile(weight, 2 * k)
+    ws = (share * w).reshape(k, 2, n).sum(axis=2)
+    wm = (margin * w).reshape(k, 2, n).sum(axis=2)
+    out: FloatArray = np.column_stack([np.full(k, weight.sum()), ws[:, 0], wm[:, 0], ws[:, 1], wm[:, 1]])
+    return out
 
 
-def decide(obs: dict[str, Any], rng: random.Random) -> bool:
+def evaluate(obs: dict[str, Any], rng: np.random.Generator, budget: Budget, horizon: int = HORIZON,
+             risks: tuple[float, ...] = RISKS) -> tuple[float, float, float, float]:
+    """Return (win share, margin) for camp, then for torch: weighted means over paired copies,
+    simulated ``CHUNK`` pairs at a time until the budget's count (or its clock) runs out; each
+    choice is credited with its best continuation."""
+    start = time.perf_counter()
+    sums = np.zeros((len(risks), 5))
+    done = 0
+    while done < budget.rollouts:
+        n = min(CHUNK, budget.rollouts - done)
+        sums += _chunk(obs, rng, n, horizon, risks)
+        done += n
+        if time.perf_counter() - start > budget.seconds:
+            break
+    means = sums[:, 1:] / sums[:, :1]
+    camp = int(np.argmax(means[:, 0] + 1e-9 * means[:, 1]))
+    torch = int(np.argmax(means[:, 2] + 1e-9 * means[:, 3]))
+    return (float(means[camp, 0]), float(means[camp, 1]), float(means[torch, 2]), float(means[torch, 3]))
+
+
+def decide(obs: dict[str, Any], rng: random.Random, budget: Budget) -> bool:
     """Return True to return to camp: the choice with the higher estimated chance to win."""
     you = obs["you"]
     if bust_probability(obs) == 0 and not obs["path_gems"] and not artifact_points_on_path(obs) \
             and you["carried"] == 0:
         return False  # nothing to bank and nothing at risk: the torch costs nothing
     gen = np.random.default_rng(rng.getrandbits(64))
-    camp_win, camp_margin, torch_win, torch_margin = _evaluate(obs, gen)
+    camp_win, camp_margin, torch_win, torch_margin = evaluate(obs, gen, budget)
     if abs(camp_win - torch_win) > 1e-9:
         return camp_win > torch_win
     return camp_margin > torch_margin

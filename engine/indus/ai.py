@@ -2,11 +2,67 @@
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
 from engine.core import Agent
 
-from .heuristics import easy, hard, medium, state_from_view
+from . import heuristics, search
+from .rules import EMPTY, RANK_OF, SPACE_INDEX
 
 __all__ = ["AGENTS", "easy", "hard", "medium", "state_from_view"]
+
+state_from_view = heuristics.state_from_view
+medium = heuristics.hard
+
+
+def easy(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
+    """Easy: what a beginner plays. It places its lowest rank first (rerolls mean nothing to it
+    yet) where that piece's own landings look best, moves for the points it would score if the
+    game ended now, never rerolls, keeps every prisoner, and does not see the captures the
+    other players may make next turn."""
+    if len(legal) == 1:
+        return legal[0]
+    st = state_from_view(view)
+    kind = legal[0]["do"]
+    if kind in ("keep", "return"):
+        return next(a for a in legal if a["do"] == "keep")
+    ev = heuristics._Eval(st, st.seat, False)
+    ev.careful = False
+    if kind == "place":
+        low = min(RANK_OF[a["rank"]] for a in legal)
+
+        def landing_value(a: dict[str, Any]) -> float:
+            slot = SPACE_INDEX[a["space"]]
+            piece = 4 * int(a["colour"]) + RANK_OF[a["rank"]]
+            ev.frame[slot] = piece
+            value = sum(ev.move_value(slot, piece, d) for d in range(1, 7))
+            ev.frame[slot] = EMPTY
+            return value
+
+        lowest = [a for a in legal if RANK_OF[a["rank"]] == low]
+        return max(lowest, key=lambda a: (landing_value(a), -lowest.index(a)))
+    moves = [a for a in legal if a["do"] == "move"]
+
+    def gain(a: dict[str, Any]) -> float:
+        slot = SPACE_INDEX[a["space"]]
+        return ev.move_value(slot, ev.frame[slot], st.die)
+
+    return max(moves, key=lambda a: (gain(a), -moves.index(a)))
+
+
+def hard(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
+    """Hard: moves valued after the next seat's reply, by expectimax over the dice."""
+    kind = legal[0]["do"]
+    if len(legal) == 1 or kind not in ("move", "place"):
+        return heuristics.hard(view, legal, rng)
+    st = state_from_view(view)
+    if kind == "place" and st.phase == "place":
+        return search.choose_place(st, legal)
+    if kind == "move":
+        return search.choose_move(st, legal)
+    return heuristics.hard(view, legal, rng)
+
 
 AGENTS: dict[str, Agent] = {"easy": easy, "medium": medium, "hard": hard}
 """The AI seats by difficulty."""

@@ -104,6 +104,7 @@ class _Eval:
 
     def __init__(self, st: State, me: int, hard: bool) -> None:
         self.hard = hard
+        self.careful = True  # False: blind to the captures the other seats may make next (Easy)
         self.me = me
         self.ncol = colours_in_play(st.players)
         self.seat_of = [seat_of(c, st.players) for c in range(self.ncol)]
@@ -297,7 +298,7 @@ class _Eval:
         else:
             self.stacks[q] = [*stack, piece]
             after = self.square_value(q)
-            if owner == NOBODY:
+            if owner == NOBODY and self.careful:
                 after += self.square_risk(q, colour)
                 if self.hard:
                     after += self.cover_risk(q) + self.secure_chance(q, colour) - before_risk

@@ -26,9 +26,10 @@ import random
 from typing import Any
 
 from ..core import Agent
-from .evaluation import MEDIUM, Style, evaluate, state_from_view
+from .evaluation import MEDIUM, Style, evaluate, marginals, state_from_view
 from .planner import check_replies, discard_choice, place_stack, place_worker, plan_turn, steal_choice
 from .search import HARD, Budget, SearchStyle, search_turn
+from .tiles import MOTIF_INDEX
 
 __all__ = ["AGENTS", "CHECKED", "easy", "evaluate", "hard", "medium", "state_from_view"]
 
@@ -70,15 +71,27 @@ def _decide(view: dict[str, Any], legal: list[Action], rng: random.Random, style
 
 
 
+BEGINNER = Style(width=1, depth=2, birds=1, denial=0.0, reach=0.0, replies=0, samples=0)
+"""Easy's planner: the best next two actions for its own pyramid, nothing further."""
+
+
 def easy(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
-    """Return a random legal action (by kind first), building or displaying half the time it can."""
-    useful = [a for a in legal if isinstance(a, dict) and a.get("do") in ("build", "display")]
-    if useful and rng.random() < 0.5:
-        return useful[rng.randrange(len(useful))]
-    kinds = sorted({a["do"] for a in legal})
-    kind = kinds[rng.randrange(len(kinds))]
-    of_kind = [a for a in legal if a["do"] == kind]
-    return of_kind[rng.randrange(len(of_kind))]
+    """Return what a beginner plays: the tile it needs most within one move, built at once."""
+    if len(legal) == 1:
+        return legal[0]
+    phase = view["phase"]
+    if phase == "return":
+        # a beginner puts the opponent's used tiles anywhere allowed, without a thought for who
+        # will pick them up
+        return legal[rng.randrange(len(legal))]
+    if phase == "place":
+        state = state_from_view(view, rng)
+        seat = int(view["seat"])
+        marg = marginals(state.racks[seat], state.pyramids[seat], state.ships[seat], state.grains[seat])
+        tops = [str(state.board[int(a["space"])][-1]) for a in legal]
+        best = max(range(len(legal)), key=lambda i: (marg[MOTIF_INDEX[tops[i]]], -i))
+        return legal[best]
+    return _decide(view, legal, rng, BEGINNER)
 
 
 def planner(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:

@@ -246,6 +246,7 @@ class Style:
     replies: int  # turns checked against a simulated reply (0: none)
     samples: int  # determinisations per checked turn
     far: float = 0.0  # per-step discount of needed tiles further away (0: one step only)
+    mirror: bool = False  # value the opponent as oneself (its rack in full: inside a search's world)
 
 
 MEDIUM = Style(width=3, depth=4, birds=3, denial=0.5, reach=0.3, replies=0, samples=0)
@@ -258,14 +259,25 @@ def evaluate(state: State, seat: int, style: Style = MEDIUM) -> float:
     theirs = progress(state, opp)
     if mine >= WIN or theirs >= WIN:
         return mine - theirs
+    value = _holding(state, seat, mine, style)
+    if style.mirror:
+        # in a determinised world the opponent's rack is one sample of what it may hold
+        other = _holding(state, opp, theirs, style)
+    else:
+        # the opponent's rack is unknown: count its size, valued like an average useful tile
+        other = theirs + 2.2 * min(sum(state.racks[opp]), RACK_LIMIT)
+    return value - style.denial * other
+
+
+def _holding(state: State, seat: int, progressed: float, style: Style) -> float:
+    """Return ``progressed`` plus what ``seat``'s rack and position are worth (the rack, the
+    tiles within reach); summed in this order, which the planners' comparisons depend on."""
     pyr, rack = state.pyramids[seat], state.racks[seat]
-    value = mine + rack_value(rack, pyr, state.ships[seat], state.grains[seat])
+    value = progressed + rack_value(rack, pyr, state.ships[seat], state.grains[seat])
     if style.reach:
         marg = marginals(rack, pyr, state.ships[seat], state.grains[seat])
         if style.far:
             value += style.reach * _potential(state, seat, marg, style.far)
         else:
             value += style.reach * _reach(state, seat, marg)
-    # the opponent's rack is unknown: count its size, valued like an average useful tile
-    other = theirs + 2.2 * min(sum(state.racks[opp]), RACK_LIMIT)
-    return value - style.denial * other
+    return value

@@ -1,0 +1,233 @@
+"""Vectorised Incan Gold policies: the published bots on batch rows, and Hard's model of opponents.
+
+Hard cannot see how the other explorers decide, so in its rollouts every other seat follows a
+policy drawn from a broad prior of the ways people and published bots play (:data:`PRIOR`):
+leave at a carried-gems target, at a number of hazards, after a number of cards, by card
+counting (the simulator's "EV" bot and this project's counting rule), by "Risky"'s lead-aware
+target, or at random. The draw is then weighed by what the seat has seen this expedition: an
+explorer still inside stayed at the last decision, which rules out every policy that would have
+left there (:func:`stay_likelihood`).
+
+Each vectorised published bot takes exactly the decision of its engine agent in
+:mod:`engine.incan_gold.published` (a test plays both side by side).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from engine.incan_gold import batch as B
+
+__all__ = [
+    "CARDS",
+    "CARRIED",
+    "COUNTING",
+    "EV",
+    "HAZARDS",
+    "PRIOR",
+    "RANDOM",
+    "RISKY",
+    "batch_ev",
+    "batch_risky",
+    "careful",
+    "counting",
+    "mixture",
+    "previous_observation",
+    "stay_likelihood",
+]
+
+CARRIED, HAZARDS, CARDS, EV, RISKY, COUNTING, RANDOM = range(7)
+"""Policy kinds of the opponent model (``Batch.kinds``); the parameter is in ``Batch.limits``."""
+
+PRIOR: tuple[tuple[int, int], ...] = (
+    *((CARRIED, limit) for limit in range(5, 16)),
+    *((HAZARDS, h) for h in (1, 2, 3)),
+    *((CARDS, k) for k in range(4, 10)),
+    (EV, 0),
+    *((RISKY, base) for base in (7, 9, 11)),
+    (COUNTING, 0),
+    *((RANDOM, pct) for pct in (10, 25)),
+)
+"""(kind, parameter) of every modelled policy; RANDOM's parameter is a percentage."""
+
+# Each kind gets the same prior weight, shared among its parameters.
+_KIND_WEIGHT = {kind: 1.0 / sum(1 for k, _ in PRIOR if k == kind) for kind, _ in PRIOR}
+PRIOR_WEIGHTS = np.array([_KIND_WEIGHT[k] for k, _ in PRIOR]) / sum(_KIND_WEIGHT[k] for k, _ in PRIOR)
+
+
+def _deck_artifacts(b: B.Batch, rows: B.IntArray) -> B.IntArray:
+    """Return the bit mask of the artifacts still in the deck of ``rows``."""
+    present = b.counts[rows, B.T_KINDS + B.HAZARDS:] > 0
+    weights = np.left_shift(1, np.arange(B.ARTIFACTS, dtype=np.int64))
+    mask: B.IntArray = (present * weights).sum(axis=1)
+    return mask
+
+
+def batch_ev(b: B.Batch, seat: int, rows: B.IntArray) -> B.BoolArray:
+    """The published "EV" bot on batch rows (same float operations as ``published.ev``)."""
+    counts = b.counts[rows]
+    total = counts.sum(axis=1)
+    active = b.inside[rows].sum(axis=1)
+    treasures = counts[:, :B.T_KINDS]
+    good = treasures.sum(axis=1) + counts[:, B.T_KINDS + B.HAZARDS:].sum(axis=1)
+    value = (treasures * B.VALUES[None, :B.T_KINDS]).sum(axis=1).astype(np.float64)
+    value += B.artifact_points(b, rows, _deck_artifacts(b, rows))[0]
+    bad = (counts[:, B.T_KINDS:B.T_KINDS + B.HAZARDS] * b.seen[rows]).sum(axis=1)
+    safe_total = np.maximum(total, 1)
+    safe_good = np.maximum(good, 1)
+    upside = np.where(good > 0, (value / safe_good) * (good / safe_total) / np.maximum(active, 1), 0.0)
+    downside = b.carried[rows, seat] * (bad / safe_total)
+    leave: B.BoolArray = (upside - downside <= 0) | (total == 0) | (active == 0)
+    return leave
+
+
+def batch_risky(b: B.Batch, seat: int, rows: B.IntArray, base: B.IntArray | int = 9,
+                lead_margin: int = 2, s1: int = 4, s2: int = 2) -> B.BoolArray:
+    """The published "Risky" bot with artifact EV on batch rows (``published.risky``)."""
+    totals = b.banked[rows] + b.art_points[rows] + b.carried[rows]
+    others = np.delete(totals, seat, axis=1)
+    best_other = np.maximum(others.max(axis=1), 0) if others.shape[1] else np.zeros(rows.shape[0], np.int64)
+    lead = totals[:, seat] - best_other
+    target = base + np.where(lead >= lead_margin, s1, s2)
+    active = np.maximum(b.inside[rows].sum(axis=1), 1)
+    relics = b.relics[rows]
+    bonus = np.where(relics != 0, B.artifact_points(b, rows, relics)[0] // active, 0)
+    leave: B.BoolArray = b.carried[rows, seat] + bonus >= target
+    return leave
+
+
+def counting(b: B.Batch, seat: int, rows: B.IntArray) -> B.BoolArray:
+    """Card counting: leave when the next card's expected loss beats its expected gain."""
+    counts = b.counts[rows]
+    total = np.maximum(counts.sum(axis=1), 1)
+    hazards = counts[:, B.T_KINDS:B.T_KINDS + B.HAZARDS]
+    bust = (hazards * b.seen[rows]).sum(axis=1) / total
+    n_inside = np.maximum(b.inside[rows].sum(axis=1), 1)
+    gain = (counts[:, :B.T_KINDS] * (B.VALUES[None, :B.T_KINDS] // n_inside[:, None])).sum(axis=1) / total
+    carried = b.carried[rows, seat]
+    bonus = b.path_gems[rows] / n_inside + np.where(b.relics[rows] != 0, 5.0 / n_inside, 0.0)
+    leave: B.BoolArray = (1 - bust) * (carried + gain + bonus * 0.8) < carried + bonus
+    return leave
+
+
+def careful(risk: B.FloatArray) -> B.Policy:
+    """Return card counting with each row's bust chance weighed by ``risk[row]`` (1: neutral)."""
+
+    def policy(b: B.Batch, seat: int, rows: B.IntArray) -> B.BoolArray:
+        counts = b.counts[rows]
+        total = np.maximum(counts.sum(axis=1), 1)
+        hazards = counts[:, B.T_KINDS:B.T_KINDS + B.HAZARDS]
+        bust = np.minimum(1.0, risk[rows] * (hazards * b.seen[rows]).sum(axis=1) / total)
+        n_inside = np.maximum(b.inside[rows].sum(axis=1), 1)
+        values = B.VALUES[None, :B.T_KINDS] // n_inside[:, None]
+        gain = (counts[:, :B.T_KINDS] * values).sum(axis=1) / total
+        carried = b.carried[rows, seat]
+        bonus = b.path_gems[rows] / n_inside + np.where(b.relics[rows] != 0, 5.0 / n_inside, 0.0)
+        leave: B.BoolArray = (1 - bust) * (carried + gain + bonus * 0.8) < carried + bonus
+        return leave
+
+    return policy
+
+
+def _leaves(b: B.Batch, seat: int, rows: B.IntArray, noise: np.random.Generator) -> B.BoolArray:
+    """Return where each modelled seat's own policy (``b.kinds``/``b.limits``) leaves."""
+    assert b.kinds is not None and b.limits is not None
+    kind = b.kinds[rows, seat]
+    param = b.limits[rows, seat]
+    out = np.zeros(rows.shape[0], dtype=np.bool_)
+    for k in np.unique(kind):
+        sel = kind == k
+        sub = rows[sel]
+        p = param[sel]
+        if k == CARRIED:
+            out[sel] = b.carried[sub, seat] >= p
+        elif k == HAZARDS:
+            out[sel] = b.hazards_on_path[sub] >= p
+        elif k == CARDS:
+            out[sel] = b.revealed[sub] >= p
+        elif k == EV:
+            out[sel] = batch_ev(b, seat, sub)
+        elif k == RISKY:
+            out[sel] = batch_risky(b, seat, sub, base=p)
+        elif k == COUNTING:
+            out[sel] = counting(b, seat, sub)
+        else:
+            out[sel] = noise.random(int(sub.shape[0])) * 100 < p
+    return out
+
+
+def mixture(noise: np.random.Generator) -> B.Policy:
+    """Return the policy of a modelled opponent: each row follows its own drawn (kind, parameter)."""
+
+    def policy(b: B.Batch, seat: int, rows: B.IntArray) -> B.BoolArray:
+        return _leaves(b, seat, rows, noise)
+
+    return policy
+
+
+def draw_models(n: int, players: int, rng: np.random.Generator) -> tuple[B.IntArray, B.IntArray]:
+    """Return (kinds, limits), each (n, players): a policy drawn from the prior for every seat."""
+    pick = rng.choice(len(PRIOR), size=(n, players), p=PRIOR_WEIGHTS)
+    table = np.array(PRIOR, dtype=np.int64)
+    return table[pick, 0], table[pick, 1]
+
+
+def previous_observation(obs: dict[str, Any]) -> dict[str, Any] | None:
+    """Return the observation as it stood at this expedition's previous decision (the last card
+    not yet revealed), or None at the first decision. Gems the leavers took then are not known,
+    so the path holds what it holds now minus the last card's remainder."""
+    path = list(obs["path"])
+    if len(path) < 2:
+        return None
+    last = str(path[-1]["card"])
+    inside = list(obs["inside"])
+    prev = dict(obs)
+    prev["path"] = path[:-1]
+    deck = dict(obs["deck"])
+    deck[last] = int(deck.get(last, 0)) + 1
+    prev["deck"] = deck
+    prev["cards_left"] = int(obs["cards_left"]) + 1
+    carried = list(obs["carried"])
+    if last[0] == "T":
+        value = int(last[1:])
+        share, rest = divmod(value, max(len(inside), 1))
+        for s in inside:
+            carried[s] -= share
+        prev["path_gems"] = int(obs["path_gems"]) - min(rest, int(path[-1]["gems"]))
+    elif last[0] == "H":
+        seen = list(obs["hazards_seen"])
+        seen.remove(last[2:])
+        prev["hazards_seen"] = seen
+    else:
+        relics = list(obs["artifacts_on_path"])
+        if last in relics:
+            relics.remove(last)
+        prev["artifacts_on_path"] = relics
+    prev["carried"] = carried
+    you = dict(obs["you"])
+    you["carried"] = carried[int(you["seat"])]
+    prev["you"] = you
+    return prev
+
+
+def stay_likelihood(obs: dict[str, Any], kinds: B.IntArray, limits: B.IntArray,
+                    seats: Sequence[int]) -> B.FloatArray:
+    """Return, per row, the probability that every seat in ``seats`` (explorers still inside)
+    would have taken the torch at the previous decision under the row's drawn policies."""
+    n = int(kinds.shape[0])
+    weight = np.ones(n, dtype=np.float64)
+    prev = previous_observation(obs)
+    if prev is None or not seats:
+        return weight
+    b = B.from_observation(prev, n)
+    b.kinds, b.limits = kinds, limits
+    rows = np.arange(n, dtype=np.int64)
+    still = np.random.default_rng(0)  # unused: RANDOM rows are weighed, not drawn
+    for seat in seats:
+        random_rows = kinds[:, seat] == RANDOM
+        left = _leaves(b, seat, rows, still)
+        weight *= np.where(random_rows, 1.0 - limits[:, seat] / 100.0, np.where(left, 0.0, 1.0))
+    return weight
