@@ -57,7 +57,7 @@ def hard(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
     if len(legal) == 1 or kind not in ("move", "place"):
         return heuristics.hard(view, legal, rng)
     st = state_from_view(view)
-    if kind == "place" and st.phase == "place":
+    if kind == "place" and st.phase == "place" and search.PLACE_SEARCH:
         return search.choose_place(st, legal)
     if kind == "move":
         return search.choose_move(st, legal)

@@ -36,6 +36,11 @@ __all__ = ["position_value", "reply_value"]
 
 Action = dict[str, Any]
 
+FOLLOW = 0.5
+"""Weight of one's own best move on the coming turn, after the reply (its chances are not all
+one's own: the turn has one move, and the other seats move in between with 3-4 players)."""
+PLACE_SEARCH = False
+"""Whether placements are searched too (measured: no gain over the heuristic's expectimax)."""
 REFINE = 3
 """Placements valued again with the next seat's reply (the best of the quick valuation)."""
 RISK = 0.6
@@ -124,8 +129,21 @@ def reply_value(st: State, me: int) -> float:
     base = replace(st, phase="move", roll=1, placed=NOBODY, pending=EMPTY)
     for die in range(1, 7):
         best = max(slots, key=lambda s: (ev.move_value(s, st.frame[s], die), -s))
-        total += position_value(after_move(replace(base, die=die), best), me)
+        reached = after_move(replace(base, die=die), best)
+        total += position_value(reached, me) + FOLLOW * follow_up(reached, me)
     return total / 6.0
+
+
+def follow_up(st: State, me: int) -> float:
+    """Return ``me``'s expected best move gain on its coming turn (its frame pieces, any die)."""
+    if st.phase == "over" or st.seat != me:
+        return 0.0
+    colours = seat_colours(me, st.players)
+    slots = [i for i, p in enumerate(st.frame) if p != EMPTY and p >> 2 in colours]
+    if not slots:
+        return 0.0
+    ev = _Eval(st, me, True)
+    return sum(max(ev.move_value(s, st.frame[s], d) for s in slots) for d in range(1, 7)) / 6.0
 
 
 def move_values(st: State, me: int, slots: list[int]) -> dict[int, float]:

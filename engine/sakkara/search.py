@@ -80,12 +80,21 @@ def _candidates(state: State, seat: int, style: SearchStyle) -> list[Plan]:
     return firsts
 
 
-def rollout(world: State, seat: int, plan: list[Action], style: SearchStyle) -> float:
-    """Return the squashed value for ``seat`` of playing ``plan`` in ``world`` and a few turns on."""
+def rollout(world: State, seat: int, plan: list[Action], style: SearchStyle,
+            deadline: float = math.inf) -> float | None:
+    """Return the squashed value for ``seat`` of playing ``plan`` in ``world`` and then
+    ``style.turns`` whole turns (the opponent's, one's own, ...), scored at the start of the
+    next turn; None when the clock passes ``deadline`` first. Every plan is scored at the same
+    depth whether or not it left used tiles to return."""
     after = replay_plan(world, seat, plan)
-    for _ in range(style.turns + 1):  # +1: the return of this turn's used tiles
-        if after.phase == "over":
-            break
+    starts = 0
+    while after.phase != "over":
+        if after.phase == "before":
+            if starts == style.turns:
+                break
+            starts += 1
+        if time.perf_counter() > deadline:
+            return None
         after = simulate_turn(after, style.rollout)
     return _squash(evaluate(after, seat, style.value), style.scale)
 
@@ -94,7 +103,7 @@ def search_turn(view: dict[str, Any], legal: list[Action], rng: random.Random, s
                 budget: Budget) -> Action | None:
     """Return the first action of the plan the search rates best, or None without candidates."""
     seat = int(view["seat"])
-    start = time.perf_counter()
+    deadline = time.perf_counter() + budget.seconds
     state = state_from_view(view, rng)
     arms = [p for p in _candidates(state, seat, style) if p[1][0] in legal]
     if not arms:
@@ -111,11 +120,12 @@ def search_turn(view: dict[str, Any], legal: list[Action], rng: random.Random, s
         for _ in range(per_arm):
             world = state_from_view(view, rng)  # one world for every plan still alive
             for i in alive:
-                totals[i] += rollout(world, seat, arms[i][1], style)
+                value = rollout(world, seat, arms[i][1], style, deadline)
+                if value is None:  # the clock cap: only on a machine far slower than planned
+                    return _best(arms, totals, counts, alive)
+                totals[i] += value
                 counts[i] += 1
                 spent += 1
-                if time.perf_counter() - start > budget.seconds:
-                    return _best(arms, totals, counts, alive)
         if len(alive) > 1:
             alive.sort(key=lambda i: -totals[i] / counts[i])
             alive = sorted(alive[: max(1, (len(alive) + 1) // 2)])
@@ -125,16 +135,18 @@ def search_turn(view: dict[str, Any], legal: list[Action], rng: random.Random, s
 def _best(arms: list[Plan], totals: list[float], counts: list[int], alive: list[int]) -> Action:
     """Return the first action of the best surviving plan (most rollouts first, then mean)."""
     most = max(counts[i] for i in alive)
+    if most == 0:
+        return arms[0][1][0]  # no rollout finished: the planner's own first choice
     best = max((i for i in alive if counts[i] == most), key=lambda i: (totals[i] / counts[i], -i))
     return arms[best][1][0]
 
 
 HARD = SearchStyle(
     plans=Style(width=5, depth=5, birds=5, denial=0.8, reach=0.45, replies=0, samples=0, far=0.5),
-    arms=8,
-    turns=3,
+    arms=6,
+    turns=1,
     rollout=REPLY,
-    value=Style(width=5, depth=5, birds=5, denial=0.8, reach=0.45, replies=0, samples=0, far=0.5),
+    value=Style(width=5, depth=5, birds=5, denial=0.8, reach=0.45, replies=0, samples=0, far=0.5, mirror=True),
     scale=30.0,
 )
 """Hard's search settings."""
