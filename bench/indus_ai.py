@@ -6,6 +6,7 @@ Usage: python bench/indus_ai.py [--games 400] [--players 2|4] [--matchups hard:m
 2 players: paired seeds, games 2k and 2k+1 share the seed with the seats swapped.
 4 players: one seat of level A against three of level B (the issue's "against three of today's
 Hard"; a fair share is 25 %); A's seat rotates 0, 1, 2, 3 over four games of one seed.
+Levels: easy, medium, hard (the lobby's) and search (ai.EXPERIMENTS, under trial).
 A shared win counts as a fraction. Prints one ``matchup=`` line per pair (kit_ai.py) and one
 ``timing=`` line per level.
 """
@@ -25,7 +26,7 @@ def game(job: tuple[str, str, int, int, int, str]) -> tuple[float, dict[str, lis
     a, b, players, seed, a_seat, layout = job
     names = [b] * players
     names[a_seat] = a
-    agents = [Timed(ai.AGENTS[n]) for n in names]
+    agents = [Timed({**ai.AGENTS, **ai.EXPERIMENTS}[n]) for n in names]
     final = play(GAME, agents, seed, {"layout": layout}).state
     won = GAME.result(final)["winners"]
     times: dict[str, list[float]] = {}

@@ -1,4 +1,11 @@
-"""Indus AI seats (``AGENTS``): the levels offered in the lobby; see heuristics.py for how they play."""
+"""Indus AI seats (``AGENTS``): the levels offered in the lobby, and the search player under trial.
+
+- **Easy** plays like a beginner (:func:`easy`).
+- **Medium** and **Hard** are the greedy and the expectimax players of :mod:`.heuristics`.
+- ``EXPERIMENTS["search"]`` values each move after the next seat's reply (:mod:`.search`). It is
+  measured against Hard by ``bench/indus_ai.py --matchups search:hard`` and joins the lobby once
+  it beats Hard clearly; until then the ladder stays the one measured to climb.
+"""
 
 from __future__ import annotations
 
@@ -10,10 +17,11 @@ from engine.core import Agent
 from . import heuristics, search
 from .rules import EMPTY, RANK_OF, SPACE_INDEX
 
-__all__ = ["AGENTS", "easy", "hard", "medium", "state_from_view"]
+__all__ = ["AGENTS", "EXPERIMENTS", "easy", "hard", "medium", "search_player", "state_from_view"]
 
 state_from_view = heuristics.state_from_view
-medium = heuristics.hard
+medium = heuristics.medium
+hard = heuristics.hard
 
 
 def easy(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
@@ -51,8 +59,8 @@ def easy(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
     return max(moves, key=lambda a: (gain(a), -moves.index(a)))
 
 
-def hard(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
-    """Hard: moves valued after the next seat's reply, by expectimax over the dice."""
+def search_player(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
+    """Search (under trial): moves valued after the next seat's reply, by expectimax over the dice."""
     kind = legal[0]["do"]
     if len(legal) == 1 or kind not in ("move", "place"):
         return heuristics.hard(view, legal, rng)
@@ -66,3 +74,6 @@ def hard(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
 
 AGENTS: dict[str, Agent] = {"easy": easy, "medium": medium, "hard": hard}
 """The AI seats by difficulty."""
+
+EXPERIMENTS: dict[str, Agent] = {"search": search_player}
+"""Players measured by the benchmarks but not offered in the lobby (see the module docstring)."""

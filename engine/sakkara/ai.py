@@ -6,8 +6,8 @@ full state from the view by *determinisation*: the tiles it cannot see (the cove
 opponent's rack) are drawn from the unseen pool, the same distribution as
 ``GAME.resample_hidden``.
 
-- **Easy**: a random legal action, picked by kind first (so a Bird's 90 targets do not drown the
-  step), building or displaying when it can with probability 1/2.
+- **Easy** plays like a beginner: the tile its pyramid needs most within one move, built at
+  once; the opponent's tiles placed anywhere allowed (:func:`easy`).
 - **Medium**: a greedy one-turn planner. Builds and displays are always made at once (they never
   hurt: one level per turn is kept by the rules); the rest of the turn (Bird, step, Horse, Ox,
   spells, Snake, end) is a beam search over whole turns, scored by pyramid progress, rack value
@@ -18,6 +18,9 @@ opponent's rack) are drawn from the unseen pool, the same distribution as
   before the step: each of the 5 best turns is replayed on the same 5 samples of the hidden tiles
   (common random numbers: with independent samples per turn the noise hid the differences), the
   opponent's greedy reply is simulated, and the turn with the best mean outcome is played.
+- ``EXPERIMENTS["search"]``: determinised Monte-Carlo over whole-turn plans (:mod:`.search`),
+  under trial. ``bench/sakkara_ai.py --matchups search:hard`` measures it; it joins the lobby
+  once it beats Hard clearly (so far it does not), so the ladder stays the one measured to climb.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from .planner import check_replies, discard_choice, place_stack, place_worker, p
 from .search import HARD, Budget, SearchStyle, search_turn
 from .tiles import MOTIF_INDEX
 
-__all__ = ["AGENTS", "CHECKED", "easy", "evaluate", "hard", "medium", "state_from_view"]
+__all__ = ["AGENTS", "CHECKED", "EXPERIMENTS", "easy", "evaluate", "hard", "medium", "search_player", "state_from_view"]
 
 Action = dict[str, Any]
 
@@ -94,22 +97,22 @@ def easy(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
     return _decide(view, legal, rng, BEGINNER)
 
 
-def planner(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
+def medium(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
     """Return the first action of the best whole turn a greedy beam search finds."""
     return _decide(view, legal, rng, MEDIUM)
 
 
-def medium(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
+def hard(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
     """Return the first action of the best turn after a determinised check of the opponent's reply."""
     return _decide(view, legal, rng, CHECKED)
 
 
 BUDGET = Budget(rollouts=48, seconds=1.0)
-"""Hard's budget per decision: the rollout count bounds it (deterministic), the seconds cap it."""
+"""The search player's budget per decision: the rollout count bounds it (deterministic), the seconds cap it."""
 
 
 def searcher(style: SearchStyle = HARD, budget: Budget | None = None) -> Agent:
-    """Return a Hard-style agent with its own search settings (``budget`` None: :data:`BUDGET`)."""
+    """Return a search player with its own settings (``budget`` None: :data:`BUDGET`)."""
 
     def agent(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
         if len(legal) == 1:
@@ -124,7 +127,7 @@ def searcher(style: SearchStyle = HARD, budget: Budget | None = None) -> Agent:
     return agent
 
 
-def hard(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
+def search_player(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
     """Return the first action of the whole turn a determinised Monte-Carlo search rates best."""
     return searcher()(view, legal, rng)
 
@@ -134,3 +137,7 @@ AGENTS: dict[str, Agent] = {
     "medium": medium,
     "hard": hard,
 }
+"""The AI seats by difficulty."""
+
+EXPERIMENTS: dict[str, Agent] = {"search": search_player}
+"""Players measured by the benchmarks but not offered in the lobby (see the module docstring)."""

@@ -57,8 +57,9 @@ def test_every_level_returns_a_legal_action_from_random_positions(name, seed, st
     players = min(max(players, low), high)
     game, state, seat = _position(name, players, seed, steps)
     legal = game.legal_actions(state, seat)
-    agents = importlib.import_module(f"engine.{name}.ai").AGENTS
-    for level in LEVELS:
+    mod = importlib.import_module(f"engine.{name}.ai")
+    agents = {**mod.AGENTS, **getattr(mod, "EXPERIMENTS", {})}
+    for level in agents:
         action = agents[level](game.observe(state, seat), legal, agent_rng(seed, seat))
         assert action in legal, (name, level, action)
 
