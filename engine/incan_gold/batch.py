@@ -95,6 +95,7 @@ class Batch:
     seed_mix: npt.NDArray[np.uint64] | None  # keyed mode: splitmix64(seed) per game
     limits: IntArray | None = None  # (N, P) per-row parameters of modelled opponents
     kinds: IntArray | None = None  # (N, P) per-row policy kinds of modelled opponents (models.py)
+    exact: bool = True  # keyed mode: draw as the engine does (False: the cheaper integer slot)
 
     @property
     def n(self) -> int:
@@ -230,7 +231,7 @@ def _draw(b: Batch, rows: IntArray, rng: np.random.Generator | None) -> IntArray
     counts = b.counts[rows]
     total = counts.sum(axis=1)
     u = _uniforms(b, rows, rng)
-    if b.seed_mix is None:
+    if b.seed_mix is None or not b.exact:
         # Rollouts need no engine-exact draw: an integer slot in the cumulative counts is cheaper.
         slot = (u * total).astype(np.int64)
         kind = (np.cumsum(counts, axis=1) <= slot[:, None]).sum(axis=1)
@@ -248,26 +249,30 @@ def _draw(b: Batch, rows: IntArray, rng: np.random.Generator | None) -> IntArray
     return out
 
 
+_POPCOUNT = np.array([bin(m).count("1") for m in range(1 << ARTIFACTS)], dtype=np.int64)
+# points of the artifacts in a mask when each is worth a fixed value (entry-order, printed)
+_FIXED_POINTS = {
+    _SCORINGS["entry-order"]: np.array(
+        [sum(5 if r <= 3 else 10 for r in range(1, ARTIFACTS + 1) if m >> (r - 1) & 1) for m in range(1 << ARTIFACTS)],
+        dtype=np.int64),
+    _SCORINGS["printed"]: np.array(
+        [sum(ed.ROUND_VALUES[r - 1] for r in range(1, ARTIFACTS + 1) if m >> (r - 1) & 1)
+         for m in range(1 << ARTIFACTS)], dtype=np.int64),
+}
+
+
 def artifact_points(b: Batch, rows: IntArray, mask: IntArray) -> tuple[IntArray, IntArray]:
     """Return (points, count) of the artifacts in ``mask`` taken by a lone leaver in ``rows``."""
-    points = np.zeros(rows.shape[0], dtype=np.int64)
-    count = np.zeros(rows.shape[0], dtype=np.int64)
-    claimed = b.claimed[rows].copy()
-    for r in range(1, ARTIFACTS + 1):
-        has = ((mask >> (r - 1)) & 1) == 1
-        if not has.any():
-            continue
-        if b.scoring == _SCORINGS["claim-order"]:
-            value = np.where(claimed < 3, 5, 10)
-        elif b.scoring == _SCORINGS["entry-order"]:
-            value = np.full(rows.shape[0], 5 if r <= 3 else 10)
-        elif b.scoring == _SCORINGS["printed"]:
-            value = np.full(rows.shape[0], ed.ROUND_VALUES[r - 1])
-        else:
-            value = _ROUND_VALUES[b.round[rows]]
-        points += np.where(has, value, 0)
-        count += has
-        claimed += has
+    count = _POPCOUNT[mask]
+    if b.scoring == _SCORINGS["claim-order"]:
+        # the first three claimed in the game are worth 5, every later one 10
+        claimed = b.claimed[rows]
+        tens = np.maximum(0, claimed + count - 3) - np.maximum(0, claimed - 3)
+        points: IntArray = 5 * count + 5 * tens
+    elif b.scoring in _FIXED_POINTS:
+        points = _FIXED_POINTS[b.scoring][mask]
+    else:  # pickup-round: the round of the claim
+        points = count * _ROUND_VALUES[b.round[rows]]
     return points, count
 
 

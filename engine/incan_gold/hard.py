@@ -77,6 +77,7 @@ def _chunk(obs: dict[str, Any], rng: np.random.Generator, n: int, horizon: int,
     b.limits = np.tile(limits, (2 * k, 1))
     mix = rng.integers(0, 2**63, size=n, dtype=np.uint64)
     b.seed_mix = np.tile(mix, 2 * k)
+    b.exact = False  # keyed for common random numbers, not for agreeing with the engine
     noise = np.random.default_rng(int(rng.integers(0, 2**63)))
     risk = np.repeat(np.array(risks, dtype=np.float64), 2 * n)
     policies: list[B.Policy] = [M.mixture(noise)] * b.players
