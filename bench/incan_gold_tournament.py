@@ -1,7 +1,7 @@
 """Incan Gold AI strength in fields that mean something: the published bots, mixed tables, ladders.
 
 Usage: python bench/incan_gold_tournament.py [--games 400] [--sections anchor,field5,mixed5,ladder]
-       [--procs 2] [--seed 0] [--rollouts R] [--seconds S]
+       [--procs 2] [--seed 0] [--rollouts R] [--seconds S] [--ladder hard:medium,medium:easy,...]
 
 The baseline bots are those of the public simulator 2222-42/incangold_strategy, ported decision
 for decision (engine/incan_gold/published.py): random 50 % and 10 %, "Cowardly" (leave at 1
@@ -86,6 +86,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--rollouts", type=int, default=None)
     ap.add_argument("--seconds", type=float, default=None)
+    ap.add_argument("--ladder", default=",".join(f"{a}:{b}" for a, b in LADDER),
+                    help="the head-to-head pairs of the ladder section")
     args = ap.parse_args()
     if args.rollouts is not None:
         ai.BUDGET = replace(ai.BUDGET, rollouts=args.rollouts)
@@ -113,7 +115,7 @@ def main() -> None:
         for name in POOL:
             print(matchup_line(name, "mixed5", *score[name]), flush=True)
     if "ladder" in sections:
-        for a, b in LADDER:
+        for a, b in (pair.split(":") for pair in filter(None, args.ladder.split(","))):
             pairs = [(a, b) if g % 2 == 0 else (b, a) for g in range(n)]
             rows = parallel(table, [(p, args.seed + g // 2, 0) for g, p in enumerate(pairs)], args.procs)
             print(matchup_line(a, b, sum(w.get(a, 0.0) for w, _ in rows), n), flush=True)
