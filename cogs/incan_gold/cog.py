@@ -23,7 +23,7 @@ from engine.session import SessionError
 
 __all__ = ["IncanGold", "setup"]
 
-RULE_SECTIONS = 4  # incan.rules1 ... incan.rules4 in the catalogue
+RULE_SECTIONS = 5  # incan.rules1 ... incan.rules5 in the catalogue (5: the bot levels)
 
 
 class IncanGold(TableCog, group_name="incan", group_description="Play Incan Gold / Diamant"):

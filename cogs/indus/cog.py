@@ -28,7 +28,7 @@ from engine.session import SessionError
 
 __all__ = ["Indus", "layout_options", "setup"]
 
-RULE_SECTIONS = 6  # indus.rules1 ... indus.rules6 in the catalogue
+RULE_SECTIONS = 7  # indus.rules1 ... indus.rules7 in the catalogue (7: the bot levels)
 MAX_LAYOUT_SEED = 2**31 - 1
 
 

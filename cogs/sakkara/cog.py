@@ -28,7 +28,7 @@ from engine.session import SessionError
 
 __all__ = ["Sakkara", "setup"]
 
-RULE_SECTIONS = 4  # sakkara.rules1 ... sakkara.rules4 in the catalogue
+RULE_SECTIONS = 5  # sakkara.rules1 ... sakkara.rules5 in the catalogue (5: the bot levels)
 
 
 class Sakkara(TableCog, group_name="sakkara", group_description="Play Sakkara (2 players)"):

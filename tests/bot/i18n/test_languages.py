@@ -224,3 +224,17 @@ async def test_after_a_restart_a_dm_without_a_click_is_in_the_players_last_langu
     reminders = [m.text for m in fake.dm_messages(sven)[before:]]
     assert any("sekunder kvar att bestämma" in text for text in reminders), reminders
     await fake.stop(bot2)
+
+
+@pytest.mark.parametrize(("language", "levels"), [("en", ("Easy", "Medium", "Hard")),
+                                                  ("fi", ("Helppo", "Keskitaso", "Vaikea"))])
+async def test_every_games_rules_describe_the_three_bot_levels_in_the_readers_language(
+        fake, table, store, clock, language, levels):
+    reader = fake.user("Ann", locale=language)
+    bot = await start_bot(fake, store, clock)
+    for game in ("incan", "sakkara", "indus"):
+        rec = await fake.slash(reader, table, f"{game} rules", {})
+        last = rec.replies[-1].embeds[-1]
+        assert last["title"] == {"en": "Bots", "fi": "Botit"}[language]
+        assert [name for name in levels if f"**{name}**" in last["description"]] == list(levels)
+    await fake.stop(bot)
