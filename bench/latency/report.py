@@ -80,6 +80,8 @@ def report(run: Run, meta: dict[str, Any]) -> Figures:
     print(f"429s received: {tally.r429}; invalid requests (401/403/429) since the tables started: "
           f"{meta['invalid']}; edits coalesced in the outbox: {meta['coalesced']}; calls still queued at the "
           f"end: {meta['backlog']}")
+    for kind, count in sorted(run.invalid.items()):
+        print(f"  invalid: {count} x {kind}")
     lag = tally.loop_lag
     print(f"event loop lag (clock ticker woke late by): p50 {pct(lag, 0.5):.0f} ms, p99 {pct(lag, 0.99):.0f} ms")
     return Figures(run.n_tables, limited / units, pct(acks, 0.5), pct(acks, 0.99), pct(public, 0.5),

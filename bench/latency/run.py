@@ -113,6 +113,8 @@ class Run:
         self.stopping = asyncio.Event()
         self.limiter: RateLimiter | None = None
         self.invalid_at_start = 0
+        self.invalid: Counter[str] = Counter()  # 401/403/429 answers after the tables started, by kind
+        self.started = False
         self.bot: Bot | None = None
 
     # ------------------------------------------------------------------ what the fake reports
@@ -152,6 +154,9 @@ class Run:
 
     def on_call(self, call: RestCall) -> None:
         """Count rate-limited calls and 429s; stamp the response of the press that caused a callback."""
+        if self.started and call.status in (401, 403, 429):
+            code = call.response.get("code") if isinstance(call.response, dict) else None
+            self.invalid[f"{call.status} {call.method} {call.route} (code {code})"] += 1
         if call.route.endswith("/callback"):
             click = CLICK.get()
             if click is not None and click.acked is None:
@@ -278,6 +283,7 @@ class Run:
             self.limiter = fake.limit(RateLimits())
             bot.hub.outbox.budget = Budget(per_second=args.rest_per_second)
         self.invalid_at_start = fake.invalid_requests
+        self.started = True
         fake.rest_calls.clear()
         configure_gc()  # as bot.main does at start-up (here after the fake's world and the lobbies exist)
         ticker = asyncio.create_task(self.tick())
