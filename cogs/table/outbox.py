@@ -7,7 +7,10 @@ the caller waiting until the bucket refills. So the hub hands every limited call
 
 - **budgets**: a sliding window per budget (this process's share of the global one; per channel
   sends and edits; DM and thread creation), each one token short of Discord's bucket, so that
-  discord.py never sees a bucket at zero and never makes its caller sleep;
+  discord.py never sees a bucket at zero and never makes its caller sleep. A request's token
+  counts from when its call *ends* (and all the while it runs), the latest moment it can have
+  reached Discord: a call that waited for the event loop, discord.py or the network after it was
+  given its budget cannot land in the same window of Discord's bucket as the ones after it;
 - **one place per message**: calls are keyed by what they show (a table's message of a kind).
   While a key's call waits for budget, newer content *replaces* it (a stale edit is never sent);
   while a key's call is on the wire, the next waits for it (two edits of one message never race);
@@ -25,6 +28,7 @@ import contextlib
 import contextvars
 import logging
 import time
+from bisect import insort
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
@@ -72,28 +76,45 @@ class Budget:
 
 
 class _Window:
-    """A sliding window: at most ``capacity`` takes in any ``span`` seconds."""
+    """A sliding window: at most ``capacity`` requests running or ended in any ``span`` seconds."""
 
-    __slots__ = ("capacity", "span", "taken")
+    __slots__ = ("capacity", "ended", "running", "span")
 
     def __init__(self, capacity: int, span: float) -> None:
         self.capacity, self.span = capacity, span
-        self.taken: deque[float] = deque()
+        self.running = 0  # requests given a token whose call has not ended
+        self.ended: deque[float] = deque()  # when the calls of the others ended, oldest first
 
-    def wait(self, now: float) -> float:
-        """Return how long until a take is allowed (0: now)."""
-        taken = self.taken
-        while taken and taken[0] <= now - self.span:
-            taken.popleft()
-        return 0.0 if len(taken) < self.capacity else taken[0] + self.span - now
+    def wait(self, now: float, count: int = 1) -> float:
+        """Return how long until ``count`` more requests are allowed (0: now; inf: not before a
+        running call ends, which wakes the dispatcher)."""
+        ended = self.ended
+        while ended and ended[0] <= now - self.span:
+            ended.popleft()
+        over = self.running + len(ended) + count - self.capacity
+        if over <= 0:
+            return 0.0
+        return ended[over - 1] + self.span - now if over <= len(ended) else float("inf")
+
+    def take(self) -> None:
+        self.running += 1
+
+    def end(self, now: float) -> None:
+        """A request of this window has ended now: its token counts from here for ``span``."""
+        self.running -= 1
+        if self.ended and self.ended[-1] > now:
+            insort(self.ended, now)  # a clock that went back (tests): keep the order
+        else:
+            self.ended.append(now)
 
 
 class _Call:
-    __slots__ = ("done", "fields", "key", "new", "plan", "run")
+    __slots__ = ("done", "fields", "key", "new", "plan", "run", "tokens")
 
     def __init__(self, key: Hashable, fields: dict[str, Any], new: bool, plan: Plan, run: Run) -> None:
         self.key, self.fields, self.new, self.plan, self.run = key, fields, new, plan, run
         self.done: asyncio.Future[None] | None = None  # made when someone waits for it
+        self.tokens: list[_Window] = []  # the windows its run took a token of (given back when it ends)
 
     def buckets(self) -> list[BucketKey]:
         return self.plan(self.new)
@@ -129,7 +150,7 @@ class Outbox:
             self.coalesced += 1
             return False
         call = _Call(key, fields, new, plan, run)
-        if key not in self._busy and not self._queue and self._take(call.buckets()):
+        if key not in self._busy and not self._queue and self._take(call):
             self._mark_busy(call)
             await self._run(call)
             return True
@@ -204,29 +225,32 @@ class Outbox:
         if self.budget is None:
             return 0.0
         now = self.now()
-        glob = self._window(("global", 0))
-        delay = glob.wait(now)
-        if len(buckets) > 1 and delay == 0.0:
-            # Several requests in one call: the global window must hold them all.
-            over = len(glob.taken) + len(buckets) - glob.capacity
-            if over > 0:
-                delay = glob.taken[over - 1] + glob.span - now
+        # Several requests in one call (open a DM, send to it): the global window must hold them all.
+        delay = self._window(("global", 0)).wait(now, max(1, len(buckets)))
         for bucket in buckets:
             delay = max(delay, self._window(bucket).wait(now))
         return delay
 
-    def _take(self, buckets: list[BucketKey]) -> bool:
-        """Take the budgets of ``buckets`` if all allow it now; return whether they were taken."""
+    def _take(self, call: _Call) -> bool:
+        """Take the budgets of the call's requests if all allow it now; return whether they were taken."""
         if self.budget is None:
             return True
+        buckets = call.buckets()
         if self._delay(buckets) > 0.0:
             return False
-        now = self.now()
         glob = self._window(("global", 0))
         for bucket in buckets:
-            glob.taken.append(now)
-            self._window(bucket).taken.append(now)
+            call.tokens += (glob, self._window(bucket))
+        for window in call.tokens:
+            window.take()
         return True
+
+    def _give_back(self, call: _Call) -> None:
+        """The call has ended: its tokens count from now (see the module doc)."""
+        now = self.now()
+        for window in call.tokens:
+            window.end(now)
+        call.tokens = []
 
     # ------------------------------------------------------------------ running calls
 
@@ -240,6 +264,7 @@ class Outbox:
             self.sent += 1
             await call.run(call.fields, call.new)
         finally:
+            self._give_back(call)
             del self._busy[call.key]
             done.set_result(None)
             if call.done is not None and not call.done.done():
@@ -276,7 +301,7 @@ class Outbox:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), timeout)
                 continue
-            self._take(chosen.buckets())
+            self._take(chosen)  # allowed: nothing ran since _delay said so
             self._queue.remove(chosen)
             del self._waiting[chosen.key]
             self._mark_busy(chosen)

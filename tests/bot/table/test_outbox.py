@@ -106,3 +106,18 @@ async def test_finished_waits_for_a_queued_call():
     assert outbox.queued_new("b") and not outbox.queued_new("a")
     await outbox.finished("b")
     assert [c for c, _ in run.sent] == [1, 2]
+
+
+async def test_a_token_counts_from_when_its_call_ends_not_from_when_it_was_given():
+    """A call that took long to reach Discord (a busy event loop, the network) still counts in the
+    window of the requests after it: the next is allowed a window after the slow one *ended*."""
+    outbox = Outbox(Budget(channel_edits=(2, 0.3), margin_s=0.0))  # one edit per 0.3 s
+    slow, quick = Recorder(delay=0.5), Recorder()
+    first = asyncio.ensure_future(outbox.submit("a", {"content": "slow"}, plan=edit_of(1), run=slow))
+    await asyncio.sleep(0.05)
+    assert not await outbox.submit("b", {"content": "next"}, plan=edit_of(1), run=quick)  # slow one running
+    await asyncio.sleep(0.6)  # 0.3 s after it was given its token, but the slow call ended just now
+    assert quick.sent == []
+    await first
+    await outbox.drained()
+    assert quick.sent[0][1] - slow.sent[0][1] >= 0.28  # a whole window after the slow call ended
