@@ -1,10 +1,9 @@
-"""Indus AI seats: Easy (random), Medium (greedy) and Hard (expectimax over the dice).
+"""Indus's heuristic players: Medium (greedy) and Hard (expectimax over the dice); ai.py seats them.
 
 Indus hides nothing, so every agent rebuilds the exact state from its view
 (:func:`state_from_view`); the only uncertainty is the future dice, which the agents treat as
 chance (1/6 each), never by peeking at the seeded generator.
 
-- **Easy** picks a legal action at random.
 - **Medium** is greedy on this roll: each move is scored by the change in the end-of-game
   score if the game ended now (majorities, first and second places, captures, securing) minus
   the expected loss when an opponent can secure the square next turn. It rerolls when the
@@ -49,7 +48,7 @@ from .rules import (
     standing,
 )
 
-__all__ = ["easy", "hard", "medium", "state_from_view"]
+__all__ = ["hard", "medium", "state_from_view"]
 
 NSQ = SIZE * SIZE
 # ALIGNED[q]: the (frame slot, die) pairs that land on square q (4 per square, §5.2).
@@ -504,11 +503,6 @@ def _decide(view: dict[str, Any], legal: list[Any], hard: bool) -> Any:
         keep = float(piece & 3) >= 2.5 * ev.future + 0.5 if hard else piece & 3 == 3
         return next(a for a in legal if a["do"] == ("keep" if keep else "return"))
     return _choose_move(ev, st, legal, hard)
-
-
-def easy(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
-    """Easy: a uniformly random legal action."""
-    return rng.choice(legal)
 
 
 def medium(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
