@@ -327,10 +327,10 @@ class Leaderboards:
         mark = "" if after is None else " AND (g.finished_at, g.id) > (?, ?)"
         params: list[Any] = [guild_id, game, *(after or ()), limit]
         rows = await self._rows(
-            "WITH picked AS (SELECT g.id, g.finished_at FROM games AS g INDEXED BY games_finished_by_guild"
+            f"WITH picked AS (SELECT g.id, g.finished_at FROM games AS g{self._indexed_by('games_finished_by_guild')}"
             f" WHERE g.status = 'finished' AND g.guild_id = ? AND g.game = ?{mark}"
             " ORDER BY g.finished_at, g.id LIMIT ?)"
-            " SELECT p.id, p.finished_at, ifnull(r.user_id, 0), ifnull(r.ai_level, ''), r.placement"
+            " SELECT p.id, p.finished_at, coalesce(r.user_id, 0), coalesce(r.ai_level, ''), r.placement"
             " FROM picked AS p JOIN results AS r ON r.game_id = p.id ORDER BY p.finished_at, p.id, r.seat", params)
         games: list[RatedGame] = []
         seats: list[tuple[PlayerKey, int]] = []
@@ -380,8 +380,9 @@ class Leaderboards:
                 " mu = excluded.mu, sigma = excluded.sigma, ordinal = excluded.ordinal, games = excluded.games",
                 [(guild_id, game, *r.key, r.mu, r.sigma, r.mu - 3.0 * r.sigma, r.games) for r in ratings])
             await db.executemany(
-                "INSERT OR REPLACE INTO rating_history (guild_id, game, user_id, ai_level, finished_at, game_id, mu,"
-                " sigma) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO rating_history (guild_id, game, user_id, ai_level, finished_at, game_id, mu,"
+                " sigma) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, game, user_id, ai_level, finished_at,"
+                " game_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma",
                 [(guild_id, game, *key, at, game_id, mu, sigma) for at, game_id, key, mu, sigma in history])
             await db.execute(
                 "INSERT INTO rating_marks (guild_id, game, finished_at, game_id) VALUES (?, ?, ?, ?)"
@@ -390,6 +391,10 @@ class Leaderboards:
         return True
 
     # ------------------------------------------------------------------ plumbing
+
+    def _indexed_by(self, index: str) -> str:
+        """SQLite's planner is told which index to use where it guessed wrong; PostgreSQL's is not."""
+        return f" INDEXED BY {index}" if self.store.dialect == "sqlite" else ""
 
     async def _rows(self, sql: str, params: Sequence[Any]) -> list[Any]:
         async with self.store._read() as db:

@@ -63,14 +63,22 @@ def _has_code(text: str) -> bool:
     return any(line.strip() and not line.strip().startswith("--") for line in text.splitlines())
 
 
-def parse_migration(filename: str, text: str) -> Migration:
-    """Return the migration held in ``text``, checking its file name, header and statements."""
+def parse_migration(filename: str, text: str, dialect: str = "sqlite") -> Migration:
+    """Return the migration held in ``text``, checking its file name, header and statements.
+
+    A PostgreSQL migration is one script (its PL/pgSQL bodies hold semicolons and BEGIN), run as a
+    whole inside the runner's transaction.
+    """
     match = _NAME.match(filename)
     if match is None:
         raise MigrationError(f"migration file {filename!r} is not named NNNN_reason.sql")
     header = text.split("\n\n", 1)[0]
     if not header.startswith("--") or "Reason:" not in header or "Date:" not in header:
         raise MigrationError(f"migration {filename} lacks its header comment (Reason:, Date:)")
+    if dialect != "sqlite":
+        if not _has_code(text):
+            raise MigrationError(f"migration {filename} has no statements")
+        return Migration(int(match.group(1)), filename, (text,))
     statements = split_statements(text)
     if not statements:
         raise MigrationError(f"migration {filename} has no statements")
@@ -93,7 +101,7 @@ def load_migrations(dialect: str = "sqlite") -> list[Migration]:
     """Return the migrations of ``dialect`` shipped in ``db/migrations/<dialect>/`` (package data)."""
     folder = resources.files("db").joinpath("migrations").joinpath(dialect)
     found = [
-        parse_migration(entry.name, entry.read_text(encoding="utf-8"))
+        parse_migration(entry.name, entry.read_text(encoding="utf-8"), dialect)
         for entry in (folder.iterdir() if folder.is_dir() else ())
         if entry.name.endswith(".sql")
     ]

@@ -31,7 +31,6 @@ from db.errors import (
     GameNotFound,
     NoSuchSeat,
     StaleVersion,
-    StoreError,
     WrongStatus,
 )
 from db.locales import LocaleRecords
@@ -102,7 +101,9 @@ class Store(SideRows, LocaleRecords, SettingsRecords):
         Raises db.errors.Unavailable when a PostgreSQL server cannot be reached.
         """
         if url.startswith(("postgresql://", "postgres://")):
-            raise StoreError("PostgreSQL support is not in this build yet")
+            from db.pg import PgBackend  # asyncpg is imported only when PostgreSQL is used
+
+            return cls(await PgBackend.open(url, pool_size=pool_size), clock)
         path = url.removeprefix("sqlite://") if url.startswith("sqlite://") else url
         if url.startswith("sqlite://") and path.startswith("/") and not url.startswith("sqlite:////"):
             path = path[1:]  # sqlite:///relative/path; sqlite:////absolute/path

@@ -3,10 +3,13 @@ tests/house (the layout: layers and import circles), tests/chaos (kills, faults 
 
 from __future__ import annotations
 
+import os
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pg_kit import PgServer, throwaway_postgres
 
 _TIERS = ("engine", "db", "bot", "house", "chaos")
 
@@ -29,3 +32,19 @@ def pytest_configure(config: pytest.Config) -> None:
     clashes = [name for name, n in Counter(helpers).items() if n > 1]
     if clashes:
         raise pytest.UsageError(f"test helper modules share a name (rename one): {clashes}")
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """A throwaway PostgreSQL for the whole run (started once; each test takes a fresh database).
+
+    Without PostgreSQL installed the PostgreSQL variants are skipped, except in CI (CI=true), where
+    .ci/run installs it and a missing server is a failure.
+    """
+    try:
+        with throwaway_postgres() as server:
+            yield server
+    except LookupError as exc:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI must run the PostgreSQL tests: {exc}")
+        pytest.skip(str(exc))

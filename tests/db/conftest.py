@@ -1,4 +1,5 @@
-"""Fixtures for the storage tier: a pinned clock and stores on :memory: and on a file."""
+"""Fixtures for the storage tier: a pinned clock, and the store on SQLite (:memory:) and on a
+throwaway PostgreSQL: ``store`` runs each test on both (a test marked for one passes ``indirect``)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,13 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
-@pytest.fixture
-async def store(clock: FakeClock) -> AsyncIterator[Store]:
-    s = await Store.open(":memory:", clock=clock)
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def store(request: pytest.FixtureRequest, clock: FakeClock) -> AsyncIterator[Store]:
+    """The store on each backend: the same suite must pass on both."""
+    if request.param == "sqlite":
+        s = await Store.open(":memory:", clock=clock)
+    else:
+        s = await Store.connect(request.getfixturevalue("pg_server").new_database(), clock=clock)
     yield s
     await s.close()
 
@@ -31,3 +36,4 @@ def db_path(tmp_path: Path) -> Path:
 @pytest.fixture
 def playing(store: Store) -> PlayingGame:
     return PlayingGame(store)
+

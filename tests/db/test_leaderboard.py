@@ -202,6 +202,7 @@ async def test_migration_backfills_totals_from_games_finished_before_it(tmp_path
         await store.close()
 
 
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)  # SQLite's query plans (PostgreSQL: bench)
 @pytest.mark.parametrize("query", [
     "SELECT * FROM player_totals WHERE guild_id = 7 AND game = 'incan_gold' AND ai_level = ''",
     "SELECT * FROM player_days WHERE guild_id = 7 AND day >= 100",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -46,13 +46,6 @@ class Recorder:
 
     async def ended(self, table: Table, reason: str) -> None:
         self.calls.append(("ended", reason))
-
-
-@pytest.fixture
-async def store() -> AsyncIterator[Store]:
-    s = await Store.open(":memory:")
-    yield s
-    await s.close()
 
 
 def make(store: Store, clock: ManualClock | None = None, ai_delay: float = 0.0) -> tuple[Sessions, Recorder]:

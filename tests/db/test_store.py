@@ -33,6 +33,10 @@ EASY = NewSeat.ai("easy", "Bot (easy)")
 RESULTS = [NewResult(0, 20, 1, True), NewResult(1, 12, 2, False), NewResult(2, 12, 2, False)]
 
 
+SQLITE_ONLY = pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+"""SQLite's own machinery (group commit, the round trips to its thread): not a PostgreSQL concern."""
+
+
 async def _new(store: Store, channel_id: int = 500, **kwargs: object) -> int:
     game = await store.create_game("incan_gold", guild_id=1, channel_id=channel_id, host_id=101, **kwargs)  # type: ignore[arg-type]
     return game.id
@@ -526,6 +530,7 @@ def test_db_never_imports_discord_or_engine():
 # ---------------------------------------------------------------- group commit
 
 
+@SQLITE_ONLY
 async def test_concurrent_appends_share_commits_and_keep_their_outcomes(
     store: Store, playing: PlayingGame, monkeypatch: pytest.MonkeyPatch
 ):
@@ -552,6 +557,7 @@ async def test_concurrent_appends_share_commits_and_keep_their_outcomes(
     assert (await store.get_game(extra)).version == 0
 
 
+@SQLITE_ONLY
 async def test_an_append_cancelled_while_queued_is_not_written(store: Store, playing: PlayingGame):
     game_id = await playing()
     async with store._backend._lock:  # white-box: keep the store busy so the append stays queued
@@ -564,6 +570,7 @@ async def test_an_append_cancelled_while_queued_is_not_written(store: Store, pla
     assert (await store.load_game(game_id)).moves() == [(1, "camp")]
 
 
+@SQLITE_ONLY
 async def test_cancelling_the_flushing_caller_still_settles_the_others(store: Store, playing: PlayingGame):
     first, second = await playing(channel_id=1), await playing(channel_id=2)
     async with store._backend._lock:  # queue both, so the first one's turn writes both
@@ -650,6 +657,7 @@ async def test_a_refused_append_writes_neither_actions_nor_deadline(store: Store
     assert await store.deadlines() == await store.deadlines(game_id)  # nothing armed for the others
 
 
+@SQLITE_ONLY
 async def test_a_batch_with_a_refused_append_keeps_each_callers_deadline(store: Store, playing: PlayingGame):
     good, clicked, missing_seat = [await playing(channel_id=n) for n in (1, 2, 3)]
     first, second, third = (DUE + timedelta(seconds=n) for n in (1, 2, 3))
@@ -672,6 +680,7 @@ async def test_a_batch_with_a_refused_append_keeps_each_callers_deadline(store: 
     assert await _timer(store, missing_seat) is None and (await store.get_game(missing_seat)).version == 0
 
 
+@SQLITE_ONLY
 async def test_round_trips_to_the_database_thread(
     store: Store, playing: PlayingGame, monkeypatch: pytest.MonkeyPatch
 ):
@@ -698,6 +707,7 @@ async def test_round_trips_to_the_database_thread(
     assert hops == ["INSERT INTO messages"] * 2
 
 
+@SQLITE_ONLY
 async def test_a_queue_bigger_than_one_statement_is_written_in_few_statements(
     store: Store, playing: PlayingGame, monkeypatch: pytest.MonkeyPatch
 ):
