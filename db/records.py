@@ -331,8 +331,9 @@ class MessageRow:
     channel_id: int
     message_id: int
     updated_at: datetime
+    open: bool = False  # it still carries controls that act on its game
 
-    COLUMNS = "game_id, kind, seat, channel_id, message_id, updated_at"
+    COLUMNS = "game_id, kind, seat, channel_id, message_id, updated_at, open"
 
     @classmethod
     def decode(cls, row: tuple[object, ...]) -> MessageRow:
@@ -345,6 +346,7 @@ class MessageRow:
             channel_id=_int(row[3], game_id, "messages.channel_id"),
             message_id=_int(row[4], game_id, "messages.message_id"),
             updated_at=from_ms(_int(row[5], game_id, "messages.updated_at")),
+            open=bool(_int(row[6], game_id, "messages.open")),
         )
 
 

@@ -28,19 +28,21 @@ class SideRows(StoreBase):
     # ------------------------------------------------------------------ the bot's messages
 
     async def set_message(
-        self, game_id: int, kind: str, channel_id: int, message_id: int, *, seat: int | None = None
+        self, game_id: int, kind: str, channel_id: int, message_id: int, *, seat: int | None = None,
+        open: bool = False,
     ) -> MessageRow:
-        """Record (or replace) the message of ``kind`` for the game, or for one seat's DM."""
+        """Record (or replace) the message of ``kind`` for the game, or for one seat's DM; ``open``: it
+        carries controls that act on the game (see ``close_message``)."""
         # One statement in autocommit mode (atomic on its own): one round trip instead of
         # BEGIN / upsert / COMMIT. The error path may take more.
         async with self._single() as db:
             try:
                 rows = await db.fetch(
-                    "INSERT INTO messages (game_id, kind, seat, channel_id, message_id, updated_at)"
-                    f" VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, kind, {self._seat_key()}) DO UPDATE"
+                    "INSERT INTO messages (game_id, kind, seat, channel_id, message_id, updated_at, open)"
+                    f" VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, kind, {self._seat_key()}) DO UPDATE"
                     " SET channel_id = excluded.channel_id, message_id = excluded.message_id,"
-                    f" updated_at = excluded.updated_at RETURNING {MessageRow.COLUMNS}",
-                    (game_id, kind, seat, channel_id, message_id, self._now_ms()),
+                    f" updated_at = excluded.updated_at, open = excluded.open RETURNING {MessageRow.COLUMNS}",
+                    (game_id, kind, seat, channel_id, message_id, self._now_ms(), int(open)),
                 )
             except Refused as exc:
                 await self._status(db, game_id, STATUSES)

@@ -56,6 +56,7 @@ from db.records import (
 from db.settings import SettingsRecords
 from db.side import SideRows
 from db.sqlite import SqliteBackend
+from db.table_records import TableRecords
 
 __all__ = ["Clock", "Store", "utc_now"]
 
@@ -65,7 +66,7 @@ def _placeholders(count: int) -> str:
     return ", ".join("?" * count)
 
 
-class Store(SideRows, LocaleRecords, SettingsRecords):
+class Store(SideRows, LocaleRecords, SettingsRecords, TableRecords):
     """The bot's repository; open with ``await Store.open(path)`` or ``await Store.connect(url)``."""
 
     def __init__(self, backend: Backend, clock: Clock = utc_now) -> None:

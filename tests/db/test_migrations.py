@@ -15,6 +15,9 @@ import db.sqlite
 from db import MigrationError, SchemaTooNew, Store
 from db.migrate import apply_migrations, check_sequence, load_migrations, parse_migration, split_statements
 
+OLD_COLUMNS = {"messages": "game_id, kind, seat, channel_id, message_id, updated_at"}
+"""The columns a 0002 database had where a later migration added one (0007: messages.open)."""
+
 HEADER = "-- Migration {n}: test.\n-- Reason: testing the runner.\n-- Date: 2026-12-02\n\n"
 
 
@@ -103,17 +106,15 @@ async def test_a_0002_database_migrates_to_the_newest_and_keeps_its_data(
     old = await Store.open(db_path, clock=clock)
     assert old.schema_version == 2
     game_id = await PlayingGame(old)()
-    await old.set_message(game_id, "round", 500, 42)
     await old.set_deadline(game_id, "decision", T0 + timedelta(minutes=2), version=2)
     await old.close()
     with sqlite3.connect(db_path) as conn:  # 0002 had no action_appends view: the log as it wrote it
         conn.executemany(
             "INSERT INTO actions VALUES (?, ?, ?, ?, 0)", [(game_id, 0, -1, '"T5"'), (game_id, 1, 0, '"torch"')]
         )
-        before = {
-            table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
-            for table in ("games", "seats", "actions", "messages", "deadlines")
-        }
+        conn.execute("INSERT INTO messages VALUES (?, 'round', NULL, 500, 42, 0)", (game_id,))
+        before = {table: conn.execute(f"SELECT {OLD_COLUMNS.get(table, '*')} FROM {table} ORDER BY 1, 2").fetchall()
+                  for table in ("games", "seats", "actions", "messages", "deadlines")}
         assert "action_appends" not in {r[0] for r in conn.execute("SELECT name FROM sqlite_schema")}
     monkeypatch.undo()
 
@@ -123,7 +124,8 @@ async def test_a_0002_database_migrates_to_the_newest_and_keeps_its_data(
     await store.close()
     assert _user_version(db_path) == latest
     with sqlite3.connect(db_path) as conn:
-        after = {table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall() for table in before}
+        after = {table: conn.execute(f"SELECT {OLD_COLUMNS.get(table, '*')} FROM {table} ORDER BY 1, 2").fetchall()
+                 for table in before}
     # 0005 adds one 'auto' timer per playing game, due at once: the first start looks at each once.
     auto = [row for row in after["deadlines"] if row[1] == "auto"]
     assert [(row[0], row[3]) for row in auto] == [(game_id, 2)]
