@@ -46,6 +46,12 @@ class TableListener:
         with self.hub.readers.publicly(table):
             await self.hub.renderer(table).reminded(self.hub, table, seats)
 
+    async def resigned(self, table: Table, seat: int) -> None:
+        """Redraw the table: the seat is played by its bot now."""
+        await self.hub.readers.load(table)
+        with self.hub.readers.publicly(table):
+            await self.hub.renderer(table).refresh(self.hub, table)
+
     async def finished(self, table: Table, result: dict[str, Any]) -> None:
         """Let the game's renderer draw the summary."""
         self.hub.forget(table)

@@ -8,12 +8,14 @@ It holds no SQL: every statement stays in ``db/``.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from db.errors import AlreadySeated, ChannelBusy, CorruptRow, GameNotFound, StaleVersion, Unavailable
-from db.records import ActionRow, DeadlineRow, NewResult, NewSeat, SeatRow
+from db.records import ActionRow, DeadlineRow, MessageRow, NewResult, NewSeat, SeatRow
 from db.store import Store
+from db.table_records import StoryRow
 from engine.session import (
     Deadline,
     RepoBusy,
@@ -22,6 +24,7 @@ from engine.session import (
     RepoStale,
     RepoUnavailable,
     ResultSpec,
+    SeatEvent,
     SeatSpec,
     Snapshot,
     StoredTable,
@@ -40,6 +43,15 @@ def _seat(spec: SeatSpec) -> NewSeat:
 
 def _spec(row: SeatRow) -> SeatSpec:
     return SeatSpec(row.display_name, row.user_id, row.ai_level)
+
+
+def _with_stand_ins(seats: Sequence[SeatRow], events: Sequence[SeatEvent]) -> tuple[SeatSpec, ...]:
+    """Return the seats as they are now: a person who resigned is played by their bot."""
+    specs = [_spec(s) for s in seats]
+    for event in events:
+        if event.kind == "resign" and 0 <= event.seat < len(specs):
+            specs[event.seat] = replace(specs[event.seat], stand_in=str(event.detail.get("level", "easy")))
+    return tuple(specs)
 
 
 def _moves(rows: Sequence[ActionRow]) -> tuple[tuple[int, Any], ...]:
@@ -124,19 +136,21 @@ class StoreRepository:
         """Return the stored table: its snapshot, the actions after it and its timers."""
         found = await self._call(lambda: self.store.load_table(table_id))
         g, snap = found.game, found.snapshot
+        events = await self.seat_events(table_id) if g.status == "playing" else []
         return StoredTable(
             id=g.id, game=g.game, options=g.options, table_options=g.table_options, seed=g.seed,
             guild_id=g.guild_id, channel_id=g.channel_id, host_id=g.host_id, status=g.status,
-            seats=tuple(_spec(s) for s in found.seats), actions=_moves(found.actions),
+            seats=_with_stand_ins(found.seats, events), actions=_moves(found.actions),
             snapshot=None if snap is None else Snapshot(snap.version, snap.opened, snap.state),
-            timers=tuple(_timer(d) for d in found.deadlines),
+            timers=tuple(_timer(d) for d in found.deadlines), events=tuple(events),
         )
 
     async def tail(self, table_id: int, since: int) -> StoredTail:
         """Return the table's status and seats now and its actions from ``since`` on."""
         found = await self._call(lambda: self.store.tail(table_id, since))
-        return StoredTail(found.game.status, found.game.host_id, tuple(_spec(s) for s in found.seats),
-                          _moves(found.actions))
+        events = await self.seat_events(table_id) if found.game.status == "playing" else []
+        return StoredTail(found.game.status, found.game.host_id, _with_stand_ins(found.seats, events),
+                          _moves(found.actions), tuple(events))
 
     async def active_in(self, channel_id: int) -> int | None:
         """Return the id of the channel's active table."""
@@ -158,3 +172,52 @@ class StoreRepository:
         """Keep a state snapshot."""
         await self._call(lambda: self.store.save_snapshot(table_id, snapshot.version, snapshot.window,
                                                           snapshot.state))
+
+    async def add_seat_event(self, table_id: int, event: SeatEvent) -> bool:
+        """Record a timeout or a resignation."""
+        return await self._call(lambda: self.store.add_seat_event(table_id, event.version, event.seat, event.kind,
+                                                                  dict(event.detail)))
+
+    async def seat_events(self, table_id: int) -> list[SeatEvent]:
+        """Return the table's seat events in order."""
+        rows = await self._call(lambda: self.store.seat_events(table_id))
+        return [SeatEvent(r.version, r.seat, r.kind, r.detail) for r in rows]
+
+    async def server_settings(self, guild_id: int) -> dict[str, Any]:
+        """Return a server's settings."""
+        return await self._call(lambda: self.store.guild_settings(guild_id))
+
+    async def set_server_setting(self, guild_id: int, key: str, value: Any) -> None:
+        """Set a server's setting."""
+        await self._call(lambda: self.store.set_guild_setting(guild_id, key, value))
+
+    async def active_in_guild(self, guild_id: int) -> list[int]:
+        """Return the ids of a server's active tables."""
+        return [row[0] for row in await self._call(lambda: self.store.active_games_in(guild_id))]
+
+    # ------------------------------------------------------------------ for the hub (not the session)
+
+    async def actions(self, table_id: int, upto: int) -> list[tuple[int, Any]]:
+        """Return the first ``upto`` stored actions as (seat, action)."""
+        rows = await self._call(lambda: self.store.actions(table_id))
+        return [(row.seat, row.payload) for row in rows[:upto]]
+
+    async def story(self, table_id: int) -> StoryRow | None:
+        """Return how far the table's log was posted."""
+        return await self._call(lambda: self.store.story(table_id))
+
+    async def set_story(self, table_id: int, thread_id: int | None, actions_written: int, notes_written: int) -> None:
+        """Record the table's thread and how far its log was posted."""
+        await self._call(lambda: self.store.set_story(table_id, thread_id, actions_written, notes_written))
+
+    async def close_message(self, table_id: int, kind: str, seat: int | None) -> bool:
+        """Mark a recorded message closed."""
+        return await self._call(lambda: self.store.close_message(table_id, kind, seat=seat))
+
+    async def open_messages_of_ended(self) -> list[MessageRow]:
+        """Return open messages of games that are over."""
+        return await self._call(lambda: self.store.open_messages_of_ended_games())
+
+    async def open_messages_of_running(self) -> list[MessageRow]:
+        """Return open messages of games in the lobby or playing."""
+        return await self._call(lambda: self.store.open_messages_of_running_games())

@@ -380,8 +380,11 @@ def _end_round(state: State, reason: str) -> tuple[State, list[Event]]:
     lost_relics = list(state.relics)
     gone = state.gone + state.relics  # drawn but unclaimed artifacts are gone for good
     # Gems still on the path stay in the temple: they leave the game with the round.
+    # The path as it lay when the expedition ended: the next round clears it, and the table's
+    # record of the expedition keeps it.
     events: list[Event] = [{"type": "round_end", "round": state.round, "reason": reason,
-                            "lost_artifacts": lost_relics, "gems_left": sum(g for _, g in state.path)}]
+                            "lost_artifacts": lost_relics, "gems_left": sum(g for _, g in state.path),
+                            "path": [{"card": c, "gems": g} for c, g in state.path]}]
     base = replace(state, gone=gone, relics=(), path=(), pending=("",) * state.players,
                    carried=(0,) * state.players)
     if state.round >= ed.ROUNDS:

@@ -7,6 +7,7 @@
 - :mod:`engine.session.table` — a live :class:`Table`, an :class:`Update`, the :class:`Listener`.
 - :mod:`engine.session.records` — records, errors, settings and the :class:`Repository` protocol.
 - :mod:`engine.session.place` — :class:`Place`: where a request comes from, and who may reach a table there.
+- :mod:`engine.session.results` — a finished game's places (shared places, resigners last).
 - :mod:`engine.session.games` — the registry of hosted games (``SPECS``), above the rules.
 """
 
@@ -26,6 +27,7 @@ from engine.session.records import (
     RepoStale,
     RepoUnavailable,
     ResultSpec,
+    SeatEvent,
     SeatSpec,
     SessionError,
     Settings,
@@ -54,6 +56,7 @@ __all__ = [
     "RepoUnavailable",
     "Repository",
     "ResultSpec",
+    "SeatEvent",
     "SeatSpec",
     "SessionError",
     "Sessions",

@@ -51,6 +51,7 @@ def fill(table: Table, stored: StoredTable) -> None:
     table.options, table.table_options = stored.options, stored.table_options
     table.status, table.seats, table.seed, table.host_id = stored.status, list(stored.seats), stored.seed, \
         stored.host_id
+    table.seat_events = list(stored.events)
     table.deadline = None
     if stored.status != "playing":
         table.state, table.version, table.window = None, 0, 0
@@ -82,7 +83,12 @@ def fill_tail(table: Table, tail: StoredTail) -> bool:
         seats = list(tail.seats)
         changed = seats != table.seats or tail.host_id != table.host_id
         table.seats, table.host_id = seats, tail.host_id
-    elif tail.actions:
+        return changed
+    if list(tail.seats) != table.seats or len(tail.events) != len(table.seat_events):
+        # A seat changed hands (a resignation) or a timeout was told in another process.
+        table.seats, table.seat_events = list(tail.seats), list(tail.events)
+        changed = True
+    if tail.actions:
         apply_actions(table, tail.actions)
         changed = True
     return changed

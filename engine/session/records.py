@@ -24,6 +24,7 @@ __all__ = [
     "RepoUnavailable",
     "Repository",
     "ResultSpec",
+    "SeatEvent",
     "SeatSpec",
     "SessionError",
     "Settings",
@@ -82,16 +83,46 @@ class RepoUnavailable(Exception):
 
 @dataclass(frozen=True, slots=True)
 class SeatSpec:
-    """A seat: a Discord user (by id) or an AI level, with the name shown at the table."""
+    """A seat: a Discord user (by id) or an AI level, with the name shown at the table.
+
+    ``stand_in`` is the AI level playing for a person who resigned mid-game (the seat stays theirs
+    in the result, ranked last among the people at the table).
+    """
 
     display_name: str
     user_id: int | None = None
     ai_level: str | None = None
+    stand_in: str | None = None
 
     @property
     def is_ai(self) -> bool:
-        """Return True for an AI seat."""
-        return self.ai_level is not None
+        """Return True when an AI plays this seat now (a bot seat, or a person's after resigning)."""
+        return self.ai_level is not None or self.stand_in is not None
+
+    @property
+    def level(self) -> str | None:
+        """Return the AI level that plays this seat now, if any."""
+        return self.ai_level or self.stand_in
+
+    @property
+    def resigned(self) -> bool:
+        """Return True for a person's seat handed to a bot."""
+        return self.stand_in is not None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatEvent:
+    """Something that happened to a seat at game version ``version``.
+
+    ``timeout``: the game's default was played for an absent person (from this version on, the
+    actions of that window); ``resign``: the person handed the seat to the AI ``detail["level"]``.
+    Stored beside the action log, so a restart and a replay know who played which seat from when.
+    """
+
+    version: int
+    seat: int
+    kind: str
+    detail: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +172,7 @@ class StoredTable:
     actions: tuple[tuple[int, Any], ...]
     snapshot: Snapshot | None = None
     timers: tuple[StoredTimer, ...] = ()
+    events: tuple[SeatEvent, ...] = ()  # seat events in order (resignations already in ``seats``)
 
     @property
     def version(self) -> int:
@@ -156,6 +188,7 @@ class StoredTail:
     host_id: int
     seats: tuple[SeatSpec, ...]
     actions: tuple[tuple[int, Any], ...]
+    events: tuple[SeatEvent, ...] = ()  # every seat event of the table (resignations already in ``seats``)
 
 
 class Repository(Protocol):
@@ -224,6 +257,25 @@ class Repository(Protocol):
 
     async def save_snapshot(self, table_id: int, snapshot: Snapshot) -> None:
         """Keep ``snapshot`` as the table's cached state unless a newer one is stored."""
+        ...
+
+    async def add_seat_event(self, table_id: int, event: SeatEvent) -> bool:
+        """Record a seat event (a timeout, a resignation); return False if it was already recorded.
+
+        Raise ValueError for a resignation of a bot seat or a second one of the same seat.
+        """
+        ...
+
+    async def server_settings(self, guild_id: int) -> dict[str, Any]:
+        """Return the settings a server's managers chose (only the keys that were set)."""
+        ...
+
+    async def set_server_setting(self, guild_id: int, key: str, value: Any) -> None:
+        """Set one of a server's settings (``None``: back to the default)."""
+        ...
+
+    async def active_in_guild(self, guild_id: int) -> list[int]:
+        """Return the ids of a server's tables in the lobby or playing."""
         ...
 
 

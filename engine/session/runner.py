@@ -34,11 +34,12 @@ from engine.session.records import (
     Repository,
     RepoStale,
     RepoUnavailable,
-    ResultSpec,
+    SeatEvent,
     SessionError,
     Settings,
     StoredTimer,
 )
+from engine.session.results import placements
 from engine.session.table import Listener, Table, Update
 from engine.session.timers import Coordinator, SingleProcess, TimerBook
 
@@ -208,7 +209,7 @@ class Runner:
                 if table.seats[seat].is_ai:
                     assert table.seed is not None
                     [(_, action)] = decide(self.specs, table.spec.name, state, table.seed,
-                                           [(seat, str(table.seats[seat].ai_level), position)])
+                                           [(seat, str(table.seats[seat].level), position)])
                     return action, seat, False
         return None
 
@@ -221,13 +222,15 @@ class Runner:
 
         Raises Stale when another writer moved the table first (nothing was written).
         """
-        state = table.state
+        state = before = table.state
         batch: list[tuple[int, Any]] = []
         events: list[Event] = []
+        per_step: list[list[Event]] = []
         opened_at: int | None = table.version if new_window else None
         forced: list[tuple[int, Any]] = []
         pending = list(first)
-        ai_now = self.settings.ai_delay_s <= 0
+        delay = table.ai_delay_s(self.settings)
+        ai_now = delay <= 0
         while True:
             if pending:
                 seat, action = pending.pop(0)
@@ -244,6 +247,7 @@ class Runner:
                 raise SessionError("illegal", detail=str(exc)) from exc
             batch.append((seat, action))
             events += more
+            per_step.append(more)
             if opened:
                 opened_at = table.version + len(batch)
         if not batch and not new_window:
@@ -255,8 +259,8 @@ class Runner:
             deadlines.append((DECISION, now + table.timeout_s(self.settings), opened_at))
         if over:
             deadlines.append((AUTO, now, version))  # finish it, should the result not be written below
-        elif self.settings.ai_delay_s > 0 and self._ai_owes(table, state):
-            deadlines.append((AUTO, now + self.settings.ai_delay_s, version))
+        elif delay > 0 and self._ai_owes(table, state):
+            deadlines.append((AUTO, now + delay, version))
         if batch:
             try:
                 await self.repo.append(table.id, table.version, batch, deadlines)
@@ -269,7 +273,8 @@ class Runner:
             for kind, due, at in deadlines:
                 await self.repo.set_deadline(table.id, kind, due, at)
         table.state, table.version = state, version
-        update = Update(table, events, [s for s, _ in batch], opened_at is not None, timed_out or [], forced)
+        update = Update(table, events, [s for s, _ in batch], opened_at is not None, timed_out or [], forced,
+                        before, batch, per_step)
         if opened_at is not None:
             table.window, table.opened_at, table.deadline = opened_at, now, None
             for handle in table.timers:  # e.g. a count redraw of the closed window
@@ -309,12 +314,9 @@ class Runner:
 
     async def _finish(self, table: Table, update: Update) -> None:
         result = table.spec.game.result(table.state)
-        scores = [int(s) for s in result["scores"]]
-        winners = set(result["winners"])
-        keys = [(s in winners, scores[s]) for s in range(len(scores))]
-        results = [ResultSpec(s, scores[s], 1 + sum(1 for k in keys if k > keys[s]), s in winners)
-                   for s in range(len(scores))]
+        results = placements(result, table.seats, table.seat_events)
         await self.repo.finish(table.id, results)
+        table.results = results
         table.status = "finished"
         self._forget(table)
         await self._notify(self.listener.played(update))
@@ -392,6 +394,7 @@ class Runner:
                 if table.window != window or table.status != "playing" or not table.humans_owing():
                     return
                 absent = table.humans_owing()
+                await self._note_timeouts(table, absent)
                 try:
                     await self._advance(table, self._timeout_actions(table, absent), timed_out=absent)
                     return
@@ -400,6 +403,21 @@ class Runner:
                 except SessionError:
                     log.exception("table %s: timeout could not be applied", table.id)
                     return
+
+    async def _note_timeouts(self, table: Table, absent: list[int]) -> None:
+        """Record the timeouts before the moves they explain: the game's log tells them, also
+        after a restart (a timeout recorded twice, by a retry, is one event)."""
+        for seat in absent:
+            event = SeatEvent(table.version, seat, "timeout")
+            if event in table.seat_events:
+                continue
+            try:
+                await self.repo.add_seat_event(table.id, event)
+            except RepoUnavailable:
+                raise
+            except Exception:
+                log.warning("table %s: the timeout of seat %s was not recorded", table.id, seat, exc_info=True)
+            table.seat_events.append(event)
 
     def _timeout_actions(self, table: Table, absent: list[int]) -> list[tuple[int, Any]]:
         """Return what the timeout agent plays for the absent seats (whole turns in a sequential game)."""
@@ -456,7 +474,7 @@ class Runner:
                 return
             assert table.seed is not None
             actions = await self.ai.decide(table.spec.name, table.state, table.seed,
-                                           [(s, str(table.seats[s].ai_level), table.version + n)
+                                           [(s, str(table.seats[s].level), table.version + n)
                                             for n, s in enumerate(seats)])
             try:
                 await self._advance(table, actions)

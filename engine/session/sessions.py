@@ -23,6 +23,7 @@ import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any, ParamSpec, TypeVar
 
 from engine.core import splitmix64
@@ -33,10 +34,12 @@ from engine.session.records import (
     RepoBusy,
     RepoConflict,
     RepoUnavailable,
+    SeatEvent,
     SeatSpec,
     SessionError,
+    StoredTimer,
 )
-from engine.session.runner import RETRY_S, Runner, Stale
+from engine.session.runner import REMIND, RETRY_S, Runner, Stale
 from engine.session.table import Table, Update
 
 __all__ = ["DECISION", "Sessions"]
@@ -268,7 +271,8 @@ class Sessions(Runner):
             raise SessionError("gone") from exc
         if place is not None:
             check_place(place, stored.guild_id, stored.channel_id, stored.seats, user_id)
-        seats = list(stored.seats)
+        # Who resigned left the table: the rematch seats the others (a resigner may join again).
+        seats = [s for s in stored.seats if not s.resigned]
         me = next((s for s in seats if s.user_id == user_id), None)
         if me is None:
             raise SessionError("not_seated")
@@ -277,11 +281,76 @@ class Sessions(Runner):
         for seat in seats:
             if seat is me:
                 continue
-            if seat.is_ai:
-                await self.add_ai(table.id, user_id, str(seat.ai_level))
+            if seat.ai_level is not None:
+                await self.add_ai(table.id, user_id, seat.ai_level)
             else:
                 await self.join(table.id, seat)
         return table
+
+    @_reachable
+    async def resign(self, table_id: int, user_id: int, level: str) -> Table:
+        """Hand a person's seat to the AI of ``level`` for the rest of the game (recorded first).
+
+        The seat ranks last among the people at the table. When nobody is left playing their own
+        seat, the game is cancelled instead: there is nobody to rank against.
+        """
+        table = await self.get(table_id)
+        async with table.lock:
+            await self._sync(table)
+            seat = self._playing_seat(table, user_id)
+            if level not in table.spec.agents:
+                raise SessionError("unknown_level", levels=sorted(table.spec.agents))
+            if table.people() == [seat]:
+                await self._end(table, "cancelled", "everyone_left")
+                return table
+            event = SeatEvent(table.version, seat, "resign", {"level": level})
+            try:
+                await self.repo.add_seat_event(table.id, event)
+            except ValueError as exc:  # resigned meanwhile (another process)
+                table.stale = True
+                raise SessionError("resigned") from exc
+            table.seat_events.append(event)
+            table.seats[seat] = replace(table.seats[seat], stand_in=level)
+            await self._notify(self.listener.resigned(table, seat))
+            if seat in table.owing():
+                # The bot takes over the decision the person owed (the timer now waits on the others).
+                if not table.humans_owing():
+                    table.deadline = None
+                    self.timers.cancel(table.id, DECISION, REMIND)
+                try:
+                    if table.ai_delay_s(self.settings) <= 0:
+                        await self._advance(table, [])
+                    else:
+                        await self._auto_soon(table)
+                except Stale:
+                    table.stale = True
+        return table
+
+    async def _auto_soon(self, table: Table) -> None:
+        """Arm (and store) the AI turn of a seat that just became the bot's."""
+        due = self.clock.now() + table.ai_delay_s(self.settings)
+        await self.repo.set_deadline(table.id, AUTO, due, table.version)
+        self._arm(StoredTimer(table.id, AUTO, due, table.version))
+
+    # ------------------------------------------------------------------ servers
+
+    async def server_settings(self, guild_id: int) -> dict[str, Any]:
+        """Return the settings a server's managers chose (only those that were set)."""
+        return await self.repo.server_settings(guild_id)
+
+    async def set_server_setting(self, guild_id: int, key: str, value: Any) -> None:
+        """Set one of a server's settings (``None``: back to the default)."""
+        await self.repo.set_server_setting(guild_id, key, value)
+
+    async def active_in_guild(self, guild_id: int) -> list[Table]:
+        """Return a server's tables in the lobby or playing, oldest first (loaded on demand)."""
+        tables = []
+        for table_id in await self.repo.active_in_guild(guild_id):
+            try:
+                tables.append(await self.get(table_id))
+            except SessionError:
+                continue  # ended meanwhile
+        return tables
 
     # ------------------------------------------------------------------ play
 
@@ -297,10 +366,7 @@ class Sessions(Runner):
         async with table.lock:
             for _ in range(STALE_RETRIES):
                 await self._sync(table)
-                self._need(table, "playing")
-                seat = table.seat_of(user_id)
-                if seat is None:
-                    raise SessionError("not_seated")
+                seat = self._playing_seat(table, user_id)
                 if window != table.window:
                     raise SessionError("stale")
                 legal = table.spec.game.legal_actions(table.state, seat)
@@ -320,6 +386,17 @@ class Sessions(Runner):
         if seat is None or table.state is None:
             raise SessionError("not_seated")
         return seat, table.spec.game.view(table.state, seat)
+
+    @classmethod
+    def _playing_seat(cls, table: Table, user_id: int) -> int:
+        """Return the seat a user plays themselves at a running game, else raise SessionError."""
+        cls._need(table, "playing")
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise SessionError("not_seated")
+        if table.seats[seat].resigned:
+            raise SessionError("resigned")
+        return seat
 
     @staticmethod
     def _need(table: Table, status: str) -> None:

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from engine.clock import Handle
 from engine.core import CHANCE, Event
 from engine.session.place import Place, check_place
-from engine.session.records import GameSpec, SeatSpec, Settings
+from engine.session.records import GameSpec, ResultSpec, SeatEvent, SeatSpec, Settings
 
 __all__ = ["Listener", "Table", "Update"]
 
@@ -39,6 +39,8 @@ class Table:
     deadline: float | None = None
     opened_at: float = 0.0  # clock time the current decision window opened
     snapshot_version: int = 0  # the version of the newest snapshot stored for this table
+    results: list[ResultSpec] | None = None  # the standings, once finished (seat order)
+    seat_events: list[SeatEvent] = field(default_factory=list)  # timeouts and resignations, in order
     stale: bool = False  # a write's outcome is unknown, or another process wrote: sync before acting
     generation: int = 0
     """Bumped whenever writes by another process were pulled into this table: caches kept beside it
@@ -74,6 +76,14 @@ class Table:
         """Return this table's decision timeout in seconds."""
         return float(self.table_options.get("decision_timeout_s", settings.decision_timeout_s))
 
+    def ai_delay_s(self, settings: Settings) -> float:
+        """Return how long this table's bot seats wait before acting (a server may choose it)."""
+        return float(self.table_options.get("ai_delay_s", settings.ai_delay_s))
+
+    def people(self) -> list[int]:
+        """Return the seats still played by the person who sat there (not resigned)."""
+        return [s for s, spec in enumerate(self.seats) if spec.user_id is not None and not spec.resigned]
+
 
 @dataclass
 class Update:
@@ -86,6 +96,14 @@ class Update:
     timed_out: list[int] = field(default_factory=list)
     forced: list[tuple[int, Any]] = field(default_factory=list)
     """(seat, action) the session played unasked because the rules left nothing else (logged)."""
+    before: Any = None  # the state before these actions (replay ``steps`` from it for states in between)
+    steps: list[tuple[int, Any]] = field(default_factory=list)  # (seat, action) applied, in order
+    step_events: list[list[Event]] = field(default_factory=list)  # the events of each step (``events`` split)
+
+    @property
+    def start(self) -> int:
+        """Return the version before these actions (the first one's position in the log)."""
+        return self.table.version - len(self.steps)
 
 
 class Listener(Protocol):
@@ -113,4 +131,8 @@ class Listener(Protocol):
 
     async def ended(self, table: Table, reason: str) -> None:
         """The table was cancelled or abandoned (``reason``: "cancelled", "corrupt", ...)."""
+        ...
+
+    async def resigned(self, table: Table, seat: int) -> None:
+        """A person handed their seat to a bot (``table.seats[seat].stand_in``) mid-game."""
         ...

@@ -47,6 +47,9 @@ class Recorder:
     async def ended(self, table: Table, reason: str) -> None:
         self.calls.append(("ended", reason))
 
+    async def resigned(self, table: Table, seat: int) -> None:
+        self.calls.append(("resigned", seat))
+
 
 def make(store: Store, clock: ManualClock | None = None, ai_delay: float = 0.0) -> tuple[Sessions, Recorder]:
     rec = Recorder()
@@ -155,6 +158,9 @@ async def test_reminder_then_timeout_returns_to_camp(store):
     reveal = [e for u in rec.updates for e in u.events if e["type"] == "reveal"][-1]
     assert [reveal["choices"][s] for s in owing] == ["torch", "camp", "camp"]
     assert rec.updates[-1].timed_out == owing[1:]
+    # The timeouts are part of the game's record, at the version they happened.
+    events = await StoreRepository(store).seat_events(table.id)
+    assert [(e.seat, e.kind) for e in events] == [(s, "timeout") for s in owing[1:]]
 
 
 async def test_restart_mid_decision_recovers_and_finishes_like_a_straight_replay(store):
@@ -370,3 +376,90 @@ async def test_an_ai_turn_due_when_the_bot_stopped_is_played_after_the_restart(s
     await clock.advance(1.0)
     revived = await again.table(table.id)
     assert revived.version == version + 1 and ai not in revived.owing()
+
+
+async def test_resign_hands_the_seat_to_a_bot_that_plays_on_and_ranks_the_resigner_last(store):
+    sessions, rec = make(store)
+    table = await table_of_three(sessions, bots=1)
+    bo = table.seat_of(BO.user_id or 0)
+    window = table.window
+    with pytest.raises(SessionError, match="unknown_level"):
+        await sessions.resign(table.id, BO.user_id or 0, "godlike")
+    with pytest.raises(SessionError, match="not_seated"):
+        await sessions.resign(table.id, 99, "easy")
+    await sessions.resign(table.id, BO.user_id or 0, "hard")
+    assert ("resigned", bo) in rec.calls
+    assert table.seats[bo].resigned and table.seats[bo].is_ai and table.seats[bo].level == "hard"
+    assert bo not in table.humans_owing() and bo not in table.owing()  # the bot chose at once (no delay)
+    with pytest.raises(SessionError, match="resigned"):
+        await sessions.act(table.id, BO.user_id or 0, window, "torch")
+    with pytest.raises(SessionError, match="resigned"):
+        await sessions.resign(table.id, BO.user_id or 0, "easy")
+    await play_out(sessions, table)
+    assert table.results is not None
+    by_seat = {r.seat: r for r in table.results}
+    people = [s for s, spec in enumerate(table.seats) if spec.user_id is not None]
+    assert by_seat[bo].placement == max(by_seat[s].placement for s in people) == len(table.seats)
+    assert not by_seat[bo].is_winner
+    stored = {r.seat: r for r in await store.results(table.id)}
+    assert {s: (r.placement, r.is_winner) for s, r in stored.items()} == {
+        s: (r.placement, r.is_winner) for s, r in by_seat.items()}
+    assert stored[bo].user_id == BO.user_id  # the result stays the person's (a loss)
+
+
+async def test_a_resigned_seat_survives_a_restart_and_the_replay_is_exact(store):
+    clock = ManualClock()
+    sessions, _ = make(store, clock)
+    table = await table_of_three(sessions, bots=0)
+    cy = table.seat_of(CY.user_id or 0)
+    await sessions.resign(table.id, CY.user_id or 0, "easy")
+    dump = GAME.dumps(table.state)
+    await sessions.close()
+    again, _ = make(store, clock)
+    await again.open()
+    revived = await again.table(table.id)
+    assert revived.seats[cy].stand_in == "easy" and GAME.dumps(revived.state) == dump
+    assert [e.kind for e in revived.seat_events] == ["resign"]
+    await play_out(again, revived)
+    log = await store.load_game(table.id)
+    assert GAME.result(replay(GAME, 3, log.game.seed, log.moves())) == GAME.result(revived.state)
+    assert {r.seat: r.placement for r in await store.results(table.id)}[cy] == 3
+
+
+async def test_with_a_bot_delay_the_resigners_bot_plays_after_it(store):
+    clock = ManualClock()
+    sessions, _ = make(store, clock, ai_delay=2.0)
+    table = await table_of_three(sessions, bots=0)
+    bo = table.seat_of(BO.user_id or 0)
+    await sessions.resign(table.id, BO.user_id or 0, "easy")
+    assert bo in table.owing()  # the bot waits its delay, as every bot seat does
+    await clock.advance(2.0)
+    assert bo not in table.owing()
+
+
+async def test_the_last_person_to_resign_cancels_the_game(store):
+    sessions, rec = make(store)
+    table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN)
+    await sessions.add_ai(table.id, ANN.user_id or 0, "easy")
+    await sessions.add_ai(table.id, ANN.user_id or 0, "easy")
+    await sessions.start(table.id, ANN.user_id or 0, seed=3)
+    await sessions.resign(table.id, ANN.user_id or 0, "medium")
+    assert table.status == "cancelled" and ("ended", "everyone_left") in rec.calls
+    assert (await store.get_game(table.id)).status == "cancelled"
+
+
+def test_tied_seats_share_a_place_and_a_resigner_ranks_after_every_other_seat():
+    from engine.session import SeatEvent
+    from engine.session.results import placements
+
+    seats = [SeatSpec("A", 1), SeatSpec("B", 2), SeatSpec("C", ai_level="easy"), SeatSpec("D", 4)]
+    tied = placements({"scores": [10, 7, 7, 3], "winners": [0]}, seats)
+    assert [(r.placement, r.is_winner) for r in tied] == [(1, True), (2, False), (2, False), (4, False)]
+    shared = placements({"scores": [9, 9, 1, 0], "winners": [0, 1]}, seats)
+    assert [r.placement for r in shared] == [1, 1, 3, 4] and [r.is_winner for r in shared] == [True, True, False, False]
+    # A (the engine's winner) resigned at version 5, D at version 9: the best remaining seat wins.
+    gone = [SeatSpec("A", 1, stand_in="hard"), *seats[1:3], SeatSpec("D", 4, stand_in="easy")]
+    events = [SeatEvent(5, 0, "resign", {"level": "hard"}), SeatEvent(9, 3, "resign", {"level": "easy"})]
+    ranked = placements({"scores": [20, 7, 8, 3], "winners": [0]}, gone, events)
+    assert [r.placement for r in ranked] == [4, 2, 1, 3]
+    assert [r.is_winner for r in ranked] == [False, False, True, False]
