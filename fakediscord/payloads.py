@@ -32,6 +32,7 @@ BOT_PERMISSIONS = EVERYONE_PERMISSIONS | (1 << 13)
 # Gateway channel types.
 CHANNEL_TEXT = 0
 CHANNEL_DM = 1
+CHANNEL_PUBLIC_THREAD = 11
 
 # Interaction types and callback types (Discord API "Interactions" page).
 INTERACTION_PING = 1
@@ -174,6 +175,32 @@ def text_channel_payload(
         "last_message_id": None,
         "rate_limit_per_user": 0,
         "flags": 0,
+    }
+
+
+def thread_channel_payload(
+    thread_id: int, guild_id: int, parent_id: int, name: str, owner_id: int, auto_archive_duration: int
+) -> Json:
+    """A public thread started from a message of a text channel."""
+    return {
+        "id": str(thread_id),
+        "type": CHANNEL_PUBLIC_THREAD,
+        "guild_id": str(guild_id),
+        "parent_id": str(parent_id),
+        "owner_id": str(owner_id),
+        "name": name,
+        "last_message_id": None,
+        "rate_limit_per_user": 0,
+        "message_count": 0,
+        "member_count": 1,
+        "total_message_sent": 0,
+        "flags": 0,
+        "thread_metadata": {
+            "archived": False,
+            "auto_archive_duration": auto_archive_duration,
+            "archive_timestamp": snowflake_time_iso(thread_id),
+            "locked": False,
+        },
     }
 
 

@@ -135,11 +135,21 @@ class FakeChannel:
     recipient_id: int | None = None
     bot_can_send: bool = True
     bot_can_view: bool = True
+    bot_can_create_threads: bool = True  # Create Public Threads (in a text channel)
+    bot_can_send_in_threads: bool = True  # Send Messages in Threads (in its threads)
+    parent_id: int | None = None  # set for a thread: the text channel it belongs to
+    starter_message_id: int | None = None  # a thread's starting message
+    auto_archive_duration: int = 1440
 
     @property
     def is_dm(self) -> bool:
         """True for a DM channel."""
         return self.recipient_id is not None
+
+    @property
+    def is_thread(self) -> bool:
+        """True for a thread."""
+        return self.parent_id is not None
 
 
 @dataclass

@@ -141,6 +141,7 @@ class RestRouter(InteractionCallbacks):
             ("GET", "/channels/{channel_id}/messages/{message_id}", self._r_get_message),
             ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._r_edit_message),
             ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._r_delete_message),
+            ("POST", "/channels/{channel_id}/messages/{message_id}/threads", self._r_thread_from_message),
             ("POST", "/channels/{channel_id}/typing", lambda r: (204, None)),
             (
                 "PUT",
@@ -234,6 +235,9 @@ class RestRouter(InteractionCallbacks):
             if not self.users[ch.recipient_id].in_guild:
                 # Discord only lets a bot DM users it shares a server with.
                 raise _Fail(403, 50007, "Cannot send messages to this user")
+        elif ch.parent_id is not None:
+            if not self.channels[ch.parent_id].bot_can_send_in_threads:
+                raise _Fail(403, 50013, "Missing Permissions")
         elif not ch.bot_can_send:
             raise _Fail(403, 50013, "Missing Permissions")
         body = r.payload or {}
@@ -268,6 +272,29 @@ class RestRouter(InteractionCallbacks):
             raise _Fail(403, 50005, "Cannot edit a message authored by another user")
         self._edit_message(msg, r.payload or {}, r.files)
         return 200, msg.data
+
+    def _r_thread_from_message(self, r: _Request) -> Reply:
+        ch = self._channel(r)
+        if ch.is_dm or ch.is_thread:
+            raise _Fail(400, 50024, "Cannot execute action on this channel type")
+        msg = self._message(r, ch)
+        if not ch.bot_can_create_threads:
+            raise _Fail(403, 50013, "Missing Permissions")
+        if any(c.starter_message_id == msg.id for c in self.channels.values()):
+            raise _Fail(400, 160004, "A thread has already been created for this message")
+        body = r.payload or {}
+        name = str(body.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            raise _invalid("name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+        archive = int(body.get("auto_archive_duration") or 1440)
+        if archive not in (60, 1440, 4320, 10080):
+            raise _invalid("auto_archive_duration", "BASE_TYPE_CHOICES", "Value must be one of 60, 1440, 4320, 10080.")
+        thread = FakeChannel(
+            self.ids.next(), name, ch.guild_id, parent_id=ch.id, starter_message_id=msg.id,
+            auto_archive_duration=archive,
+        )
+        self.channels[thread.id] = thread
+        return 201, self._channel_payload(thread)
 
     def _r_delete_message(self, r: _Request) -> Reply:
         ch = self._channel(r)

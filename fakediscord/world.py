@@ -74,10 +74,16 @@ class World(FakeDiscordState):
         """The user accepts DMs again."""
         user.dms_open = True
 
-    def set_bot_permissions(self, channel: FakeChannel, *, send: bool = True, view: bool = True) -> None:
-        """Deny (or grant back) the bot Send Messages / View Channel in a channel (403 50013 / 50001)."""
+    def set_bot_permissions(
+        self, channel: FakeChannel, *, send: bool = True, view: bool = True, create_threads: bool = True,
+        send_in_threads: bool = True,
+    ) -> None:
+        """Deny (or grant back) the bot Send Messages / View Channel / Create Public Threads / Send
+        Messages in Threads in a channel (403 50013 / 50001)."""
         channel.bot_can_send = send
         channel.bot_can_view = view
+        channel.bot_can_create_threads = create_threads
+        channel.bot_can_send_in_threads = send_in_threads
         for bot in self.bots:
             bot._connection.parsers["CHANNEL_UPDATE"](self._channel_payload(channel))
 
@@ -111,7 +117,17 @@ class World(FakeDiscordState):
             u.payload(), joined_at=self._joined_at(), roles=self._roles_of(u), permissions=perms
         )
 
+    def threads(self, channel: FakeChannel | int) -> list[FakeChannel]:
+        """The threads started in a text channel, oldest first."""
+        cid = channel if isinstance(channel, int) else channel.id
+        return [c for c in self.channels.values() if c.parent_id == cid]
+
     def _channel_payload(self, ch: FakeChannel) -> Json:
+        if ch.parent_id is not None:
+            assert ch.guild_id is not None
+            return p.thread_channel_payload(
+                ch.id, ch.guild_id, ch.parent_id, ch.name, self.bot_user.id, ch.auto_archive_duration
+            )
         if ch.is_dm:
             assert ch.recipient_id is not None
             return p.dm_channel_payload(ch.id, self.users[ch.recipient_id].payload())
@@ -133,7 +149,9 @@ class World(FakeDiscordState):
             p.role_payload(self.manager_role_id, "Managers", p.EVERYONE_PERMISSIONS | p.PERM_MANAGE_GUILD, 1),
             p.role_payload(self.bot_role_id, self.bot_user.name, p.BOT_PERMISSIONS, 2),
         ]
-        channels = [self._channel_payload(c) for c in self.channels.values() if c.guild_id == guild_id]
+        channels = [
+            self._channel_payload(c) for c in self.channels.values() if c.guild_id == guild_id and not c.is_thread
+        ]
         return p.guild_payload(
             guild_id,
             self.guild_name if guild_id == self.guild_id else f"Other Guild {guild_id}",
