@@ -190,13 +190,15 @@ class Bot(TableBot):
                          tree_cls=Tree, help_command=None, chunk_guilds_at_startup=False, **options)
         self.config = config
         self.store = store
-        self.hub = TableHub(self, store, Budget(per_second=config.rest_per_second) if config.rate_limited else None)
+        repo = StoreRepository(store)
+        self.hub = TableHub(self, store, Budget(per_second=config.rest_per_second) if config.rate_limited else None,
+                            repo)
         self.add_listener(self.hub.on_interaction, "on_interaction")
         settings = Settings(config.decision_timeout_s, config.reminder_before_s, config.ai_delay_s,
                             ai_budget_s=config.ai_budget_s,
                             ai_name=lambda level, number: t("lobby.ai_name", level=t(f"level.{level}").capitalize(),
                                                                      number=number))
-        self.sessions = Sessions(StoreRepository(store), SPECS, TableListener(self.hub), clock or SystemClock(),
+        self.sessions = Sessions(repo, SPECS, TableListener(self.hub), clock or SystemClock(),
                                  settings, coordinator=coordinator_for(store, config.shard_ids, config.shard_count),
                                  ai=AiPool(SPECS, workers=config.ai_workers, budget_s=config.ai_budget_s))
         self._opening: asyncio.Task[None] | None = None
@@ -248,6 +250,9 @@ class Bot(TableBot):
         timer's work needs only REST."""
         await self.sessions.open()
         log.info("timers restored; tables load on their first click, command or timer")
+        closed = await self.hub.sweep()  # a running table's leftovers close when it is loaded
+        if closed:
+            log.info("closed %d message(s) of games that ended while the bot was down", closed)
 
     async def close(self) -> None:
         """Stop timers and give up their leases, then disconnect (the store is closed by the caller)."""

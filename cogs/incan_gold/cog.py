@@ -68,7 +68,7 @@ class IncanGold(TableCog, group_name="incan", group_description="Play Incan Gold
         if table.status == "lobby":
             await interaction.response.send_message(embed=lobby_embed(self.bot.hub, table), ephemeral=True)
             return
-        embeds = [self.renderer.round_embed(table)]
+        embeds = [self.renderer.round_embed(table, self.bot.hub)]
         view: discord.ui.View | None = None
         seat = table.seat_of(interaction.user.id)
         if seat is not None:

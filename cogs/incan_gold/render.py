@@ -1,33 +1,35 @@
 """Incan Gold on Discord: the drawing of a table (the ``/incan`` commands are in ``cogs.incan_gold.cog``).
 
-Public: one message per expedition, edited once per card (path with remainders, artifacts,
-hazards, who is inside) with a log of what happened, carrying **Torch** and **Camp** while the
-explorers inside decide; an end summary with a Rematch button. Everyone decides on that one
-message: a press is answered privately (the player's own status and choice, which they may
-change), and the press that completes the decision is answered by the reveal itself, so a card
-costs no rate-limited call unless a bot seat or a timeout decides last (then one edit). Nobody
-sees who has chosen. **My status** shows one's own tent privately. No DM per card: DMs carry only
-the reminder before a deadline. Everything is drawn from the engine's views; no rule lives here.
+Public: one message per expedition, edited once per card (path with remainders, artifacts with
+what they are worth under the edition's scoring, hazards, who is inside and what each carries,
+open tents, the deadline) with the expedition's log, carrying **Torch** and **Camp** while the
+explorers inside decide. Everyone decides on that one message: a press is answered privately
+(the player's own status and choice, which they may change), and the press that completes the
+decision is answered by the reveal itself. Nobody sees who has chosen. **My status** shows one's
+own tent privately; a camper's private answer is redrawn with what they banked and their tent's
+total. When the expedition ends its message is closed with its final path and how it ended, and
+its log goes to the game's thread. DMs carry only reminders and notices. Everything is drawn
+from the engine's views and events; no rule lives here.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 from cogs.i18n import t, tn
+from cogs.incan_gold.summary import summary
 from cogs.table.buttons import ActButton, PeekButton
 from cogs.table.hub import TableHub
-from cogs.table.lobby import post_summary
-from cogs.table.text import seat_label, seat_names, standings, winner_line
-from engine.core import CHANCE, Event
+from cogs.table.text import deadline_line, name_of, seat_label, seat_names
+from engine.core import Event
 from engine.incan_gold import GAME
+from engine.incan_gold import editions as ed
 from engine.session import Table, Update
 
 __all__ = ["IncanRenderer"]
-
-LOG_LINES = 8  # lines of "what happened" kept on the expedition message
 
 
 HAZARD_ICONS = {  # one picture per hazard of every preset (presentation only)
@@ -41,12 +43,23 @@ def hazard_name(hazard: str) -> str:
     return f"{HAZARD_ICONS.get(hazard, '⚠️')} {t(f'incan.hz.{hazard}')}"
 
 
-def _card(card: str, gems: int) -> str:
+def card_text(card: str, gems: int) -> str:
+    """Return a path card as the table shows it."""
     if card[0] == "T":
         return f"💎{card[1:]}" + (f" ({t('incan.path_left', gems=gems)})" if gems else "")
     if card[0] == "H":
         return hazard_name(card[2:])
     return f"🏺{card}"
+
+
+def artifact_worth(view: dict[str, Any], card: str) -> int:
+    """Return the points an artifact on the path is worth if taken home now (the edition's scoring)."""
+    scoring = view.get("artifact_scoring") or "claim-order"
+    return ed.artifact_value(scoring, int(card[1:]), view["round"], view["claimed"])
+
+
+def _round_ended(events: Sequence[Event]) -> bool:
+    return any(e["type"] == "round_end" for e in events)
 
 
 class IncanRenderer:
@@ -57,11 +70,23 @@ class IncanRenderer:
     dm_prompts = False  # everyone decides on the public message; DMs carry only reminders
 
     def __init__(self) -> None:
-        self.lines: dict[int, list[str]] = {}  # this expedition's log, per table
+        self.last_ending: dict[int, str] = {}  # table id -> how the previous expedition ended
 
     def title(self) -> str:
         """Return the game's name."""
         return t("incan.name")
+
+    def timeout_label(self, events: Sequence[Event], you: bool = False) -> str:
+        """Return what a timeout plays (``you``: said to the player it happened to)."""
+        return t("incan.timeout_you" if you else "incan.timeout_label")
+
+    def board_kind(self, table: Table) -> str:
+        """Return the kind of the current expedition's message."""
+        return f"round{table.state.round}" if table.state is not None else "lobby"
+
+    def closed_fields(self, hub: TableHub, table: Table, kind: str) -> dict[str, Any]:
+        """Redraw the current expedition's message as it stands (no deadline, no count) when it closes."""
+        return {"embed": self.round_embed(table, hub)} if kind == self.board_kind(table) else {}
 
     def options_text(self, table: Table) -> str:
         """Return the options as lobby text."""
@@ -76,21 +101,14 @@ class IncanRenderer:
         parts.append(t("incan.opt_timeout", seconds=int(table.table_options.get("decision_timeout_s", 120))))
         return "\n".join(parts)
 
-    # ------------------------------------------------------------------ public message
+    # ------------------------------------------------------------------ the log
 
-    def _log(self, table: Table, events: list[Event], timed_out: list[int]) -> None:
-        lines = self.lines.setdefault(table.id, [])
-        before = len(lines)
-        if timed_out:
-            lines.append(t("play.timed_out", names=seat_names(table, timed_out), label=t("incan.timeout_label")))
+    def event_lines(self, table: Table, events: Sequence[Event]) -> list[str]:
+        """Return the public log lines of an update's events."""
+        lines: list[str] = []
         for index, event in enumerate(events):
             kind = event["type"]
-            if kind == "round_start":
-                # The new expedition's message opens with how the last one ended (this update's
-                # lines: the reveal, the collapse): its own message is not drawn again.
-                del lines[:before]
-                before = len(lines)
-            elif kind == "card" and "value" in event:
+            if kind == "card" and "value" in event:
                 lines.append(tn("incan.card_treasure", event["value"], each=event["each"], left=event["left"]))
             elif kind == "card" and "hazard" in event and not event["collapse"]:
                 lines.append(t("incan.card_hazard", icon=HAZARD_ICONS.get(event["hazard"], "⚠️"),
@@ -107,16 +125,18 @@ class IncanRenderer:
                 rest = events[index + 1:]
                 end = next((i for i, e in enumerate(rest) if e["type"] == "reveal"), len(rest))
                 lines.append(self._reveal_line(table, event, rest[:end]))
-            elif kind == "round_end" and event["reason"] == "deck-out":
-                lines.append(t("incan.deck_out"))
-        del lines[:-LOG_LINES]
+            elif kind == "round_end":
+                if event["reason"] == "deck-out":
+                    lines.append(t("incan.deck_out"))
+                lines.append(t("incan.round_end", round=event["round"]))
+        return lines
 
-    def _reveal_line(self, table: Table, reveal: Event, events: list[Event]) -> str:
+    def _reveal_line(self, table: Table, reveal: Event, events: Sequence[Event]) -> str:
         camp = next((e for e in events if e["type"] == "camp"), None)
         stay = [s for s, c in enumerate(reveal["choices"]) if c == "torch"]
         if camp is None:
             return t("incan.all_torch")
-        arts = [a["artifact"] for a in camp["artifacts"]]
+        arts = [f"{a['artifact']} ({a['points']})" for a in camp["artifacts"]]
         extra = tn("incan.camp_artifacts", len(arts), artifacts=", ".join(arts)) if arts else ""
         if len(camp["seats"]) == 1:
             text = tn("incan.camp_one", camp["share"], names=seat_names(table, camp["seats"]), artifacts=extra)
@@ -128,31 +148,75 @@ class IncanRenderer:
             text += " " + t("incan.still_inside", names=seat_names(table, stay))
         return text
 
-    def round_embed(self, table: Table) -> discord.Embed:
+    @staticmethod
+    def _ending(table: Table, events: Sequence[Event]) -> str:
+        """Return how the expedition that ended in ``events`` ended (one line)."""
+        end = next(e for e in events if e["type"] == "round_end")
+        if end["reason"] == "collapse":
+            collapse = next(e for e in events if e["type"] == "collapse")
+            return t("incan.ended_collapse", round=end["round"], hazard=hazard_name(collapse["hazard"]))
+        if end["reason"] == "deck-out":
+            return t("incan.ended_deck_out", round=end["round"])
+        return t("incan.ended_all_left", round=end["round"])
+
+    # ------------------------------------------------------------------ the public message
+
+    def round_embed(self, table: Table, hub: TableHub | None = None) -> discord.Embed:
         """Return the public expedition embed, drawn from the public view only."""
         view = GAME.view(table.state, None)
         embed = discord.Embed(title=t("incan.round_title", round=view["round"], rounds=view["rounds"]),
                               colour=discord.Colour.dark_gold())
-        path = " · ".join(_card(c["card"], c["gems"]) for c in view["path"]) or t("incan.path_empty")
-        lines = [path, t("incan.path_gems", gems=view["path_gems"])]
+        lines = []
+        ending = self.last_ending.get(table.id)
+        if ending and view["round"] > 1:
+            lines.append(ending)
+        lines.append(" · ".join(card_text(c["card"], c["gems"]) for c in view["path"]) or t("incan.path_empty"))
+        lines.append(t("incan.path_gems", gems=view["path_gems"]))
         if view["artifacts_on_path"]:
-            lines.append(t("incan.artifacts_on_path", artifacts=", ".join(view["artifacts_on_path"])))
+            arts = ", ".join(t("incan.artifact_worth", artifact=a, points=artifact_worth(view, a))
+                             for a in view["artifacts_on_path"])
+            lines.append(t("incan.artifacts_on_path", artifacts=arts))
+        deadline = deadline_line(table)
+        if deadline:
+            lines.append(deadline)
         embed.description = "\n".join(lines)
-        inside = [seat_label(table.seats[s]) for s in view["inside"]] or [t("incan.nobody")]
-        embed.add_field(name=t("incan.inside"), value=", ".join(inside), inline=False)
+        inside = [t("incan.carrying", name=seat_label(table.seats[s]), gems=view["carried"][s])
+                  for s in view["inside"]] or [t("incan.nobody")]
+        embed.add_field(name=t("incan.inside"), value=", ".join(inside)[:1024], inline=False)
+        if "banked" in view:
+            tents = ", ".join(t("incan.tent", name=name_of(spec), gems=view["banked"][s])
+                              for s, spec in enumerate(table.seats))
+            embed.add_field(name=t("incan.tents"), value=tents[:1024], inline=False)
         embed.add_field(name=t("incan.hazards_seen"),
                         value=", ".join(hazard_name(h) for h in view["hazards_seen"]) or t("incan.none"))
         if view["removed_hazards"]:  # none with one pile per temple (forsvunna-diamanten)
             embed.add_field(name=t("incan.removed"), value=", ".join(hazard_name(h) for h in view["removed_hazards"]))
         embed.add_field(name=t("incan.cards_left"), value=str(view["cards_left"]))
-        log_lines = self.lines.get(table.id, [])
+        if view["deciding"] and table.status == "playing":
+            embed.set_footer(text=tn("incan.chosen", view["chosen"], deciding=view["deciding"]))
+        log_lines = hub.story.lines(table) if hub is not None else []
+        if log_lines:
+            embed.add_field(name=t("incan.log"), value="\n".join(log_lines)[-1024:], inline=False)
+        return embed
+
+    def _closed_embed(self, hub: TableHub, table: Table, end: Event) -> discord.Embed:
+        """Return an ended expedition's embed: its final path and its log (how it ended is the content)."""
+        embed = discord.Embed(title=t("incan.round_over_title", round=end["round"], rounds=ed.ROUNDS),
+                              colour=discord.Colour.dark_grey())
+        path = " · ".join(card_text(c["card"], c["gems"]) for c in end["path"]) or t("incan.path_empty")
+        lines = [path, t("incan.gems_left", gems=end["gems_left"])]
+        if end["lost_artifacts"]:
+            lines.append(t("incan.artifacts_lost", artifacts=", ".join(end["lost_artifacts"])))
+        embed.description = "\n".join(lines)
+        log_lines = hub.story.last_batch(table)  # the expedition's log, just written to the thread
         if log_lines:
             embed.add_field(name=t("incan.log"), value="\n".join(log_lines)[-1024:], inline=False)
         return embed
 
     def _public_fields(self, hub: TableHub, table: Table) -> dict[str, Any]:
         """The expedition message: the path, and while people decide, Torch and Camp for everyone
-        inside (each press answered privately; who has chosen never shows) and their own status."""
+        inside (each press answered privately; who has chosen never shows) and their own status.
+        It mentions nobody: a mention of those who still owe a choice would tell who has chosen."""
         view: discord.ui.View | None = None
         if table.status == "playing":
             view = discord.ui.View(timeout=None)
@@ -161,54 +225,66 @@ class IncanRenderer:
                     style = discord.ButtonStyle.success if action == "torch" else discord.ButtonStyle.danger
                     view.add_item(ActButton(table.id, table.window, action, t(f"incan.{action}"), style))
             view.add_item(PeekButton(table.id, t("play.my_status")))
-        return {"content": None, "embed": self.round_embed(table), "view": view}
+        return {"content": None, "embed": self.round_embed(table, hub), "view": view}
 
     async def refresh(self, hub: TableHub, table: Table) -> None:
-        """Redraw the expedition message."""
-        await hub.post(table, f"round{table.state.round}", **self._public_fields(hub, table))
+        """Redraw the expedition message (the count of decisions made)."""
+        if table.status == "playing":
+            await hub.post(table, f"round{table.state.round}", **self._public_fields(hub, table))
 
     # ------------------------------------------------------------------ Listener parts
 
     async def played(self, hub: TableHub, update: Update) -> None:
-        """Log the events, redraw the expedition message, and prompt on a new decision window."""
+        """Log the events, close what ended, redraw the expedition message, prompt on a new window."""
         table = update.table
-        if table.id not in self.lines and update.actors and update.actors[0] != CHANCE:
-            await self._rebuild_log(hub, table, update)
-        self._log(table, update.events, update.timed_out)
-        if not update.new_window and not any(e["type"] == "reveal" for e in update.events):
+        events = update.events
+        ended = any(e["type"] == "round_end" for e in events)
+        # An expedition is a chapter of the game's log: at its end the lines go to the thread.
+        await hub.story.played(update, self, chapter_end=_round_ended)
+        await self._private_outcomes(hub, table, events)
+        if ended:
+            end = next(e for e in events if e["type"] == "round_end")
+            ending = self._ending(table, events)
+            self.last_ending[table.id] = ending
+            await hub.close(table, f"round{end['round']}", None, ending, embed=self._closed_embed(hub, table, end))
+            if table.status != "playing":
+                return
+        elif not update.new_window and not any(e["type"] == "reveal" for e in events):
             return  # a choice was made: nothing public changed (who has chosen stays secret)
         # One edit per card, with the next decision's buttons; when a press on this message made
         # the last choice, the edit is that press's answer (exempt from the rate limits).
         await hub.post(table, f"round{table.state.round}", **self._public_fields(hub, table))
 
-    async def _rebuild_log(self, hub: TableHub, table: Table, update: Update) -> None:
-        """After a restart, rebuild this expedition's log by replaying the stored actions."""
-        self.lines[table.id] = []
-        for events in await hub.past_events(table, table.version - len(update.actors)):
-            self._log(table, events, [])
+    async def _private_outcomes(self, hub: TableHub, table: Table, events: Sequence[Event]) -> None:
+        """Tell privately who went home what they banked and their tent's total, and who lost their
+        gems in a collapse: through their latest private answer while it can be redrawn (no
+        rate-limited call), else (a DM prompt of old) by closing that prompt."""
+        for event in events:
+            if event["type"] == "camp":
+                for seat, home in zip(event["seats"], event["home"], strict=True):
+                    if table.seats[seat].is_ai:
+                        continue
+                    mine = GAME.view(table.state, seat)["you"]
+                    arts = [f"{a['artifact']} ({a['points']})" for a in event["artifacts"] if event["lone"] == seat]
+                    with hub.readers.privately(table, seat):
+                        extra = tn("incan.you_took_artifacts", len(arts), artifacts=", ".join(arts)) if arts else ""
+                        note = tn("incan.you_camped", home, banked=mine["banked"], artifacts=extra)
+                    await hub.tell_privately(table, seat, note)
+            elif event["type"] == "collapse":
+                for seat, lost in event["lost"]:
+                    if not table.seats[seat].is_ai:
+                        with hub.readers.privately(table, seat):
+                            note = tn("incan.you_lost", lost, hazard=hazard_name(event["hazard"]))
+                        await hub.tell_privately(table, seat, note)
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
         """Remind privately (a public reminder naming them would tell who has not chosen yet)."""
         await hub.remind_privately(table, seats)
 
     async def finished(self, hub: TableHub, table: Table, result: dict[str, Any]) -> None:
-        """Post the final scores with a Rematch button."""
-        view_ = GAME.view(table.state, None)
-        lines = []
-        for place, seat in enumerate(standings(result), start=1):
-            arts = view_["artifacts"][seat]
-            lines.append(t("incan.summary_line", place=place, name=seat_label(table.seats[seat]),
-                           score=result["scores"][seat], gems=tn("incan.gems", result["banked"][seat]),
-                           artifacts=tn("incan.summary_artifacts", len(arts), artifacts=", ".join(arts))
-                           if arts else ""))
-        lines.append(winner_line(table, result))
-        await post_summary(hub, table, t("incan.summary_title"), lines)
-        for seat in range(len(table.seats)):
-            if not table.seats[seat].is_ai and await hub.message_ref(table, "dm", seat) is not None:
-                with hub.readers.privately(table, seat):
-                    mine, _ = self.prompt(hub, table, seat)
-                await hub.dm(table, seat, embed=mine, view=None)  # no question left hanging in a DM
-        self.lines.pop(table.id, None)
+        """Post the final scores and a Rematch button."""
+        await summary(hub, table, result)
+        self.last_ending.pop(table.id, None)
 
     def prompt(self, hub: TableHub, table: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:
         """Return a seat's private state and its Torch / Camp buttons."""
@@ -216,11 +292,11 @@ class IncanRenderer:
         you = view["you"]
         embed = discord.Embed(title=t("incan.you_title", channel=f"<#{table.channel_id}>", round=view["round"],
                                       card=len(view["path"])), colour=discord.Colour.blurple())
-        arts = [a["artifact"] for a in you["artifacts"]]
+        arts = [f"{a['artifact']} ({a['points']})" for a in you["artifacts"]]
         lines = [t("incan.you_state", carry=tn("incan.you_carry", you["carried"]),
                    banked=tn("incan.you_banked", you["banked"]),
                    artifacts=tn("incan.you_artifacts", len(arts), artifacts=", ".join(arts)) if arts else "")]
-        lines.append(" · ".join(_card(c["card"], c["gems"]) for c in view["path"]) or t("incan.path_empty"))
+        lines.append(" · ".join(card_text(c["card"], c["gems"]) for c in view["path"]) or t("incan.path_empty"))
         lines.append(t("incan.path_gems", gems=view["path_gems"]))
         legal = GAME.legal_actions(table.state, seat)
         if GAME.is_over(table.state):
@@ -233,6 +309,10 @@ class IncanRenderer:
                 lines.append(t("incan.you_can_change"))
         elif legal:
             lines.append(t("incan.you_ask"))
+        if legal and seat in table.humans_owing():
+            deadline = deadline_line(table)
+            if deadline:
+                lines.append(deadline)
         embed.description = "\n".join(lines)
         if not legal:
             return embed, None

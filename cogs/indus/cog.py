@@ -86,7 +86,7 @@ class Indus(TableCog, group_name="indus", group_description="Play Indus (2-4 pla
             await interaction.response.send_message(embed=lobby_embed(self.bot.hub, table), ephemeral=True)
             return
         png = board_png(GAME.view(table.state, None), [seat.display_name for seat in table.seats])
-        embed = self.renderer.board_embed(table, png is not None)
+        embed = self.renderer.board_embed(table, png is not None, self.bot.hub)
         ref = await self.bot.hub.message_ref(table, "board")
         if ref is not None:
             link = f"https://discord.com/channels/{table.guild_id}/{ref[0]}/{ref[1]}"

@@ -33,14 +33,12 @@ from cogs.indus.labels import (
 )
 from cogs.table.hub import TableHub
 from cogs.table.lobby import post_summary
-from cogs.table.text import seat_label, seat_names, standings, winner_line
+from cogs.table.text import deadline_line, name_of, place_of, seat_label, standings, winner_line
 from engine.core import CHANCE, Event
 from engine.indus import GAME
 from engine.session import Table, Update
 
 __all__ = ["IndusRenderer"]
-
-LOG_LINES = 8  # lines of "what happened" kept on the board message
 
 
 class IndusRenderer:
@@ -50,12 +48,23 @@ class IndusRenderer:
     command = "indus"
     dm_prompts = True  # the nudge that it is your turn
 
-    def __init__(self) -> None:
-        self.lines: dict[int, list[str]] = {}  # recent log lines, per table
-
     def title(self) -> str:
         """Return the game's name."""
         return t("indus.name")
+
+    def timeout_label(self, events: Sequence[Event], you: bool = False) -> str:
+        """Return what a timeout plays (``you``: said to the player it happened to)."""
+        return t("indus.timeout_you" if you else "indus.timeout_label")
+
+    def board_kind(self, table: Table) -> str:
+        """Return the kind of the public board message."""
+        return "board"
+
+    def closed_fields(self, hub: TableHub, table: Table, kind: str) -> dict[str, Any]:
+        """Redraw the board's embed as it stands (no deadline) when it closes; its image stays."""
+        if kind != "board" or table.state is None:
+            return {}
+        return {"embed": self.board_embed(table, board_png_available(), hub)}
 
     def options_text(self, table: Table) -> str:
         """Return the options as lobby text."""
@@ -71,21 +80,14 @@ class IndusRenderer:
 
     # ------------------------------------------------------------------ the log
 
-    def _log(self, table: Table, events: Sequence[Event], timed_out: Sequence[int]) -> None:
-        lines = self.lines.setdefault(table.id, [])
-        if timed_out:
-            lines.append(t("play.timed_out", names=seat_names(table, list(timed_out)),
-                           label=t("indus.timeout_label")))
-        for event in events:
-            line = self._event_line(table, event)
-            if line:
-                lines.append(line)
-        del lines[:-LOG_LINES]
+    def event_lines(self, table: Table, events: Sequence[Event]) -> list[str]:
+        """Return the log lines of an update's events (Indus hides nothing)."""
+        return [line for line in (self._event_line(table, e) for e in events) if line]
 
     @staticmethod
     def _event_line(table: Table, event: Event) -> str | None:
         kind = event["type"]
-        who = table.seats[event["seat"]].display_name if isinstance(event.get("seat"), int) else ""
+        who = name_of(table.seats[event["seat"]]) if isinstance(event.get("seat"), int) else ""
         if kind == "place":
             return t("indus.log_place", name=who, piece=piece_name(event), space=space_label(event["space"]))
         if kind == "roll":
@@ -101,7 +103,7 @@ class IndusRenderer:
         if kind == "captured":
             pieces = ", ".join(piece_name(p) for p in event["pieces"])
             key = "indus.log_arrival" if event["arrival"] else "indus.log_captured"
-            return t(key, name=table.seats[event["by"]].display_name, pieces=pieces,
+            return t(key, name=name_of(table.seats[event["by"]]), pieces=pieces,
                      colour=colour_name(event["by_colour"]), square=square_name(event["row"], event["col"]))
         if kind == "own_capture":
             return t("indus.log_own_capture", name=who, piece=piece_name(event))
@@ -112,12 +114,6 @@ class IndusRenderer:
         if kind == "game_over":
             return t("indus.log_over")
         return None
-
-    async def _rebuild_log(self, hub: TableHub, table: Table, update: Update) -> None:
-        """After a restart, rebuild the recent log by replaying the stored actions."""
-        self.lines[table.id] = []
-        for events in await hub.past_events(table, table.version - len(update.actors)):
-            self._log(table, events, [])
 
     # ------------------------------------------------------------------ the board message
 
@@ -163,7 +159,7 @@ class IndusRenderer:
                            prisoners=len(taken), prison_points=prison, score=scores[seat]))
         return "\n".join(lines)
 
-    def board_embed(self, table: Table, png: bool) -> discord.Embed:
+    def board_embed(self, table: Table, png: bool, hub: TableHub | None = None) -> discord.Embed:
         """Return the public embed (drawn from the public view); ``png``: the image is attached."""
         view = GAME.view(table.state, None)
         title = t("indus.title_setup") if view["phase"] == "setup" else t("indus.title_turn", turn=view["turn"])
@@ -171,11 +167,14 @@ class IndusRenderer:
         status = self._status_line(table, view)
         if view["phase"] != "over" and table.seats[view["seat"]].is_ai:
             status += "\n" + t("indus.ai_thinking")
+        deadline = deadline_line(table)
+        if deadline:
+            status += "\n" + deadline
         embed.description = status if png else f"{status}\n{board_text(view)}"
         players = t("indus.players_setup") if view["phase"] == "setup" else t("indus.players")
         embed.add_field(name=players, value=self._players_field(table, view)[:1024], inline=False)
         embed.add_field(name=t("indus.ruins_now"), value=self._ruins_field(view)[:1024], inline=False)
-        log_lines = self.lines.get(table.id, [])
+        log_lines = hub.story.lines(table) if hub is not None else []
         if log_lines:
             embed.add_field(name=t("indus.log"), value="\n".join(log_lines)[-1024:], inline=False)
         if png:
@@ -195,16 +194,16 @@ class IndusRenderer:
             parts.append(f"**{ruin['id']}** {value}" + (f" {takers}" if takers else ""))
         return " · ".join(parts)
 
-    def _fields(self, table: Table) -> tuple[dict[str, Any], bytes | None]:
+    def _fields(self, hub: TableHub, table: Table) -> tuple[dict[str, Any], bytes | None]:
         png = board_png(GAME.view(table.state, None), [seat.display_name for seat in table.seats])
         owing = table.humans_owing()
         content = t("indus.your_turn_public", mention=f"<@{table.seats[owing[0]].user_id}>") if owing else None
-        fields = {"content": content, "embed": self.board_embed(table, png is not None),
+        fields = {"content": content, "embed": self.board_embed(table, png is not None, hub),
                   "view": controls(table)}
         return fields, png
 
     async def _post_board(self, hub: TableHub, table: Table) -> None:
-        fields, png = self._fields(table)
+        fields, png = self._fields(hub, table)
         if png is not None:
             # A new message takes files, an edit replaces its attachments.
             exists = await hub.message_ref(table, "board") is not None
@@ -228,9 +227,9 @@ class IndusRenderer:
     async def played(self, hub: TableHub, update: Update) -> None:
         """Log the events, redraw the board message, nudge the player whose turn it now is."""
         table = update.table
-        if table.id not in self.lines and table.version > len(update.actors):
-            await self._rebuild_log(hub, table, update)
-        self._log(table, update.events, update.timed_out)
+        # A round (every seat's turn) is a chapter of the game's log: it ends when seat 0's turn begins.
+        await hub.story.played(update, self, chapter_end=lambda events: any(
+            e["type"] == "turn" and e["seat"] == 0 for e in events))
         await self._post_board(hub, table)
         if table.status != "playing" or not update.new_window:
             return
@@ -244,26 +243,16 @@ class IndusRenderer:
                 # one who is playing sees their turn on the board.
                 await self._nudge(hub, table, seat)
 
-    async def _jump_url(self, hub: TableHub, table: Table) -> str:
-        ref = await hub.message_ref(table, "board")
-        if ref is None:
-            return f"<#{table.channel_id}>"
-        return f"https://discord.com/channels/{table.guild_id}/{ref[0]}/{ref[1]}"
-
     async def _nudge(self, hub: TableHub, table: Table, seat: int) -> None:
-        url = await self._jump_url(hub, table)
+        url = await hub.link(table, "board")
         with hub.readers.privately(table, seat):
             text = t("indus.nudge", channel=f"<#{table.channel_id}>", url=url)
-        await hub.dm(table, seat, new=True, content=text)
+            deadline = deadline_line(table)
+        await hub.dm(table, seat, new=True, content=f"{text}\n{deadline}" if deadline else text)
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
         """Remind the player to move by DM that the timer is running out (nothing is secret)."""
-        left = int(max(0.0, (table.deadline or 0) - hub.bot.sessions.clock.now()))
-        url = await self._jump_url(hub, table)
-        for seat in seats:
-            with hub.readers.privately(table, seat):
-                text = t("indus.reminder", seconds=left, url=url)
-            await hub.dm(table, seat, new=True, content=text)
+        await hub.remind_privately(table, seats)
 
     async def finished(self, hub: TableHub, table: Table, result: dict[str, Any]) -> None:
         """Post the final scoring, ruin by ruin, with a Rematch button."""
@@ -274,16 +263,17 @@ class IndusRenderer:
             value = f"{ruin['first']}/{ruin['second']}" if "second" in ruin else str(ruin["first"])
             got = result["ruins"].get(ruin["id"], {})
             takers = ", ".join(t("indus.ruin_taker", colour=COLOUR_EMOJI[int(c)],
-                                 name=table.seats[colour_seat[int(c)]].display_name, points=p)
+                                 name=name_of(table.seats[colour_seat[int(c)]]), points=p)
                                for c, p in sorted(got.items(), key=lambda kv: -kv[1]))
             ruin_lines.append(t("indus.ruin_line", id=ruin["id"], type=t(f"indus.type_{ruin['id'][0]}"),
                                 value=value, takers=takers or t("indus.ruin_nobody")))
         scores = result["scores"]
         total_lines = []
-        for place, seat in enumerate(standings(result), start=1):
+        for rank, seat in enumerate(standings(result, table), start=1):
             colours = " + ".join(f"{COLOUR_EMOJI[c]} {result['colour_points'][c]}"
                                  for c in view["seat_colours"][seat])
-            total_lines.append(t("indus.summary_line", place=place, name=seat_label(table.seats[seat]),
+            total_lines.append(t("indus.summary_line", place=place_of(table, seat, rank),
+                                 name=seat_label(table.seats[seat]),
                                  score=scores[seat], ruins=colours, prisoners=result["prisoner_points"][seat]))
         total_lines.append(winner_line(table, result))
         if sum(1 for s in scores if s == max(scores)) > len(result["winners"]):
@@ -293,7 +283,6 @@ class IndusRenderer:
         if len(ruins) > 1024:  # a huge custom layout: the rest in a second field
             fields.append(("…", ruins[1024:2048]))
         await post_summary(hub, table, t("indus.summary_title"), total_lines, fields)
-        self.lines.pop(table.id, None)
 
     def prompt(self, hub: TableHub, table: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:
         """Return the board with the controls of whoever is to move (the same for every seat).
@@ -302,4 +291,4 @@ class IndusRenderer:
         message, whose attachment (the image) an edit without attachments keeps.
         """
         with hub.readers.publicly(table):  # the board message is public, whoever clicked
-            return self.board_embed(table, board_png_available()), controls(table)
+            return self.board_embed(table, board_png_available(), hub), controls(table)

@@ -25,6 +25,7 @@ from cogs.i18n import reader_is, t
 from cogs.leaderboard.gamelog import render_log
 from cogs.table.buttons import guarded
 from cogs.table.hub import TableBot
+from cogs.table.text import escape
 from db.errors import GameNotFound, StoreError
 from db.leaderboard import DAY_MS, Leaderboards, PlayerKey, Ranking, StandingsPage, StoredRating, user_key
 from engine.ratings import GameOutcome, Rating, fold, ordinal, sparkline
@@ -89,7 +90,7 @@ def _now(bot: TableBot) -> datetime:
 
 
 def _name(key: PlayerKey, name: str) -> str:
-    return t("lb.ai_name", level=t(f"level.{key[1]}").capitalize()) if key[0] == 0 else name
+    return t("lb.ai_name", level=t(f"level.{key[1]}").capitalize()) if key[0] == 0 else escape(name)
 
 
 async def _refuse(interaction: discord.Interaction, refusal: Refusal) -> None:
@@ -263,9 +264,9 @@ class Leaderboard(commands.Cog):
         guild, who = interaction.guild_id, user or interaction.user
         await interaction.response.defer(thinking=True)
         totals = await self.boards.totals(guild, user_key(who.id), game)
-        embed = discord.Embed(title=t("lb.stats.title", name=who.display_name), colour=discord.Colour.blurple())
+        embed = discord.Embed(title=t("lb.stats.title", name=escape(who.display_name)), colour=discord.Colour.blurple())
         if not totals:
-            embed.description = t("lb.stats.never", name=who.display_name)
+            embed.description = t("lb.stats.never", name=escape(who.display_name))
             await interaction.followup.send(embed=embed)
             return
         for row in totals[:10]:
@@ -313,8 +314,8 @@ class Leaderboard(commands.Cog):
             link = (f" · [{t('lb.hist.jump')}](https://discord.com/channels/{guild}/{e.channel_id}/{e.message_id})"
                     if e.message_id else "")
             lines.append(f"`#{e.game_id}` {what} — {outcome} · {when}{link}")
-        embed = discord.Embed(title=t("lb.hist.title", name=who.display_name), colour=discord.Colour.blurple(),
-                              description="\n".join(lines) or t("lb.hist.none", name=who.display_name))
+        embed = discord.Embed(title=t("lb.hist.title", name=escape(who.display_name)), colour=discord.Colour.blurple(),
+                              description="\n".join(lines) or t("lb.hist.none", name=escape(who.display_name)))
         if lines:
             embed.set_footer(text=t("lb.hist.footer"))
         await interaction.followup.send(embed=embed)

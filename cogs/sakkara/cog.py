@@ -65,7 +65,7 @@ class Sakkara(TableCog, group_name="sakkara", group_description="Play Sakkara (2
         module = labels.boards()
         fields: dict[str, Any] = {"ephemeral": True}
         files: list[discord.File] = []
-        public = self.renderer.public_embed(table, module is not None)
+        public = self.renderer.public_embed(table, module is not None, self.bot.hub)
         if module is not None:
             png = module.board_image(GAME.view(table.state, None), names(table))
             files.append(board_file(png, "board.png"))

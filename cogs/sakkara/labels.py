@@ -8,6 +8,7 @@ from types import ModuleType
 from typing import Any
 
 from cogs.i18n import t, tn
+from cogs.table.text import name_of
 from engine.core import CHANCE, Event
 from engine.session import Table
 
@@ -163,7 +164,7 @@ def whose_turn(table: Table, view: dict[str, Any]) -> str:
     movers = [s for s in view["to_move"] if s != CHANCE]
     if not movers:
         return t("sakkara.dealing")
-    name = table.seats[movers[0]].display_name
+    name = name_of(table.seats[movers[0]])
     return t(f"sakkara.phase.{view['phase']}", name=name)
 
 
@@ -181,8 +182,8 @@ def event_line(table: Table, e: Event) -> str:
     if kind == "deal":
         return t("sakkara.log.deal")
     seat = int(e["seat"]) if "seat" in e else 0
-    name = table.seats[seat].display_name if "seat" in e else "?"
-    other = table.seats[1 - seat].display_name if "seat" in e else "?"
+    name = name_of(table.seats[seat]) if "seat" in e else "?"
+    other = name_of(table.seats[1 - seat]) if "seat" in e else "?"
     worker = worker_name(seat, int(e["worker"])) if "worker" in e else "?"
     if kind in ("place", "bird"):
         space = e["space"] if kind == "place" else e["to"]

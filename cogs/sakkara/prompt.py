@@ -35,6 +35,7 @@ from cogs.sakkara.labels import (
 )
 from cogs.table.buttons import ActButton, ActSelect, control_for, guarded, refuse, table_for
 from cogs.table.hub import TableHub
+from cogs.table.text import deadline_line, name_of
 from engine.sakkara import GAME
 from engine.sakkara.rules import stairs_spent
 from engine.sakkara.state import NEIGHBOURS
@@ -164,7 +165,7 @@ def private_embed(table: Table, seat: int, view: dict[str, Any], owing: bool) ->
     lines.append(t("sakkara.your_rack", count=sum(view["rack"].values()), tiles=counts_text(view["rack"])))
     lines.append(builder_text(view, seat, rack=False))
     if "revealed_rack" in view:
-        lines.append(t("sakkara.revealed", name=table.seats[1 - seat].display_name,
+        lines.append(t("sakkara.revealed", name=name_of(table.seats[1 - seat]),
                        tiles=counts_text(view["revealed_rack"])))
     if view["pending"]:
         lines.append(t("sakkara.pending", tiles=", ".join(motif(m) for m in view["pending"])))
@@ -173,6 +174,9 @@ def private_embed(table: Table, seat: int, view: dict[str, Any], owing: bool) ->
         if phase == "after" and any(a["do"] == "horse" for a in GAME.legal_actions(table.state, seat)):
             phase = "after_horse"  # the Horse is mentioned only when it can be ridden
         lines.append("**" + t(f"sakkara.ask.{phase}", excess=view["rack_sizes"][seat] - 10) + "**")
+        deadline = deadline_line(table)
+        if deadline:
+            lines.append(deadline)
     else:
         lines.append(whose_turn(table, GAME.view(table.state, None)))
     embed.description = "\n".join(lines)

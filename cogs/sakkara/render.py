@@ -13,6 +13,7 @@ The private prompt and its controls are :mod:`cogs.sakkara.prompt`; names and lo
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -25,14 +26,12 @@ from cogs.sakkara.prompt import dm_with_rack, prompt_at
 from cogs.table.buttons import PeekButton
 from cogs.table.hub import TableHub
 from cogs.table.lobby import post_summary
-from cogs.table.text import seat_label, seat_names, standings, winner_line
+from cogs.table.text import deadline_line, place_of, seat_label, standings, winner_line
 from engine.core import CHANCE, Event
 from engine.sakkara import GAME
 from engine.session import Table, Update
 
 __all__ = ["SakkaraRenderer"]
-
-LOG_LINES = 8  # lines of "what happened" kept on the board message
 
 
 class SakkaraRenderer:
@@ -42,12 +41,27 @@ class SakkaraRenderer:
     command = "sakkara"
     dm_prompts = True
 
-    def __init__(self) -> None:
-        self.lines: dict[int, list[str]] = {}  # the recent public log, per table
-
     def title(self) -> str:
         """Return the game's name."""
         return t("sakkara.name")
+
+    def timeout_label(self, events: Sequence[Event], you: bool = False) -> str:
+        """Return what a timeout played (``events``: those of its first move; ``you``: said to the
+        player it happened to)."""
+        # a timeout while placing the opponent's used tiles plays that placement only
+        returned = bool(events) and all(e["type"] == "return" for e in events)
+        key = "sakkara.timeout_return" if returned else "sakkara.timeout_label"
+        return t(key + ("_you" if you else ""))
+
+    def board_kind(self, table: Table) -> str:
+        """Return the kind of the public board message."""
+        return "board"
+
+    def closed_fields(self, hub: TableHub, table: Table, kind: str) -> dict[str, Any]:
+        """Redraw the board's embed as it stands (no deadline) when it closes; its image stays."""
+        if kind != "board" or table.state is None:
+            return {}
+        return {"embed": self.public_embed(table, labels.boards() is not None, hub)}
 
     def options_text(self, table: Table) -> str:
         """Return the options as lobby text."""
@@ -56,35 +70,27 @@ class SakkaraRenderer:
 
     # ------------------------------------------------------------------ the public log
 
-    def log_events(self, table: Table, events: list[Event], timed_out: list[int]) -> None:
-        """Add the public events' lines to the table's log (private events are skipped)."""
-        lines = self.lines.setdefault(table.id, [])
-        if timed_out:
-            # a timeout while placing the opponent's used tiles plays that placement only
-            returned = events and all(e["type"] == "return" for e in events)
-            label = t("sakkara.timeout_return") if returned else table.spec.timeout_label
-            lines.append(t("play.timed_out", names=seat_names(table, timed_out), label=label))
+    def event_lines(self, table: Table, events: Sequence[Event]) -> list[str]:
+        """Return the public events' lines (private events are skipped)."""
+        lines = []
         for event in events:
             if "private_to" in event:
                 continue  # the Snake's reveal and the stolen tile: never public
             line = event_line(table, event)
             if line:
                 lines.append(line)
-        del lines[:-LOG_LINES]
-
-    async def _rebuild_log(self, hub: TableHub, table: Table, update: Update) -> None:
-        """After a restart, rebuild the log by replaying the stored actions before this update."""
-        self.lines[table.id] = []
-        for events in await hub.past_events(table, table.version - len(update.actors)):
-            self.log_events(table, events, [])
+        return lines
 
     # ------------------------------------------------------------------ the public message
 
-    def public_embed(self, table: Table, image: bool) -> discord.Embed:
+    def public_embed(self, table: Table, image: bool, hub: TableHub | None = None) -> discord.Embed:
         """Return the public board embed, drawn from the public view only."""
         view = GAME.view(table.state, None)
         embed = discord.Embed(title=round_title(view), colour=discord.Colour.dark_gold())
         lines = [whose_turn(table, view)]
+        deadline = deadline_line(table)
+        if deadline:
+            lines.append(deadline)
         if not image:
             lines.append(text_board(table, view))
         if view["pending"] and view["phase"] != "over":  # the apex ends the game: no return
@@ -92,7 +98,7 @@ class SakkaraRenderer:
         embed.description = "\n".join(lines)
         for seat, spec in enumerate(table.seats):
             embed.add_field(name=seat_field(table, seat, seat_label(spec)), value=builder_text(view, seat), inline=True)
-        log_lines = self.lines.get(table.id, [])
+        log_lines = hub.story.lines(table) if hub is not None else []
         if log_lines:
             embed.add_field(name=t("sakkara.log_title"), value="\n".join(log_lines)[-1024:], inline=False)
         if image:
@@ -100,7 +106,7 @@ class SakkaraRenderer:
         return embed
 
     def _public_fields(self, hub: TableHub, table: Table, png: bytes | None) -> dict[str, Any]:
-        fields: dict[str, Any] = {"embed": self.public_embed(table, png is not None)}
+        fields: dict[str, Any] = {"embed": self.public_embed(table, png is not None, hub)}
         if table.status == "playing":
             buttons = discord.ui.View(timeout=None)
             buttons.add_item(PeekButton(table.id, t("play.choose")))
@@ -128,9 +134,10 @@ class SakkaraRenderer:
     async def played(self, hub: TableHub, update: Update) -> None:
         """Log the events, redraw the board message, and redraw the human seats' prompts."""
         table = update.table
-        if table.id not in self.lines and update.actors and update.actors[0] != CHANCE:
-            await self._rebuild_log(hub, table, update)
-        self.log_events(table, update.events, update.timed_out)
+        # A round (both builders' turns) is a chapter of the game's log.
+        last = len(table.seats) - 1
+        await hub.story.played(update, self, chapter_end=lambda events: any(
+            e["type"] == "end" and e.get("seat") == last for e in events))
         await self.post_public(hub, table)
         if table.status != "playing":
             return
@@ -143,7 +150,7 @@ class SakkaraRenderer:
             # latest click can no longer redraw (they have not played for 14 minutes, or never).
             fresh = seat in owing and (not movers or movers[-1] != seat) and not await hub.prompt_live(table, seat)
             if fresh:
-                await self._retire_dm(hub, table, seat)  # a new DM notifies; the old one loses its buttons
+                pass  # a new DM notifies; hub.dm closes the old one
             elif seat not in owing and seat not in movers and seat not in update.timed_out and not any(
                     e["type"] == "stolen" and e["from"] == seat for e in update.events):
                 continue  # nothing of this seat's changed
@@ -151,12 +158,8 @@ class SakkaraRenderer:
                 embed, view = self.prompt(hub, table, seat)
                 if any(s == seat and a == {"do": "end"} for s, a in update.forced):
                     embed.description = f"{embed.description}\n{t('sakkara.forced_end')}"
-                await dm_with_rack(hub, table, seat, new=fresh, embed=embed, view=view)
-
-    @staticmethod
-    async def _retire_dm(hub: TableHub, table: Table, seat: int) -> None:
-        if await hub.message_ref(table, "dm", seat) is not None:
-            await hub.dm(table, seat, view=None)
+                await dm_with_rack(hub, table, seat, new=fresh, closing=t("sakkara.closed_turn"), embed=embed,
+                                   view=view)
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
         """Remind privately that the decision timer is running out."""
@@ -166,15 +169,12 @@ class SakkaraRenderer:
         """Post the final pyramids with a Rematch button; the DM prompts lose their buttons."""
         view = GAME.view(table.state, None)
         lines = [t(f"sakkara.ended.{result['ended'] or 'apex'}")]
-        for place, seat in enumerate(standings(result), start=1):
-            lines.append(t("sakkara.summary_line", place=place, name=seat_label(table.seats[seat]),
-                           size=result["scores"][seat], levels=view["levels"][seat], grain=view["grains"][seat]))
+        for rank, seat in enumerate(standings(result, table), start=1):
+            lines.append(t("sakkara.summary_line", place=place_of(table, seat, rank),
+                           name=seat_label(table.seats[seat]), size=result["scores"][seat],
+                           levels=view["levels"][seat], grain=view["grains"][seat]))
         lines.append(winner_line(table, result))
         await post_summary(hub, table, t("sakkara.summary_title"), lines)
-        for seat, spec in enumerate(table.seats):
-            if not spec.is_ai:
-                await self._retire_dm(hub, table, seat)
-        self.lines.pop(table.id, None)
 
 
     def prompt(self, hub: TableHub, table: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:

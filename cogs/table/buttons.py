@@ -193,7 +193,10 @@ async def act_and_confirm(interaction: discord.Interaction, table_id: int, windo
             await answer.settled()
             if seat is not None and table.status == "playing":
                 embed, view = hub.renderer(table).prompt(hub, table, seat)
+                first = not interaction.response.is_done()
                 await reply(interaction, None, embed=embed, **({"view": view} if view is not None else {}))
+                if first:  # the reply is the original response: it can be redrawn later
+                    hub.panels.replied(table.id, interaction)
             else:
                 await answer.defer()
         elif seat is not None and update.new_window and seat in table.humans_owing() and not ephemeral:
@@ -268,6 +271,7 @@ class PeekButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"peek
             await interaction.response.send_message(embed=embed, ephemeral=True)
         else:
             await interaction.response.send_message(embed=embed, view=view, ephemeral=True)
+        hub.panels.replied(table.id, interaction)  # their private status: redrawn when it changes
 
 
 DYNAMIC_ITEMS = (ActButton, ActSelect, PeekButton)

@@ -21,9 +21,13 @@ from discord.ext import commands
 
 from cogs.i18n import t
 from cogs.table.answer import Answer, answering
+from cogs.table.closing import Closing
 from cogs.table.outbox import BucketKey, Budget, Outbox, Run
 from cogs.table.panels import Panels
 from cogs.table.readers import Readers
+from cogs.table.storage import StoreRepository
+from cogs.table.story import Story
+from cogs.table.text import jump_url, when
 from db.store import Store
 from engine.core import Event
 from engine.session import Sessions, Table, Update
@@ -49,6 +53,23 @@ class Renderer(Protocol):
 
     def title(self) -> str:
         """Return the game's display name."""
+        ...
+
+    def timeout_label(self, events: Sequence[Event], you: bool = False) -> str:
+        """Return what a timeout played for the absent player (``events``: those of its first move;
+        ``you``: said to that player)."""
+        ...
+
+    def event_lines(self, table: Table, events: Sequence[Event]) -> list[str]:
+        """Return the public log lines of one step's events (private events never show)."""
+        ...
+
+    def board_kind(self, table: Table) -> str:
+        """Return the kind of the table's current public message (what reminders link to)."""
+        ...
+
+    def closed_fields(self, hub: TableHub, table: Table, kind: str) -> dict[str, Any]:
+        """Return how a public message of ``kind`` is redrawn when it closes ({}: keep what it shows)."""
         ...
 
     def options_text(self, table: Table) -> str:
@@ -106,13 +127,18 @@ class TableBot(commands.Bot):
 # --------------------------------------------------------------------------- the hub
 
 
-class TableHub:
-    """Keeps track of the bot's messages and DMs; holds each game's renderer."""
+class TableHub(Closing):
+    """Keeps track of the bot's messages and DMs; holds each game's renderer and the story."""
 
-    def __init__(self, bot: TableBot, store: Store, budget: Budget | None = None) -> None:
+    bot: TableBot
+
+    def __init__(self, bot: TableBot, store: Store, budget: Budget | None = None,
+                 repo: StoreRepository | None = None) -> None:
         self.bot = bot
         self.store = store
+        self.repo = repo or StoreRepository(store)
         self.renderers: dict[str, Renderer] = {}
+        self._open: set[tuple[int, str, int | None]] = set()  # messages whose controls act on their game
         self.readers = Readers(bot, store)  # who reads which language (players' locales stored)
         self.no_dm: set[int] = set()  # users whose DMs are closed: they choose via ephemeral prompts
         # On the session's clock (the world's time: tests move it, as they move the game's timers).
@@ -120,6 +146,7 @@ class TableHub:
         self._seen_at: dict[int, float] = {}  # user id -> their latest click or command
         self.outbox = Outbox(budget)  # every rate-limited call goes through it
         self.panels = Panels()  # private prompts redrawn through their player's latest click
+        self.story = Story(bot, self.repo, self.outbox)  # every game's log, on its board and in its thread
         self._messages: dict[tuple[int, str, int | None], tuple[int, int]] = {}
         self._loaded: dict[int, int] = {}  # table id -> the generation whose recorded messages were read
         self._shown: dict[tuple[int, str, int | None], str] = {}  # what each message shows now
@@ -138,26 +165,72 @@ class TableHub:
     async def message_ref(self, table: Table, kind: str, seat: int | None = None) -> tuple[int, int] | None:
         """Return (channel id, message id) of a recorded message, loading the store after a restart."""
         key = (table.id, kind, seat)
-        if self._loaded.get(table.id) != table.generation:
-            # First use in this process, or another process has written to the table since: its
-            # messages may have been replaced there, and what they show is not known here.
-            if table.id in self._loaded:
-                self._drop(table.id)
-            self._loaded[table.id] = table.generation
-            for row in await self.store.messages(table.id):
-                self._messages.setdefault((table.id, row.kind, row.seat), (row.channel_id, row.message_id))
+        await self._load(table)
         return self._messages.get(key)
+
+    async def prepare(self, table: Table) -> None:
+        """Before drawing a change of a table: know its messages (and close what a restart left open)."""
+        await self._load(table)
+
+    async def _load(self, table: Table) -> None:
+        """Read a table's recorded messages, with which ones are still open: at its first use in this
+        process (closing what the bot could not close before it stopped), and again when another
+        process has written to the table (its messages may have been replaced there)."""
+        if self._loaded.get(table.id) == table.generation:
+            return
+        first = table.id not in self._loaded
+        if not first:
+            self._drop(table.id)
+        self._loaded[table.id] = table.generation
+        for row in await self.store.messages(table.id):
+            key = (table.id, row.kind, row.seat)
+            self._messages.setdefault(key, (row.channel_id, row.message_id))
+            if row.open:
+                self._open.add(key)
+            else:
+                self._open.discard(key)
+        if first:
+            await self._close_stale(table)
 
     def _drop(self, table_id: int) -> None:
         """Forget what is known here of a table's messages (they are read again when needed)."""
         for cache in (self._messages, self._shown):
             for key in [k for k in cache if k[0] == table_id]:
                 del cache[key]
+        self._open = {k for k in self._open if k[0] != table_id}
 
-    async def remember(self, table: Table, kind: str, message: discord.Message, seat: int | None = None) -> None:
-        """Record a message so it can be edited later (also after a restart)."""
-        self._messages[(table.id, kind, seat)] = (message.channel.id, message.id)
-        await self.store.set_message(table.id, kind, message.channel.id, message.id, seat=seat)
+    async def remember(self, table: Table, kind: str, message: discord.Message, seat: int | None = None,
+                       *, open: bool = False) -> None:
+        """Record a message so it can be edited (and closed) later, also after a restart."""
+        key = (table.id, kind, seat)
+        self._messages[key] = (message.channel.id, message.id)
+        if open:
+            self._open.add(key)
+        else:
+            self._open.discard(key)
+        await self.store.set_message(table.id, kind, message.channel.id, message.id, seat=seat, open=open)
+
+    async def _mark(self, table: Table, key: tuple[int, str, int | None], fields: dict[str, Any]) -> None:
+        """Record whether an edited message still carries controls (a store write only on a change)."""
+        if "view" not in fields or key not in self._messages:
+            return
+        opens = _has_controls(fields["view"]) and key[1] != "summary"
+        if opens == (key in self._open):
+            return
+        if opens:
+            self._open.add(key)
+            ref = self._messages[key]
+            await self.store.set_message(table.id, key[1], ref[0], ref[1], seat=key[2], open=True)
+        else:
+            self._open.discard(key)
+            await self.repo.close_message(table.id, key[1], key[2])
+
+    async def link(self, table: Table, kind: str | None = None) -> str:
+        """Return the jump URL of a table message (its current public one by default), else the channel."""
+        ref = await self.message_ref(table, kind or self.renderer(table).board_kind(table))
+        if ref is None:
+            return f"<#{table.channel_id}>"
+        return jump_url(table.guild_id, ref[0], ref[1])
 
     async def post(self, table: Table, kind: str, *, seat: int | None = None, new: bool = False,
                    **fields: Any) -> None:
@@ -184,6 +257,8 @@ class TableHub:
         if not new and not queued_new and shown is not None and self._shown.get(key) == shown:
             return  # the message already shows exactly this (or will, once its queued call is sent)
         ref = None if new or queued_new else await self.message_ref(table, kind, seat)
+        if ref is not None:
+            await self._mark(table, key, fields)  # what it will show: open or closed from now on
         answer = answering(ref[1]) if ref is not None else None
         if ref is not None and (answer is not None or self.panels.live(ref[1])):
             # The click being handled pressed this very message, or a recent click on this private
@@ -227,7 +302,7 @@ class TableHub:
             self._shown.pop((table.id, kind, seat), None)
             return
         if message is not None:
-            await self.remember(table, kind, message, seat)
+            await self.remember(table, kind, message, seat, open=_opens(kind, fields))
 
     async def _edit_or_send(self, ref: tuple[int, int] | None, fields: dict[str, Any],
                             send: Callable[[dict[str, Any]], Awaitable[discord.Message]]) -> discord.Message | None:
@@ -262,8 +337,13 @@ class TableHub:
         else:
             self._shown[key] = shown
 
-    async def dm(self, table: Table, seat: int, *, new: bool = False, **fields: Any) -> bool:
-        """Send or edit a seat's DM prompt; return False when the user's DMs are known to be closed."""
+    async def dm(self, table: Table, seat: int, *, new: bool = False, closing: str | None = None,
+                 **fields: Any) -> bool:
+        """Send or edit a seat's DM prompt; return False when the user's DMs are known to be closed.
+
+        A ``new`` prompt first closes the seat's previous one (with ``closing`` as its text, or a
+        plain "this question is over"), so no DM keeps buttons that are no longer the place to act.
+        """
         user_id = table.seats[seat].user_id
         if user_id is None:
             return False
@@ -273,6 +353,10 @@ class TableHub:
             if ephemeral is not None:
                 await self.panels.redraw(ephemeral, fields)
             return False
+        if new and await self.message_ref(table, "dm", seat) is not None and (table.id, "dm", seat) in self._open:
+            with self.readers.privately(table, seat):
+                note = closing or t("play.closed_moved_on")
+            await self.close(table, "dm", seat, note)
 
         def plan(fresh: bool) -> list[BucketKey]:
             ref = None if fresh else self._messages.get((table.id, "dm", seat))
@@ -307,7 +391,7 @@ class TableHub:
             self._shown.pop((table.id, "dm", seat), None)
             return
         if message is not None:
-            await self.remember(table, "dm", message, seat)
+            await self.remember(table, "dm", message, seat, open=_opens("dm", fields))
 
     async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
         """Return the DM channel with a user, opening it (one REST call) the first time."""
@@ -376,25 +460,39 @@ class TableHub:
         self.panels.clicked(interaction)
 
     async def remind_privately(self, table: Table, seats: Sequence[int]) -> None:
-        """DM each seat how long is left to decide (public reminders would tell who has not chosen)."""
-        left = int(max(0.0, (table.deadline or 0) - self.bot.sessions.clock.now()))
+        """DM each seat that its time is running out, naming the table and linking to it (public
+        reminders would tell who has not chosen yet)."""
+        if table.deadline is None:
+            return
+        url = await self.link(table)
         for seat in seats:
             user_id = table.seats[seat].user_id
             if user_id is None:
                 continue
             with self.readers.privately(table, seat):
-                text = t("play.timeout_reminder", names=table.seats[seat].display_name, seconds=left)
-            await self.send_dm(user_id, (table.id, "remind", seat), content=text)
+                text = t("play.reminder", game=self.renderer(table).title(), channel=f"<#{table.channel_id}>",
+                         when=when(table.deadline), url=url)
+            await self.send_dm(user_id, (table.id, "notice", seat), content=text)
 
-    async def past_events(self, table: Table, upto: int) -> list[list[Event]]:
-        """Return the events of the first ``upto`` stored actions, by replay (rebuilds a log after a restart)."""
-        game = table.spec.game
-        state = game.setup(len(table.seats), table.seed or 0, table.options)
-        out = []
-        for row in (await self.store.actions(table.id))[:upto]:
-            state, events = game.apply(state, row.seat, row.payload)
-            out.append(events)
-        return out
+    async def tell_privately(self, table: Table, seat: int, note: str) -> None:
+        """Show a seat's person ``note`` where only they look, without a rate-limited call when
+        possible: their latest private answer (redrawn through its click), else their open DM
+        prompt (closed with the note). With neither, their status shows it when they ask."""
+        user_id = table.seats[seat].user_id
+        if user_id is None:
+            return
+        if await self.panels.redraw_reply(table.id, user_id, {"content": note, "embed": None, "view": None}):
+            return
+        if await self.message_ref(table, "dm", seat) is not None and (table.id, "dm", seat) in self._open:
+            await self.close(table, "dm", seat, note)
+
+    async def tell(self, table: Table, seat: int, key: str, text: str) -> None:
+        """Send a seat's person a private line (a new DM: it notifies), unless their DMs are closed;
+        ``key`` names the occasion: one line per occasion and seat waits for budget at most, the
+        newest ("notice": a reminder, then "your time ran out", replaces one not sent yet)."""
+        user_id = table.seats[seat].user_id
+        if user_id is not None:
+            await self.send_dm(user_id, (table.id, key, seat), content=text)
 
     async def check_dm(self, user: discord.User | discord.Member, text: str) -> bool:
         """Send a DM to check that the user accepts them; remember when they do not.
@@ -414,6 +512,16 @@ class TableHub:
         """A table has finished or ended: drop what its messages showed (kept only to skip no-op edits)."""
         for key in [k for k in self._shown if k[0] == table.id]:
             del self._shown[key]
+
+
+def _has_controls(view: Any) -> bool:
+    """Return whether a message drawn with ``view`` carries controls."""
+    return isinstance(view, discord.ui.View) and bool(view.children)
+
+
+def _opens(kind: str, fields: dict[str, Any]) -> bool:
+    """Return whether a message sent with ``fields`` carries controls that act on its game."""
+    return _has_controls(fields.get("view")) and kind != "summary"
 
 
 def _signature(fields: dict[str, Any]) -> str | None:

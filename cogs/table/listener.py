@@ -1,4 +1,9 @@
-"""The session's listener on Discord: routes every committed change to the lobby or the game's renderer."""
+"""The session's listener on Discord: routes every committed change to the lobby, the game's
+renderer, the story (the game's log) and the closing of messages that are no longer the place to act.
+
+Public texts are drawn in the server's language (``readers.publicly``), what one person reads in
+theirs (``readers.privately``).
+"""
 
 from __future__ import annotations
 
@@ -9,9 +14,15 @@ import discord
 from cogs.i18n import t
 from cogs.table.hub import TableHub
 from cogs.table.lobby import lobby_embed, lobby_view
+from cogs.table.text import seat_label
 from engine.session import Table, Update
 
 __all__ = ["TableListener"]
+
+ENDINGS = {"cancelled": ("lobby.cancelled", "play.closed_cancelled"),
+           "empty": ("lobby.closed_empty", "play.closed_cancelled"),
+           "everyone_left": ("lobby.everyone_left", "play.closed_everyone_left")}
+"""A table's end reason -> what its lobby message and its closed messages say (else: abandoned)."""
 
 
 class TableListener:
@@ -19,52 +30,108 @@ class TableListener:
 
     def __init__(self, hub: TableHub) -> None:
         self.hub = hub
+        self._told: set[tuple[int, int]] = set()  # (table, seat) told of a timeout, not back since
 
     async def lobby_changed(self, table: Table) -> None:
         """Redraw the lobby message."""
         await self.hub.readers.load(table)
+        await self.hub.prepare(table)
         with self.hub.readers.publicly(table):
             await self.hub.post(table, "lobby", embed=lobby_embed(self.hub, table), view=lobby_view(table))
 
     async def started(self, table: Table) -> None:
-        """Freeze the lobby message: the seats are final."""
-        await self.hub.readers.load(table)
-        with self.hub.readers.publicly(table):
-            embed = lobby_embed(self.hub, table)
+        """Freeze the lobby message (the seats are final) and open the game's thread from it."""
+        hub = self.hub
+        await hub.readers.load(table)
+        await hub.prepare(table)
+        with hub.readers.publicly(table):
+            embed = lobby_embed(hub, table)
             embed.description = t("lobby.started")
-            await self.hub.post(table, "lobby", embed=embed, view=None)
+            await hub.post(table, "lobby", embed=embed, view=None)
+            title = hub.renderer(table).title()
+            seats = ", ".join(seat_label(s) for s in table.seats)
+            await hub.story.begin(table, await hub.message_ref(table, "lobby"),
+                                  t("play.thread_title", game=title, id=table.id),
+                                  [t("play.log_started", game=title, seats=seats)])
 
     async def played(self, update: Update) -> None:
-        """Let the game's renderer draw the update."""
-        await self.hub.readers.load(update.table)
-        with self.hub.readers.publicly(update.table):
-            await self.hub.renderer(update.table).played(self.hub, update)
+        """Let the game's renderer draw the update; tell each timed-out person privately."""
+        table = update.table
+        hub = self.hub
+        renderer = hub.renderer(table)
+        await hub.readers.load(table)
+        await hub.prepare(table)
+        with hub.readers.publicly(table):
+            await renderer.played(hub, update)
+        if not update.timed_out:
+            self._told.difference_update((table.id, seat) for seat in update.actors)  # they are back
+            return
+        # Told once per absence: a player away for the rest of the game gets one line, not one a turn.
+        untold = [seat for seat in update.timed_out if (table.id, seat) not in self._told]
+        url = await hub.link(table) if untold else ""
+        first = update.step_events[0] if update.step_events else []
+        for seat in untold:
+            self._told.add((table.id, seat))
+            with hub.readers.privately(table, seat):
+                text = t("play.timed_out_you", game=renderer.title(), channel=f"<#{table.channel_id}>",
+                         label=renderer.timeout_label(first, you=True), url=url)
+            await hub.tell(table, seat, "notice", text)  # replaces its reminder if that is not sent yet
 
     async def reminded(self, table: Table, seats: list[int]) -> None:
         """Let the game's renderer remind the seats privately."""
         await self.hub.readers.load(table)
+        await self.hub.prepare(table)
         with self.hub.readers.publicly(table):
             await self.hub.renderer(table).reminded(self.hub, table, seats)
 
     async def resigned(self, table: Table, seat: int) -> None:
-        """Redraw the table: the seat is played by its bot now."""
-        await self.hub.readers.load(table)
-        with self.hub.readers.publicly(table):
-            await self.hub.renderer(table).refresh(self.hub, table)
+        """Log the resignation, close the person's prompt, redraw the table (the seat is labelled as its bot)."""
+        hub = self.hub
+        renderer = hub.renderer(table)
+        await hub.readers.load(table)
+        await hub.prepare(table)
+        with hub.readers.privately(table, seat):
+            note = t("play.closed_resigned", game=renderer.title())
+        await hub.close(table, "dm", seat, note)
+        with hub.readers.publicly(table):
+            await hub.story.note(table, table.seat_events[-1], renderer)
+            await renderer.refresh(hub, table)
 
     async def finished(self, table: Table, result: dict[str, Any]) -> None:
-        """Let the game's renderer draw the summary."""
-        self.hub.forget(table)
-        await self.hub.readers.load(table)
-        with self.hub.readers.publicly(table):
-            await self.hub.renderer(table).finished(self.hub, table, result)
+        """The summary, the rest of the log, and every control of the game closed."""
+        hub = self.hub
+        self._told = {told for told in self._told if told[0] != table.id}
+        hub.forget(table)
+        renderer = hub.renderer(table)
+        await hub.readers.load(table)
+        await hub.prepare(table)
+        with hub.readers.publicly(table):
+            await renderer.finished(hub, table, result)
+            await hub.story.end(table, [t("play.log_over", url=await hub.link(table, "summary"))], renderer)
+        await hub.close_all(table, "play.closed_over", "play.closed_over_dm", game=renderer.title(),
+                            channel=f"<#{table.channel_id}>")
+        hub.forget_messages(table)
 
     async def ended(self, table: Table, reason: str) -> None:
-        """Close the table's messages after a cancel or an unreadable save."""
-        self.hub.forget(table)
-        key = {"cancelled": "lobby.cancelled", "empty": "lobby.closed_empty"}.get(reason, "lobby.abandoned")
-        await self.hub.readers.load(table)
-        with self.hub.readers.publicly(table):
-            embed = discord.Embed(title=self.hub.renderer(table).title(), description=t(key),
-                                  colour=discord.Colour.dark_grey())
-            await self.hub.post(table, "lobby", embed=embed, view=None)
+        """Close every control of the table, tell the channel and every seated person."""
+        hub = self.hub
+        self._told = {told for told in self._told if told[0] != table.id}
+        hub.forget(table)
+        renderer = hub.renderer(table)
+        lobby_key, note_key = ENDINGS.get(reason, ("lobby.abandoned", "play.closed_abandoned"))
+        await hub.readers.load(table)
+        await hub.prepare(table)
+        with hub.readers.publicly(table):
+            embed = discord.Embed(title=renderer.title(), description=t(lobby_key), colour=discord.Colour.dark_grey())
+            await hub.post(table, "lobby", embed=embed, view=None)
+            await hub.story.end(table, [t(note_key)], renderer)
+        await hub.close_all(table, note_key, note_key)
+        if table.state is not None:
+            # A game was under way: say so where everyone looks, not only on the old lobby message,
+            # and mention every seated person (one message tells them all, DMs open or not).
+            mentions = "".join(f"<@{s.user_id}> " for s in table.seats if s.user_id is not None)
+            with hub.readers.publicly(table):
+                text = t("play.ended_public", game=renderer.title(), note=t(note_key))
+            await hub.post(table, "ended", new=True, content=mentions + text)
+        hub.story.forget(table)
+        hub.forget_messages(table)

@@ -13,7 +13,7 @@ from cogs.i18n import t
 from cogs.table.answer import answering_click
 from cogs.table.buttons import as_seat, can_manage, guarded, hub_of, place_of, refuse, reply, table_for
 from cogs.table.hub import TableHub
-from cogs.table.text import seat_label
+from cogs.table.text import name_of, seat_label
 from engine.session import SessionError, Table
 
 __all__ = ["DYNAMIC_ITEMS", "LobbyButton", "RematchButton", "lobby_embed", "lobby_op", "lobby_view", "post_summary"]
@@ -27,7 +27,7 @@ def lobby_embed(hub: TableHub, table: Table) -> discord.Embed:
     embed.add_field(name=t("lobby.seats", count=len(table.seats), max=table.spec.max_players),
                     value="\n".join(names), inline=True)
     embed.add_field(name=t("lobby.options"), value=renderer.options_text(table), inline=True)
-    host = next((s.display_name for s in table.seats if s.user_id == table.host_id), "?")
+    host = next((name_of(s) for s in table.seats if s.user_id == table.host_id), "?")
     hint = t("lobby.hint")
     if len(table.seats) == 2 and table.spec.min_players == 2 and table.spec.max_players > 4:
         hint += "\n" + t("lobby.two_players")

@@ -35,6 +35,9 @@ class Panels:
     def __init__(self) -> None:
         self._by_message: dict[int, tuple[discord.Interaction, float]] = {}  # message id -> (click, when)
         self._ephemeral: dict[tuple[int, int], int] = {}  # (table id, user id) -> their ephemeral prompt
+        self._replies: dict[tuple[int, int], tuple[discord.Interaction, float]] = {}
+        """(table id, user id) -> their latest press on a public message answered by a private reply
+        (the interaction's original response): that reply can be redrawn too."""
 
     def clicked(self, interaction: discord.Interaction) -> None:
         """Note a click on a private message (a DM, or an ephemeral reply): its token can redraw it."""
@@ -53,6 +56,25 @@ class Panels:
             if match is not None:
                 self._ephemeral[(int(match[1]), interaction.user.id)] = message.id
         self._forget_before(now - TOKEN_LIFE_S)
+
+    def replied(self, table_id: int, interaction: discord.Interaction) -> None:
+        """Note that ``interaction`` was answered by a private reply (its original response), so that
+        reply can be redrawn later (e.g. what a camper banked, once the choices are revealed)."""
+        self._replies[(table_id, interaction.user.id)] = (interaction, time.monotonic())
+
+    async def redraw_reply(self, table_id: int, user_id: int, fields: dict[str, Any]) -> bool:
+        """Redraw the player's latest private reply of this table; False when none can be."""
+        entry = self._replies.get((table_id, user_id))
+        if entry is None or time.monotonic() - entry[1] >= TOKEN_LIFE_S:
+            self._replies.pop((table_id, user_id), None)
+            return False
+        try:
+            await entry[0].edit_original_response(**fields)
+        except discord.HTTPException as exc:
+            log.info("a private reply could not be redrawn (%s)", exc.status)
+            self._replies.pop((table_id, user_id), None)
+            return False
+        return True
 
     def ephemeral_of(self, table_id: int, user_id: int) -> int | None:
         """Return the id of the player's ephemeral prompt of this table, if they clicked one lately."""

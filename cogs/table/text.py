@@ -1,35 +1,86 @@
-"""Names and standings as every game's text shows them."""
+"""Names, places, deadlines and links as every game's text shows them.
+
+Display names are chosen by players, so every name is escaped before it reaches Discord's
+markdown (``[click](https://…)`` must stay text, ``@everyone`` must not ping): :func:`name_of`
+is the one place that does it, and every other helper here goes through it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
+
+import discord
 
 from cogs.i18n import t
 from engine.session import SeatSpec, Table
 
-__all__ = ["seat_label", "seat_names", "standings", "winner_line"]
+__all__ = ["deadline_line", "escape", "jump_url", "name_of", "place_of", "seat_label", "seat_names", "standings",
+           "when", "winner_line"]
 
 
-def standings(result: dict[str, Any]) -> list[int]:
-    """Return the seats in final order: the engine's winners first, then by score."""
+def escape(text: str) -> str:
+    """Return player-chosen text safe to show: no markdown, links or mentions of its own."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(text))
+
+
+def name_of(seat: SeatSpec) -> str:
+    """Return a seat's name, escaped."""
+    return escape(seat.display_name)
+
+
+def standings(result: dict[str, Any], table: Table | None = None) -> list[int]:
+    """Return the seats in final order: by the session's places when known (resigners last), else
+    the engine's winners first, then by score."""
+    if table is not None and table.results is not None:
+        places = {r.seat: r.placement for r in table.results}
+        return sorted(places, key=lambda s: (places[s], -result["scores"][s], s))
     return sorted(range(len(result["scores"])), key=lambda s: (s not in result["winners"], -result["scores"][s]))
 
 
+def place_of(table: Table, seat: int, fallback: int) -> int:
+    """Return a seat's place in the stored result (tied seats share it); ``fallback`` before it is known."""
+    if table.results is None:
+        return fallback
+    return next((r.placement for r in table.results if r.seat == seat), fallback)
+
+
 def winner_line(table: Table, result: dict[str, Any]) -> str:
-    """Return the summary's "Winner: ..." (or shared win) line."""
-    key = "play.winner" if len(result["winners"]) == 1 else "play.winners"
-    return "\n" + t(key, names=seat_names(table, result["winners"]))
+    """Return the summary's "Winner: ..." (or shared win) line, from the stored result when known."""
+    winners = ([r.seat for r in table.results if r.is_winner] if table.results is not None
+               else list(result["winners"]))
+    key = "play.winner" if len(winners) == 1 else "play.winners"
+    return "\n" + t(key, names=seat_names(table, winners))
 
 
 def seat_label(seat: SeatSpec) -> str:
-    """Return how a seat is named at the table (bots tagged)."""
-    return f"🤖 {seat.display_name}" if seat.is_ai else seat.display_name
+    """Return how a seat is named at the table: bots tagged, a resigned person's seat as its bot."""
+    if seat.resigned:
+        return t("play.stand_in", level=t(f"level.{seat.stand_in}").capitalize(), name=name_of(seat))
+    return f"🤖 {name_of(seat)}" if seat.is_ai else name_of(seat)
 
 
 def seat_names(table: Table, seats: Sequence[int]) -> str:
-    """Return seat names joined for a sentence."""
-    names = [table.seats[s].display_name for s in seats]
+    """Return seat names (escaped) joined for a sentence."""
+    names = [name_of(table.seats[s]) for s in seats]
     if len(names) <= 1:
         return "".join(names)
     return t("play.and", first=", ".join(names[:-1]), last=names[-1])
+
+
+def when(moment: float) -> str:
+    """Return an epoch time as a live relative Discord timestamp ("in 2 minutes")."""
+    return discord.utils.format_dt(datetime.fromtimestamp(moment, UTC), "R")
+
+
+def deadline_line(table: Table) -> str:
+    """Return "⏳ time runs out in …" for the current decision window, or "" when nobody is timed."""
+    if table.deadline is None or table.status != "playing" or not table.humans_owing():
+        return ""
+    return t("play.deadline", when=when(table.deadline))
+
+
+def jump_url(guild_id: int, channel_id: int, message_id: int) -> str:
+    """Return the link that opens a message."""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"

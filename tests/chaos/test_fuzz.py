@@ -71,6 +71,9 @@ class World:
             await self.clock.advance(600)  # Ann's timeouts play the game out: a summary with Rematch
         self.other = fake.text_channel("theirs", guild_id=fake.other_guild())
         await fake.slash(self.mallory, self.other, "incan new", {})
+        # The played-out game queued its DMs (prompts closed, reminders, "your time ran out") faster
+        # than a DM channel's budget: the examples start from a bot with nothing left to send.
+        await self.bot.hub.outbox.drained()
         self.table_ids = sorted({t.id for t in self.bot.sessions.tables.values()} | {done.id})
         # Fixed pools: hypothesis replays examples, so what it draws from must not grow meanwhile.
         self.pools = {user.id: self.visible(user) for user in (self.ann, self.eve, self.mallory)}

@@ -36,7 +36,8 @@ async def play_incan(fake: FakeDiscord, table: Table, users: list[FakeUser]) -> 
     by_id = {u.id: u for u in users}
     while table.status == "playing":
         owing = [(seat, by_id[table.seats[seat].user_id]) for seat in table.humans_owing()]
-        for seat, user in owing:
+        turn = table.window % len(owing)  # who presses last (and sees the reveal instead of a reply) rotates
+        for seat, user in owing[turn:] + owing[:turn]:
             prompt = moves_message(fake, table.channel_id)
             await fake.click(user, prompt, act_id(prompt, "camp" if table.state.carried[seat] >= 8 else "torch"))
 
@@ -82,12 +83,13 @@ async def test_finnish_server_swedish_player_incan_gold(fake, table, store, cloc
 
     assert "Etene (jatka syvemmälle)" in public  # Torch / Camp on the public message: the server's language
     # Each press is confirmed privately, in the presser's language.
-    swedish = "\n".join(m.render() for m in fake.ephemeral_replies(sven))
+    # (every version of each reply: a camper's reply is redrawn later with what they banked)
+    swedish = "\n".join(text for m in fake.ephemeral_replies(sven) for text in m.all_texts())
     assert "Incan Gold i" in swedish and re.search(r"tempel \d, kort \d", swedish)
     assert "Stanna (gå djupare)" in swedish and foreign(swedish, "sv") == []
-    english = "\n".join(m.render() for m in fake.ephemeral_replies(cy))
+    english = "\n".join(text for m in fake.ephemeral_replies(cy) for text in m.all_texts())
     assert "Torch (stay)" in english and foreign(english, "en") == []
-    finnish = "\n".join(m.render() for m in fake.ephemeral_replies(aino))
+    finnish = "\n".join(text for m in fake.ephemeral_replies(aino) for text in m.all_texts())
     assert "Etene (jatka syvemmälle)" in finnish and foreign(finnish, "fi") == []
     await fake.stop(bot)
 
@@ -121,12 +123,12 @@ async def test_sakkara_pictures_follow_their_reader(fake, table, store, clock, r
     assert "fi" in languages["sakkara.title"] or "fi" in languages["sakkara.title_place"]
     # the hidden rack count is on both pictures: the public board's and the one in her DM
     assert languages["boards.sakkara.rack"] == {"fi", "sv"}
-    assert languages["play.timeout_reminder"] == {"sv"}
+    assert languages["play.reminder"] == {"sv"}
     assert languages["play.timed_out"] == {"fi"}
     public = "\n".join(fake.public_texts())
     assert "Sakkara — " in public and foreign(public, "fi") == []
     private = "\n".join(t for m in fake.dm_messages(sven) for t in m.all_texts())
-    assert "sekunder kvar att bestämma" in private and foreign(private, "sv") == []
+    assert "ditt beslut ska fattas" in private and foreign(private, "sv") == []
     await fake.stop(bot)
 
 
@@ -222,7 +224,7 @@ async def test_after_a_restart_a_dm_without_a_click_is_in_the_players_last_langu
     before = len(fake.dm_messages(sven))
     await fake.run(clock.advance, 95)
     reminders = [m.text for m in fake.dm_messages(sven)[before:]]
-    assert any("sekunder kvar att bestämma" in text for text in reminders), reminders
+    assert any("ditt beslut ska fattas" in text for text in reminders), reminders
     await fake.stop(bot2)
 
 

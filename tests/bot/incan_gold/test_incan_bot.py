@@ -224,15 +224,30 @@ async def test_timers_remind_privately_then_return_to_camp(fake, table, store, c
     await decide(fake, game, players[0], "torch")
     late = [players[1], players[2]]
     public_before = len(fake.public_texts())
+    due = f"<t:{int(game.deadline)}:R>"
+    round_message = next(m for m in fake.channel_messages(table) if buttons(m, "peek:"))
+    assert due in round_message.render()  # the public message shows the deadline, live
+    await fake.click(players[1], round_message, buttons(round_message, "peek:")[0])
+    assert due in fake.ephemeral_replies(players[1])[-1].render()  # and so does each private status
     await fake.run(clock.advance, 90)
     for user in late:
-        assert any("seconds left" in m.render() for m in fake.dm_messages(user))
-    assert not any("seconds left" in t for t in fake.public_texts()[public_before:])
+        reminder = [m for m in fake.dm_messages(user) if "decision is due" in m.content]
+        assert len(reminder) == 1
+        # The reminder names the table and links to its message.
+        assert "Incan Gold" in reminder[0].content and f"<#{table.id}>" in reminder[0].content
+        assert f"/{table.id}/{round_message.id}" in reminder[0].content and due in reminder[0].content
+    assert not any("decision is due" in t for t in fake.public_texts()[public_before:])
     await fake.run(clock.advance, 30)
     reveal = next(e for e in (await _events(store, game)) if e["type"] == "reveal")
     seats = [game.seat_of(u.id) for u in players]
     assert [reveal["choices"][s] for s in seats] == ["torch", "camp", "camp"]
-    assert any("did not decide in time" in t for t in fake.public_texts())
+    assert any("Bo did not decide in time" in t for t in fake.public_texts())
+    for user in late:
+        # The player it happened to is told privately (once per absence).
+        told = [m for m in fake.dm_messages(user) if "your time ran out" in m.content]
+        assert len(told) == 1 and "you returned to camp" in told[0].content
+    # Bo's private status (opened before the timeout, still redrawable) says what he banked.
+    assert "your tent now holds" in fake.ephemeral_replies(players[1])[-1].render()
     await fake.stop(bot)
 
 
@@ -387,10 +402,17 @@ async def test_on_the_real_clock_bot_seats_play_and_every_step_is_drawn(fake, ta
     ann = players[0]
     game = await open_table(fake, bot, table, [ann], bots=("medium", "easy"))
     seat = game.seat_of(ann.id)
+    def summary_posted() -> bool:
+        return any(buttons(m, "rematch:") for m in fake.channel_messages(table))
+
     for _ in range(2000):  # real time: at most ~20 s
-        if game.status != "playing":
+        if game.status != "playing" and summary_posted() and not game.lock.locked():
             break
-        public = expedition(fake, game)
+        live = [m for m in fake.channel_messages(table) if buttons(m, "peek:")]
+        if game.status != "playing" or not live:  # between expeditions, or over: the summary comes
+            await asyncio.sleep(0.01)
+            continue
+        public = live[-1]
         current = any(c.startswith(f"act:{game.id}:{game.window}:") for c in public.custom_ids)
         if seat in game.humans_owing() and current:
             await decide(fake, game, ann, choice_for(game, seat))
@@ -414,5 +436,9 @@ async def test_the_next_expedition_message_opens_with_how_the_last_one_ended(fak
             await decide(fake, game, next(u for u in players if u.id == game.seats[seat].user_id), "torch")
     second = [m for m in fake.channel_messages(table) if buttons(m, "peek:")][-1]
     assert "expedition 2/5" in second.render().lower()
-    assert "The temple collapses" in second.render()  # everyone pressed on: expedition 1 ended in a collapse
+    assert "the temple collapsed" in second.render()  # everyone pressed on: expedition 1 ended in a collapse
+    # The first expedition's message is closed: no Choose, its final path and how it ended stay.
+    first = next(m for m in fake.channel_messages(table) if "expedition 1/5" in m.render().lower())
+    assert not first.custom_ids
+    assert "the temple collapsed" in first.render() and "🧟" in first.render()
     await fake.stop(bot)

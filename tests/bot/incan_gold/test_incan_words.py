@@ -14,13 +14,24 @@ from engine.session import SeatSpec, Table
 from engine.session.games import SPECS
 
 
-def play(steps: list[Any], options: dict[str, Any] | None = None) -> tuple[Table, IncanRenderer]:
+class Logged(IncanRenderer):
+    """The renderer with the game's log kept in ``lines[table id]`` (as the story gets it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: dict[int, list[str]] = {}
+
+    def _log(self, table: Table, events: list[Any], timed_out: list[int]) -> None:
+        self.lines.setdefault(table.id, []).extend(self.event_lines(table, events))
+
+
+def play(steps: list[Any], options: dict[str, Any] | None = None) -> tuple[Table, Logged]:
     """Three seats; a str is the next card, a dict {seat: "camp"} a decision (the others torch).
     Every event goes through the renderer's log, as the session's updates would."""
     table = Table(1, SPECS["incan_gold"], 10, 20, 1, dict(options or {}), {}, "playing",
                   [SeatSpec("Ann", 1), SeatSpec("Bo", 2), SeatSpec("Cy", 3)], seed=0)
     table.state = GAME.setup(3, 0, options)
-    renderer = IncanRenderer()
+    renderer = Logged()
     for step in steps:
         if isinstance(step, str):
             assert GAME.to_move(table.state) == [CHANCE]

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from incan_kit import buttons, lobby_id, start_bot
+from table_kit import live_controls
 
 from bot import Bot
 from cogs.indus.labels import board_png_available
@@ -188,6 +189,7 @@ async def test_two_players_full_game_with_own_colour_choice(fake, table, store, 
     assert any(a["do"] == "move" for a in taken) and any(a["do"] == "place" for a in taken)
     assert any("Reroll" in text for text in (await board(fake, bot, game)).all_texts())
     await final_checks(fake, store, table, game)
+    assert live_controls(fake, table, players) == []
     # Every human (away, see above) got turn nudges by DM with a link to the board message.
     ref = await bot.hub.message_ref(game, "board")
     for user in players:
@@ -232,7 +234,14 @@ async def test_restart_mid_turn_continues_from_the_old_buttons(fake, table, stor
     assert revived is not game and (revived.window, revived.version) == (window, version)
     await take(fake, mover(revived, players), old, cid, value)  # the button from before the restart
     assert revived.version > version
-    assert "placed a" in old.render()  # the log on the board was rebuilt from the stored actions
+    # The log was rebuilt from the stored actions: every placement is told once, in the game's
+    # thread (the rounds before) or on the board (since the last round).
+    [thread] = fake.threads(table)
+    told = [line for m in fake.channel_messages(thread) for line in m.content.splitlines()]
+    told += old.render().splitlines()
+    places = sum(1 for a in (await store.load_game(revived.id)).actions if isinstance(a.payload, dict)
+                 and a.payload.get("do") == "place")
+    assert sum("placed a" in line for line in told) == places > 0
     await play_to_the_end(fake, bot2, revived, players)
     await final_checks(fake, store, table, revived)
     await fake.stop(bot2)
@@ -292,8 +301,11 @@ async def test_timeout_reminds_then_the_easy_bot_plays_the_turn(fake, table, sto
     seat, turn = game.humans_owing()[0], game.state.turn
     deleted = await board(fake, bot, game)
     deleted.deleted = True  # someone deleted the board message: the next step posts a new one
+    due = f"<t:{int(game.deadline)}:R>"
+    assert due in (await board(fake, bot, game)).render()  # the board shows the deadline, live
     await fake.run(clock.advance, 90)
-    assert any("seconds left" in m.render() for m in fake.dm_messages(late))
+    reminders = [m for m in fake.dm_messages(late) if "decision is due" in m.content]
+    assert len(reminders) == 1 and "Indus" in reminders[0].content and due in reminders[0].content
     await fake.run(clock.advance, 30)
     # One timer: the Easy bot placed, the die was rolled and it moved -- the whole turn.
     assert game.state.turn == turn + 1 and game.state.seat != seat
@@ -303,6 +315,8 @@ async def test_timeout_reminds_then_the_easy_bot_plays_the_turn(fake, table, sto
         assert [f.filename for f in message.files] == ["board.png"]
     text = message.render()
     assert late.name in text and "did not decide in time: the Easy bot played for them" in text
+    told = [m for m in fake.dm_messages(late) if "your time ran out" in m.content]
+    assert len(told) == 1 and "the Easy bot played your turn" in told[0].content
     await fake.stop(bot)
 
 
@@ -351,7 +365,8 @@ async def test_on_the_real_clock_bot_turns_follow_each_other_to_the_summary(fake
     bot = await start_bot(fake, store, SystemClock(), ai_delay_s=0.01)
     game = await open_table(fake, bot, table, players[:2], bots=("easy", "medium"))
     for _ in range(6000):  # real time: at most ~60 s
-        if game.status != "playing":
+        summary = any(buttons(m, "rematch:") for m in fake.channel_messages(table))
+        if game.status != "playing" and summary and not game.lock.locked():
             break
         if game.humans_owing():
             message = await board(fake, bot, game)

@@ -14,6 +14,7 @@ import pytest
 from incan_kit import buttons, lobby_id, start_bot
 from PIL import Image
 from sakkara_bot_kit import last_prompt, perform, prompt_ids
+from table_kit import live_controls
 
 from bot import Bot
 from cogs.sakkara import board as sakkara_board
@@ -102,6 +103,12 @@ async def test_full_game_human_against_a_bot(fake, table, store, clock, monkeypa
     assert [r.score for r in await store.results(game.id)] == GAME.result(final)["scores"]
     # every DM prompt lost its controls at the end; the board message lost its Choose button
     assert all(not prompt_ids(m) for m in fake.dm_messages(ann))
+    assert live_controls(fake, table, [ann]) == []
+    # the whole story is in the game's thread, in batches of rounds
+    [thread] = fake.threads(table)
+    posted = [line for m in fake.channel_messages(thread) for line in m.content.splitlines()]
+    ends = sum(1 for a in log.actions if a.payload == {"do": "end"})
+    assert posted[-1].startswith("🏁") and sum("ends the turn" in line for line in posted) == ends > 0
     await fake.click(ann, summary[0], buttons(summary[0], "rematch:")[0])
     again = await bot.sessions.table_in(table.id)
     assert again.status == "lobby" and len(again.seats) == 2
@@ -227,7 +234,12 @@ async def test_restart_mid_turn_then_the_old_dm_controls_still_work(fake, table,
     seat = revived.humans_owing()[0]
     await perform(fake, ann, dm, choice(revived, seat, rng))  # the DM from before the restart
     assert revived.version > game.version
-    assert last_line in board_message(fake, table).text  # the public log was rebuilt from the store
+    # The public log was rebuilt from the store: the line from before the restart is on the board
+    # or, if the round ended with this move, in the game's thread -- once.
+    [thread] = fake.threads(table)
+    told = [line for m in fake.channel_messages(thread) for line in m.content.splitlines()]
+    told += board_message(fake, table).text.splitlines()
+    assert told.count(last_line) == 1
     await play_to_the_end(fake, revived, [ann], seed=6)
     log = await store.load_game(revived.id)
     final = replay(GAME, 2, log.game.seed, [(a.seat, a.payload) for a in log.actions])
@@ -323,13 +335,17 @@ async def test_timeout_reminds_privately_then_the_easy_bot_plays_the_turn(fake, 
     seat = game.seat_of(ann.id)
     assert game.humans_owing() == [seat]
     before = len(await store.actions(game.id))
+    due = f"<t:{int(game.deadline)}:R>"
+    assert any(due in x for x in fake.public_texts()) and due in fake.dm_messages(ann)[-1].render()
     await fake.run(clock.advance, 90)
-    assert any("seconds left" in m.render() for m in fake.dm_messages(ann))
-    assert not any("seconds left" in x for x in fake.public_texts())
+    assert any("decision is due" in m.render() and "Sakkara" in m.render() for m in fake.dm_messages(ann))
+    assert not any("decision is due" in x for x in fake.public_texts())
     await fake.run(clock.advance, 30)
     rows = (await store.actions(game.id))[before:]
     assert rows and rows[0].seat == seat  # the Easy bot played Ann's turn, then the game went on
-    assert any("Ann did not decide in time: the Easy bot played their turn." in x for x in fake.public_texts())
+    text = "Ann did not decide in time: the Easy bot played the turn for them."
+    assert any(text in x for x in fake.public_texts())
+    assert any("your time ran out" in m.content for m in fake.dm_messages(ann))
     assert game.status == "playing"
     await fake.stop(bot)
 

@@ -1,0 +1,295 @@
+"""The whole story of a game, for every game: its log on the board and, in batches, in a thread.
+
+Each renderer turns a committed update's events into log lines (its own wording); this module is
+the one mechanism that keeps them:
+
+- the **board** (the game's public message) shows every line since the last batch was written,
+  so nothing that happened is only in the past;
+- a **batch** goes to the game's thread (created from its lobby message at the start, where the
+  server allows threads and the bot may create one; else straight into the channel) when the
+  renderer says a natural chapter ended (an expedition, a round), when the board's log would
+  overflow its field, and at the end of the game — so the thread ends up holding every event in
+  order, at the cost of one rate-limited post per chapter instead of one per event;
+- how far the log was posted is stored (:mod:`db.table_records`): after a restart the lines not
+  yet posted are rebuilt by replaying the stored actions and seat events (timeouts, resignations),
+  so no line is posted twice or dropped. A batch that cannot be posted stays on the board and is
+  tried again with the next one.
+
+Positions are (actions, notes): every action before ``actions`` and the first ``notes`` seat
+events of the table; a seat event at version ``v`` comes before action ``v``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+import discord
+
+from cogs.i18n import t
+from cogs.table.text import name_of
+from engine.core import Event
+from engine.session import SeatEvent, Table, Update
+
+if TYPE_CHECKING:
+    from cogs.table.outbox import BucketKey, Outbox
+    from cogs.table.storage import StoreRepository
+
+__all__ = ["BOARD_LOG_LIMIT", "POST_LIMIT", "Narrator", "Story"]
+
+log = logging.getLogger(__name__)
+
+BOARD_LOG_LIMIT = 1000
+"""Characters of log the board shows at most (an embed field holds 1,024): a batch is written
+before the lines since the last one would pass it."""
+
+POST_LIMIT = 1900
+"""Characters per log post (a message holds 2,000): a longer batch takes several posts."""
+
+THREAD_ARCHIVE_MIN: Literal[60, 1440, 4320, 10080] = 1440
+"""The thread hides itself after a day without posts (each post brings it back)."""
+
+Position = tuple[int, int]
+
+
+class Narrator(Protocol):
+    """What the story needs of a game's renderer: its log lines."""
+
+    def event_lines(self, table: Table, events: Sequence[Event]) -> list[str]:
+        """Return the public log lines of one step's events."""
+        ...
+
+    def timeout_label(self, events: Sequence[Event], you: bool = False) -> str:
+        """Return what a timeout played (``events``: those of its first move)."""
+        ...
+
+
+@dataclass
+class _Log:
+    """One table's story in memory: where the thread is, what is written, what is pending."""
+
+    thread_id: int | None
+    written: Position
+    pending: list[str] = field(default_factory=list)
+    upto: Position = (0, 0)
+    last_batch: list[str] = field(default_factory=list)
+    unposted: list[tuple[list[str], Position]] = field(default_factory=list)  # cut batches: chunks, position
+
+
+class Story:
+    """Every table's log: lines since the last batch (for the board) and the batches (to a thread)."""
+
+    def __init__(self, bot: discord.Client, repo: StoreRepository, outbox: Outbox | None = None) -> None:
+        self.bot = bot
+        self.repo = repo
+        self.outbox = outbox
+        self._logs: dict[int, _Log] = {}
+
+    # ------------------------------------------------------------------ reading
+
+    def lines(self, table: Table) -> list[str]:
+        """Return the lines since the last batch was written (what the board shows)."""
+        story = self._logs.get(table.id)
+        return list(story.pending) if story is not None else []
+
+    def last_batch(self, table: Table) -> list[str]:
+        """Return the lines of the batch written last (e.g. the chapter that just ended)."""
+        story = self._logs.get(table.id)
+        return list(story.last_batch) if story is not None else []
+
+    def thread_id(self, table: Table) -> int | None:
+        """Return the table's thread, if it has one (known once the story is loaded)."""
+        story = self._logs.get(table.id)
+        return story.thread_id if story is not None else None
+
+    # ------------------------------------------------------------------ writing
+
+    async def begin(self, table: Table, lobby: tuple[int, int] | None, title: str, lines: list[str]) -> None:
+        """Open the game's thread from its lobby message (or settle for the channel) and log the start."""
+        thread_id: int | None = None
+        if lobby is not None and table.table_options.get("threads", True):
+            thread_id = await self._create_thread(table, lobby, title)
+        story = _Log(thread_id, (0, 0))
+        self._logs[table.id] = story
+        await self.repo.set_story(table.id, thread_id, 0, 0)
+        story.pending.extend(lines)
+        await self.flush(table)
+
+    async def played(self, update: Update, narrator: Narrator,
+                     chapter_end: Callable[[Sequence[Event]], bool] | None = None) -> None:
+        """Add an update's lines (its timeouts first); write a batch after each step that ends a
+        chapter (``chapter_end`` of its events) and before the board's log would overflow."""
+        table = update.table
+        timeouts = [e for e in table.seat_events[len(table.seat_events) - len(update.timed_out):]
+                    if e.kind == "timeout"] if update.timed_out else []
+        notes = len(table.seat_events)
+        story = await self._load(table, (update.start, notes - len(timeouts)), narrator)
+        first = update.step_events[0] if update.step_events else []
+        lines = [self._note_line(table, e, narrator, first) for e in timeouts]
+        for number, events in enumerate(update.step_events):
+            lines += narrator.event_lines(table, events)
+            if chapter_end is not None and chapter_end(events):
+                await self._add(table, story, lines, (update.start + number + 1, notes))
+                await self.flush(table)
+                lines = []
+        await self._add(table, story, lines, (table.version, notes))
+
+    async def note(self, table: Table, event: SeatEvent, narrator: Narrator) -> None:
+        """Add the line of a seat event that came without actions (a resignation)."""
+        story = await self._load(table, (table.version, len(table.seat_events) - 1), narrator)
+        await self._add(table, story, [self._note_line(table, event, narrator, [])],
+                        (table.version, len(table.seat_events)))
+
+    async def end(self, table: Table, lines: list[str], narrator: Narrator) -> None:
+        """Write everything left, with closing ``lines`` (the game is over or cancelled)."""
+        if table.status == "lobby":
+            return
+        story = await self._load(table, (table.version, len(table.seat_events)), narrator)
+        story.pending.extend(lines)
+        await self.flush(table)
+        self._logs.pop(table.id, None)
+
+    async def flush(self, table: Table) -> None:
+        """Cut the pending lines as one batch and post it (through the outbox: in order, as budget allows)."""
+        story = self._logs.get(table.id)
+        if story is None or not story.pending:
+            return
+        story.unposted.append((_chunks(story.pending), story.upto))
+        story.last_batch, story.pending = story.pending, []
+        if self.outbox is None:
+            await self._post_unposted(table, story)
+            return
+
+        def plan(fresh: bool) -> list[BucketKey]:
+            target = story.thread_id or table.channel_id
+            return [("send", target)] * max(1, sum(len(chunks) for chunks, _ in story.unposted))
+
+        async def run(latest: dict[str, Any], fresh: bool) -> None:
+            await self._post_unposted(table, story)
+
+        # One key per table: a batch cut while another waits joins it (both go, in order).
+        await self.outbox.submit(("story", table.id), {}, plan=plan, run=run)
+
+    def forget(self, table: Table) -> None:
+        """Drop a table's story from memory (it stays in the store)."""
+        self._logs.pop(table.id, None)
+
+    # ------------------------------------------------------------------ internals
+
+    async def _add(self, table: Table, story: _Log, lines: list[str], upto: Position) -> None:
+        if story.pending and len("\n".join(story.pending + lines)) > BOARD_LOG_LIMIT:
+            await self.flush(table)  # the board's log would overflow: the older lines go first
+        story.pending.extend(lines)
+        story.upto = upto
+        if len("\n".join(story.pending)) > BOARD_LOG_LIMIT:
+            await self.flush(table)  # one update alone says more than the board holds
+
+    def _note_line(self, table: Table, event: SeatEvent, narrator: Narrator, events: Sequence[Event]) -> str:
+        seat = table.seats[event.seat]
+        if event.kind == "resign":
+            level = t(f"level.{event.detail.get('level', 'easy')}").capitalize()
+            return t("play.resigned_log", name=name_of(seat), level=level)
+        return t("play.timed_out", names=name_of(seat), label=narrator.timeout_label(events))
+
+    async def _load(self, table: Table, start: Position, narrator: Narrator) -> _Log:
+        """Return the table's story, rebuilding the unwritten lines before ``start`` after a restart."""
+        story = self._logs.get(table.id)
+        if story is not None:
+            return story
+        row = await self.repo.story(table.id)
+        if row is None:
+            # The bot stopped before the story began: begin it now, in the channel (no lobby at hand).
+            story = _Log(None, (0, 0))
+            await self.repo.set_story(table.id, None, 0, 0)
+        else:
+            story = _Log(row.thread_id, (row.actions_written, row.notes_written))
+        story.pending = await self._replay(table, story.written, start, narrator)
+        story.upto = start
+        self._logs[table.id] = story
+        return story
+
+    async def _replay(self, table: Table, written: Position, start: Position, narrator: Narrator) -> list[str]:
+        """Return the lines of the story between ``written`` and ``start``, from the stored log."""
+        if start <= written:
+            return []
+        game = table.spec.game
+        state = game.setup(len(table.seats), table.seed or 0, table.options)
+        actions = await self.repo.actions(table.id, start[0])
+        notes = list(enumerate(table.seat_events[:start[1]]))
+        lines: list[str] = []
+        for version in range(start[0] + 1):
+            events: list[Event] = []
+            if version < start[0]:
+                seat, action = actions[version]
+                state, events = game.apply(state, seat, action)
+            for index, note in notes:
+                if note.version == version and index >= written[1]:
+                    lines.append(self._note_line(table, note, narrator, events))
+            if version < start[0] and version >= written[0]:
+                lines += narrator.event_lines(table, events)
+        return lines
+
+    async def _create_thread(self, table: Table, lobby: tuple[int, int], title: str) -> int | None:
+        channel = self.bot.get_partial_messageable(lobby[0], guild_id=table.guild_id)
+        try:
+            thread = await channel.get_partial_message(lobby[1]).create_thread(
+                name=title[:100], auto_archive_duration=THREAD_ARCHIVE_MIN)
+        except (discord.HTTPException, ValueError) as exc:
+            # No permission, too many active threads, a DM...: the log goes to the channel.
+            log.info("table %s: no thread (%s); the log goes to the channel", table.id, exc)
+            return None
+        return thread.id
+
+    async def _post_unposted(self, table: Table, story: _Log) -> None:
+        """Post the cut batches in order, each chunk once; record how far the story got."""
+        while story.unposted:
+            chunks, upto = story.unposted[0]
+            while chunks:
+                if not await self._post(table, story, chunks[0]):
+                    # Kept, in order, for the next batch; a restart rebuilds them from the store.
+                    return
+                chunks.pop(0)
+            story.unposted.pop(0)
+            story.written = upto
+            try:
+                await self.repo.set_story(table.id, story.thread_id, *story.written)
+            except Exception:
+                # Posted but not recorded: after a restart this batch would be posted again, never lost.
+                log.warning("table %s: the story position was not saved", table.id, exc_info=True)
+
+    async def _post(self, table: Table, story: _Log, text: str) -> bool:
+        """Post one text to the thread or else the channel; False when it cannot be posted now."""
+        while True:
+            target = story.thread_id or table.channel_id
+            try:
+                await self.bot.get_partial_messageable(target, guild_id=table.guild_id).send(
+                    text, allowed_mentions=discord.AllowedMentions.none())
+                return True
+            except (discord.Forbidden, discord.NotFound) as exc:
+                if story.thread_id is None:
+                    log.warning("table %s: the log cannot be posted in its channel (%s)", table.id, exc)
+                    return False
+                # The thread is gone or closed to the bot: the story goes on in the channel.
+                log.info("table %s: thread %s unusable (%s); the log goes to the channel", table.id,
+                         story.thread_id, exc)
+                story.thread_id = None
+            except discord.HTTPException as exc:
+                log.warning("table %s: a log batch was not posted (%s); it is tried again later", table.id, exc)
+                return False
+
+
+def _chunks(lines: list[str]) -> list[str]:
+    """Return the lines joined into texts of at most ``POST_LIMIT`` characters (a long line is cut)."""
+    out: list[str] = []
+    current = ""
+    for line in lines:
+        line = line[:POST_LIMIT]
+        if current and len(current) + 1 + len(line) > POST_LIMIT:
+            out.append(current)
+            current = ""
+        current = f"{current}\n{line}" if current else line
+    if current:
+        out.append(current)
+    return out
