@@ -8,7 +8,6 @@ It holds no SQL: every statement stays in ``db/``.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -30,6 +29,7 @@ from engine.session import (
     StoredTable,
     StoredTail,
     StoredTimer,
+    with_stand_ins,
 )
 
 __all__ = ["StoreRepository"]
@@ -47,11 +47,7 @@ def _spec(row: SeatRow) -> SeatSpec:
 
 def _with_stand_ins(seats: Sequence[SeatRow], events: Sequence[SeatEvent]) -> tuple[SeatSpec, ...]:
     """Return the seats as they are now: a person who resigned is played by their bot."""
-    specs = [_spec(s) for s in seats]
-    for event in events:
-        if event.kind == "resign" and 0 <= event.seat < len(specs):
-            specs[event.seat] = replace(specs[event.seat], stand_in=str(event.detail.get("level", "easy")))
-    return tuple(specs)
+    return with_stand_ins([_spec(s) for s in seats], events)
 
 
 def _moves(rows: Sequence[ActionRow]) -> tuple[tuple[int, Any], ...]:

@@ -35,6 +35,7 @@ from engine.session.records import (
     StoredTable,
     StoredTail,
     StoredTimer,
+    with_stand_ins,
 )
 from engine.session.sessions import Sessions
 from engine.session.table import Listener, Table, Update
@@ -69,4 +70,5 @@ __all__ = [
     "Table",
     "Update",
     "default_workers",
+    "with_stand_ins",
 ]

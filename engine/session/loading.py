@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.core import CHANCE, Event
-from engine.session.records import DECISION, GameSpec, Snapshot, StoredTable, StoredTail
+from engine.session.records import DECISION, GameSpec, Snapshot, StoredTable, StoredTail, with_stand_ins
 from engine.session.table import Table
 
 __all__ = ["SNAPSHOT_EVERY", "apply_actions", "fill", "fill_tail", "needs_snapshot", "snapshot_of", "step"]
@@ -84,9 +84,12 @@ def fill_tail(table: Table, tail: StoredTail) -> bool:
         changed = seats != table.seats or tail.host_id != table.host_id
         table.seats, table.host_id = seats, tail.host_id
         return changed
-    if list(tail.seats) != table.seats or len(tail.events) != len(table.seat_events):
-        # A seat changed hands (a resignation) or a timeout was told in another process.
-        table.seats, table.seat_events = list(tail.seats), list(tail.events)
+    if len(tail.events) != len(table.seat_events):
+        # A seat changed hands (a resignation) or a timeout was told in another process. The tail
+        # of a game in play carries no seats (they are fixed at the start): the events say who
+        # plays each seat now.
+        table.seats = list(tail.seats) if tail.seats else list(with_stand_ins(table.seats, tail.events))
+        table.seat_events = list(tail.events)
         changed = True
     if tail.actions:
         apply_actions(table, tail.actions)

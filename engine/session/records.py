@@ -7,7 +7,7 @@ it to ``db.Store``); :class:`GameSpec` is a game as the session hosts it.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from engine.core import Agent, Game
@@ -32,6 +32,7 @@ __all__ = [
     "StoredTable",
     "StoredTail",
     "StoredTimer",
+    "with_stand_ins",
 ]
 
 DECISION = "decision"
@@ -123,6 +124,15 @@ class SeatEvent:
     seat: int
     kind: str
     detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+def with_stand_ins(seats: Sequence[SeatSpec], events: Sequence[SeatEvent]) -> tuple[SeatSpec, ...]:
+    """Return the seats as they are now: a person who resigned is played by the bot they chose."""
+    specs = list(seats)
+    for event in events:
+        if event.kind == "resign" and 0 <= event.seat < len(specs):
+            specs[event.seat] = replace(specs[event.seat], stand_in=str(event.detail.get("level", "medium")))
+    return tuple(specs)
 
 
 @dataclass(frozen=True, slots=True)
