@@ -101,7 +101,8 @@ async def test_a_user_who_keeps_dms_closed_costs_one_invalid_request_per_retry(f
 
 async def test_a_private_prompt_is_one_dm_redrawn_through_its_players_clicks(fake, table, store, clock):
     """Sakkara: each player's prompt is one DM for the game; every hand-over redraws it through that
-    player's latest click on it (an interaction endpoint), never by a rate-limited edit or a new DM."""
+    player's latest click on it (an interaction endpoint), never by a rate-limited edit or a new DM.
+    Rate-limited calls go only to the board and, in batches, to the game's log thread."""
     fake.limit(RateLimits())
     ann, bo = fake.user("Ann"), fake.user("Bo")
     bot = await start_bot(fake, store, clock, rate_limited=True)
@@ -123,7 +124,10 @@ async def test_a_private_prompt_is_one_dm_redrawn_through_its_players_clicks(fak
     dm_channels = {fake.dm_channel(u).id for u in (ann, bo)}
     limited = [c for c in fake.rest_calls[start:] if not c.route.startswith(("/interactions/", "/webhooks/"))]
     assert [c for c in limited if int(c.path.split("/")[2]) in dm_channels] == []  # no DM sent or edited
-    assert all(c.path.startswith(f"/channels/{table.id}/") for c in limited)  # only the board, once a move
+    # Only the board, once a move, and the game's log posted in batches to its thread.
+    public = {table.id} | {t.id for t in fake.threads(table)}
+    assert fake.threads(table)
+    assert all(int(c.path.split("/")[2]) in public for c in limited)
     assert len(limited) <= moves
     assert any(c.method == "PATCH" and "@original" in c.path for c in fake.rest_calls[start:])
     await fake.stop(bot)
@@ -182,13 +186,16 @@ async def test_an_incan_gold_game_played_flat_out_under_discords_limits_gets_no_
     start = len(fake.rest_calls)
     while game.status == "playing":
         for seat in game.humans_owing():
+            await bot.hub.outbox.drained()  # a new expedition's message may wait for the channel's bucket
             public = [m for m in fake.channel_messages(table) if buttons(m, "act:")][-1]
             choice = "camp" if game.state.carried[seat] >= 5 else "torch"
             await fake.click(by_id[game.seats[seat].user_id], public, act_id(public, choice))
     await bot.hub.outbox.drained()
     assert fake.limiter is not None and fake.limiter.rate_limited == 0 and fake.invalid_requests == 0
     limited = [c for c in fake.rest_calls[start:] if not c.route.startswith(("/interactions/", "/webhooks/"))]
-    assert len(limited) <= 12  # a message per expedition and the summary: the cards cost nothing
+    # A message per expedition, the summary, and the log's batch per expedition in the game's thread:
+    # the cards themselves cost nothing (answered through the clicks).
+    assert len(limited) <= 12
     summary = [m for m in fake.channel_messages(table) if buttons(m, "rematch:")]
     assert summary and "final scores" in summary[-1].render()
     await fake.stop(bot)
