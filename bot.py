@@ -8,6 +8,7 @@ start-up: while the gateway connects, the session restores every timer with one 
 is loaded by its first click, command or timer.
 
     python bot.py            run the bot (needs DISCORD_TOKEN)
+    python bot.py --sync     run the bot, syncing the slash commands to Discord even if unchanged
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import logging
 import os
@@ -37,6 +39,7 @@ from cogs.table.hub import TableBot, TableHub
 from cogs.table.listener import TableListener
 from cogs.table.outbox import Budget
 from cogs.table.storage import StoreRepository
+from cogs.table.sync import place_commands, sync_commands
 from db.startup import CannotOpen, open_store
 from db.store import Store
 from engine.clock import Clock, SystemClock
@@ -63,7 +66,8 @@ class Config:
     ai_budget_s: float = 10.0
     log_level: str = "INFO"
     dev_guild_id: int | None = None
-    sync_commands: bool = True
+    sync_commands: bool = True  # when the command tree changed (a hash in the database says)
+    force_sync: bool = False  # python bot.py --sync: sync now, changed or not
     decision_timeout_s: float = 120.0
     reminder_before_s: float = 30.0
     ai_delay_s: float = 1.5
@@ -214,13 +218,9 @@ class Bot(TableBot):
         self.add_dynamic_items(*buttons.DYNAMIC_ITEMS, *lobby.DYNAMIC_ITEMS)
         self._opening = asyncio.create_task(self._open_sessions())
         await self.tree.set_translator(CatalogueTranslator())  # command names in fi, sv-SE, it
-        if self.config.sync_commands:
-            if self.config.dev_guild_id:
-                guild = discord.Object(self.config.dev_guild_id)
-                self.tree.copy_global_to(guild=guild)
-                await self.tree.sync(guild=guild)
-            else:
-                await self.tree.sync()
+        wanted = place_commands(self.tree, self.config.dev_guild_id)
+        if self.config.sync_commands or self.config.force_sync:
+            await sync_commands(self.tree, self.store, wanted, force=self.config.force_sync)
 
     async def on_interaction(self, interaction: discord.Interaction[TableBot]) -> None:
         """Answer privately a click no button of the bot took (see cogs.table.gate.answer_unclaimed)."""
@@ -336,8 +336,10 @@ async def run(config: Config) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line, then run the bot (the offline demo is ``demo.py``, above the bot)."""
     parser = argparse.ArgumentParser(description="Temple Table: board games on Discord.",
-                                      epilog="Offline demo without a token: python demo.py (or ./run.sh --demo).")
-    parser.parse_args(argv)
+                                     epilog="Offline demo without a token: python demo.py (or ./run.sh --demo).")
+    parser.add_argument("--sync", action="store_true",
+                        help="sync the slash commands to Discord at this start, changed or not")
+    args = parser.parse_args(argv)
     load_dotenv(find_dotenv(usecwd=True))  # the .env of the folder the bot is started from
     try:
         config = Config.from_env()
@@ -348,6 +350,8 @@ def main(argv: list[str] | None = None) -> int:
         print("DISCORD_TOKEN is not set: copy .env.example to .env and put your bot's token in it.",
               file=sys.stderr)
         return 2
+    if args.sync:
+        config = dataclasses.replace(config, force_sync=True)
     configure_logging(config.log_level)
     configure_gc()
     return asyncio.run(run(config))

@@ -25,6 +25,7 @@ from types import TracebackType
 from typing import Any, Literal, cast
 
 from db.backend import Backend, Conn, Refused
+from db.commands import CommandSyncRecords
 from db.errors import (
     AlreadySeated,
     ChannelBusy,
@@ -66,7 +67,7 @@ def _placeholders(count: int) -> str:
     return ", ".join("?" * count)
 
 
-class Store(SideRows, LocaleRecords, SettingsRecords, TableRecords):
+class Store(SideRows, LocaleRecords, SettingsRecords, TableRecords, CommandSyncRecords):
     """The bot's repository; open with ``await Store.open(path)`` or ``await Store.connect(url)``."""
 
     def __init__(self, backend: Backend, clock: Clock = utc_now) -> None:
