@@ -248,6 +248,7 @@ class Bot(TableBot):
         """Restore every timer from the store (one query) while the gateway connects; tables load on
         demand. Not after READY: discord.py holds READY back while guilds stream in (seconds), and a
         timer's work needs only REST."""
+        await self.hub.closed_dms.load()  # before any timer's reminder tries a DM
         await self.sessions.open()
         log.info("timers restored; tables load on their first click, command or timer")
         closed = await self.hub.sweep()  # a running table's leftovers close when it is loaded
@@ -261,6 +262,7 @@ class Bot(TableBot):
         await self.sessions.close()
         await self.hub.outbox.close()  # what waits for Discord's budget goes out first
         await self.hub.readers.flush()  # the players' last locales, before the store closes
+        await self.hub.closed_dms.flush()  # and who has closed DMs
         await super().close()
 
 

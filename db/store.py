@@ -25,6 +25,7 @@ from types import TracebackType
 from typing import Any, Literal, cast
 
 from db.backend import Backend, Conn, Refused
+from db.closed_dms import ClosedDmRecords
 from db.commands import CommandSyncRecords
 from db.errors import (
     AlreadySeated,
@@ -67,7 +68,7 @@ def _placeholders(count: int) -> str:
     return ", ".join("?" * count)
 
 
-class Store(SideRows, LocaleRecords, SettingsRecords, TableRecords, CommandSyncRecords):
+class Store(SideRows, LocaleRecords, SettingsRecords, TableRecords, CommandSyncRecords, ClosedDmRecords):
     """The bot's repository; open with ``await Store.open(path)`` or ``await Store.connect(url)``."""
 
     def __init__(self, backend: Backend, clock: Clock = utc_now) -> None:

@@ -21,6 +21,7 @@ from discord.ext import commands
 
 from cogs.i18n import t
 from cogs.table.answer import Answer, answering
+from cogs.table.closed_dms import ClosedDms
 from cogs.table.closing import Closing
 from cogs.table.outbox import BucketKey, Budget, Outbox, Run
 from cogs.table.panels import Panels
@@ -32,7 +33,7 @@ from db.store import Store
 from engine.core import Event
 from engine.session import Sessions, Table, Update
 
-__all__ = ["AWAY_AFTER_S", "DM_RETRY_AFTER_S", "Renderer", "TableBot", "TableHub"]
+__all__ = ["AWAY_AFTER_S", "Renderer", "TableBot", "TableHub"]
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +41,6 @@ AWAY_AFTER_S = 60.0
 """A player who has not clicked or typed a command for this long may be looking elsewhere: only
 then is their turn worth a DM that notifies them (a rate-limited call each)."""
 
-DM_RETRY_AFTER_S = 600.0
-"""A user whose DMs were closed is tried again when they next interact, if at least this long ago
-(each failed DM counts toward Discord's 10,000 invalid requests per 10 minutes)."""
 
 class Renderer(Protocol):
     """A game's drawing of the table: public messages, private prompts, the summary."""
@@ -140,9 +138,10 @@ class TableHub(Closing):
         self.renderers: dict[str, Renderer] = {}
         self._open: set[tuple[int, str, int | None]] = set()  # messages whose controls act on their game
         self.readers = Readers(bot, store)  # who reads which language (players' locales stored)
-        self.no_dm: set[int] = set()  # users whose DMs are closed: they choose via ephemeral prompts
-        # On the session's clock (the world's time: tests move it, as they move the game's timers).
-        self._no_dm_at: dict[int, float] = {}  # user id -> when their DMs were found closed
+        # Users whose DMs are closed (kept in the store): they choose via ephemeral prompts. On the
+        # session's clock (the world's time: tests move it, as they move the game's timers).
+        self.closed_dms = ClosedDms(store)
+        self.no_dm: set[int] = self.closed_dms.users
         self._seen_at: dict[int, float] = {}  # user id -> their latest click or command
         self.outbox = Outbox(budget)  # every rate-limited call goes through it
         self.panels = Panels()  # private prompts redrawn through their player's latest click
@@ -426,21 +425,14 @@ class TableHub(Closing):
 
     def dms_closed(self, user_id: int) -> None:
         """Remember that a user's DMs are closed: no DM is tried again until they interact again."""
-        self.no_dm.add(user_id)
-        self._no_dm_at[user_id] = self.bot.sessions.clock.now()
+        self.closed_dms.closed(user_id, self.bot.sessions.clock.now())
 
     def interacted(self, user_id: int) -> None:
-        """A user clicked or ran a command: if their DMs were closed a while ago, try them again.
-
-        They may have opened their DMs meanwhile; a user who has not is tried again at most once
-        every :data:`DM_RETRY_AFTER_S` (each failed try is an invalid request to Discord).
-        """
+        """A user clicked or ran a command: if their DMs were closed a while ago, try them again
+        (:mod:`cogs.table.closed_dms`)."""
         now = self.bot.sessions.clock.now()
         self._seen_at[user_id] = now
-        closed_at = self._no_dm_at.get(user_id)
-        if closed_at is not None and now - closed_at >= DM_RETRY_AFTER_S:
-            self.no_dm.discard(user_id)
-            del self._no_dm_at[user_id]
+        self.closed_dms.interacted(user_id, now)
 
     def away(self, user_id: int) -> bool:
         """Return True when the user has not interacted for :data:`AWAY_AFTER_S` (or not since start-up)."""

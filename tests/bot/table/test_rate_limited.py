@@ -13,7 +13,7 @@ import pytest
 from incan_kit import act_id, buttons, lobby_id, start_bot
 from sakkara_bot_kit import last_prompt, perform
 
-from cogs.table import hub as hub_module
+from cogs.table import closed_dms as closed_dms_module
 from engine.sakkara import GAME
 from engine.sakkara import ai as sakkara_ai
 from fakediscord import FakeDiscord, FakeUser
@@ -73,7 +73,7 @@ async def test_closed_dms_are_not_tried_again_until_the_user_interacts(fake, tab
     await hub.outbox.drained()
     assert fake.invalid_requests == 1 and fake.dm_messages(cy) == []
     # A while later Cy has opened their DMs and interacts: the next DM is tried, and arrives.
-    monkeypatch.setattr(hub_module, "DM_RETRY_AFTER_S", 0.0)
+    monkeypatch.setattr(closed_dms_module, "DM_RETRY_AFTER_S", 0.0)
     fake.open_dms(cy)
     await fake.slash(cy, table, "sakkara status", {})
     assert cy.id not in hub.no_dm
@@ -83,13 +83,52 @@ async def test_closed_dms_are_not_tried_again_until_the_user_interacts(fake, tab
     await fake.stop(bot)
 
 
+async def test_closed_dms_are_remembered_across_a_restart(fake, table, store, clock, players):
+    """A restart does not pay a 403 per closed-DM user to learn it again; interacting later still
+    lets them be tried (they may have opened their DMs), and that is remembered too."""
+    fake.limit(RateLimits())
+    bot = await start_bot(fake, store, clock, rate_limited=True)
+    ann, _, cy = players
+    fake.close_dms(cy)
+    await fake.slash(ann, table, "sakkara new", {})
+    lobby = lobby_of(fake, table)
+    await fake.click(cy, lobby, lobby_id(lobby, "join"))  # the DM check fails: one 403
+    assert fake.invalid_requests == 1
+    again = await restart(fake, bot, store, clock)
+    assert cy.id in again.hub.no_dm
+    for n in range(3):  # reminders and notices after the restart: not even tried
+        await again.hub.send_dm(cy.id, ("notice", n), content="hello")
+    await again.hub.outbox.drained()
+    assert fake.invalid_requests == 1 and fake.dm_messages(cy) == []
+    # Ten minutes later Cy has opened their DMs and runs a command: tried again, and that is kept.
+    fake.open_dms(cy)
+    await fake.run(clock.advance, closed_dms_module.DM_RETRY_AFTER_S + 1)
+    await fake.slash(cy, table, "sakkara status", {})
+    await again.hub.send_dm(cy.id, ("notice", 9), content="welcome back")
+    await again.hub.outbox.drained()
+    assert [m.content for m in fake.dm_messages(cy)] == ["welcome back"]
+    third = await restart(fake, again, store, clock)
+    assert cy.id not in third.hub.no_dm
+    await third.hub.send_dm(cy.id, ("notice", 10), content="still here")
+    await third.hub.outbox.drained()
+    assert [m.content for m in fake.dm_messages(cy)] == ["welcome back", "still here"]
+    assert fake.invalid_requests == 1
+    await fake.stop(third)
+
+
+async def restart(fake: FakeDiscord, old, store, clock):
+    """Stop the bot and start a new process on the same store (what it remembers is in the store)."""
+    await fake.stop(old)
+    return await start_bot(fake, store, clock, rate_limited=True)
+
+
 async def test_a_user_who_keeps_dms_closed_costs_one_invalid_request_per_retry(fake, table, store, clock,
                                                                                 players, monkeypatch):
     fake.limit(RateLimits())
     bot = await start_bot(fake, store, clock, rate_limited=True)
     cy = players[2]
     fake.close_dms(cy)
-    monkeypatch.setattr(hub_module, "DM_RETRY_AFTER_S", 0.0)
+    monkeypatch.setattr(closed_dms_module, "DM_RETRY_AFTER_S", 0.0)
     for n in range(3):
         await fake.slash(cy, table, "incan status", {})  # interacts: may be tried once more
         for k in range(3):
