@@ -32,7 +32,7 @@ from dotenv import find_dotenv, load_dotenv
 
 from cogs.i18n import t
 from cogs.i18n.commands import CatalogueTranslator
-from cogs.table import buttons, lobby
+from cogs.table import buttons, lobby, resign
 from cogs.table.coordination import coordinator_for
 from cogs.table.gate import Tree, answer_unclaimed
 from cogs.table.hub import TableBot, TableHub
@@ -215,7 +215,7 @@ class Bot(TableBot):
             except commands.ExtensionError:
                 log.exception("cog %s failed to load", extension)
                 raise
-        self.add_dynamic_items(*buttons.DYNAMIC_ITEMS, *lobby.DYNAMIC_ITEMS)
+        self.add_dynamic_items(*buttons.DYNAMIC_ITEMS, *lobby.DYNAMIC_ITEMS, *resign.DYNAMIC_ITEMS)
         self._opening = asyncio.create_task(self._open_sessions())
         await self.tree.set_translator(CatalogueTranslator())  # command names in fi, sv-SE, it
         wanted = place_commands(self.tree, self.config.dev_guild_id)

@@ -1,4 +1,4 @@
-"""The slash commands every game shares: ``/<game> join | leave | addbot | start | cancel``.
+"""The slash commands every game shares: ``/<game> join | leave | addbot | start | cancel | resign``.
 
 Each game's cog subclasses :class:`TableCog` (a ``GroupCog``: the group name is the game's
 command) and adds only what differs: ``new`` with its options, ``status`` and ``rules``.
@@ -17,6 +17,7 @@ from cogs.table.answer import answering_click
 from cogs.table.buttons import as_seat, refuse, reply
 from cogs.table.hub import Renderer, TableBot
 from cogs.table.lobby import lobby_op
+from cogs.table.resign import ask_to_resign
 from engine.session import SessionError, Table
 
 __all__ = ["TableCog"]
@@ -103,3 +104,15 @@ class TableCog(commands.GroupCog):
     async def cancel(self, interaction: discord.Interaction) -> None:
         """Cancel the table."""
         await self.lobby(interaction, "cancel")
+
+    @app_commands.command(name="resign", description="Leave the running game: a bot plays your seat")
+    @app_commands.describe(level="The bot that plays your seat for the rest of the game")
+    async def resign(self, interaction: discord.Interaction,
+                     level: Literal["easy", "medium", "hard"] = "medium") -> None:
+        """Ask the player to confirm leaving the game (a bot of their choice takes the seat)."""
+        try:
+            table = await self.table_here(interaction)
+        except SessionError as exc:
+            await refuse(interaction, exc, self.renderer.command)
+            return
+        await ask_to_resign(interaction, table, level, self.renderer.command)
