@@ -91,15 +91,17 @@ class TableRecords(StoreBase):
         check_int64(version, "version")
         check_int64(seat, "seat")
         text = encode_json(detail or {}, "detail")
-        async with self._write() as db:
-            try:
+        try:
+            async with self._write() as db:
                 rows = await db.fetch(
                     "INSERT INTO seat_events (game_id, version, seat, kind, detail, created_at)"
                     " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id, version, seat, kind) DO NOTHING"
                     " RETURNING id",
                     (game_id, version, seat, kind, text, self._now_ms()),
                 )
-            except Refused as exc:
+        except Refused as exc:
+            # Read why outside the failed transaction (PostgreSQL refuses statements in an aborted one).
+            async with self._read() as db:
                 raise await self._event_refused(db, game_id, seat, exc) from exc
         return bool(rows)
 

@@ -8,13 +8,6 @@ from db_kit import ANN, BO, HARD, PlayingGame
 from db import NoSuchSeat, Store, WrongStatus
 
 
-@pytest.fixture
-async def store() -> Store:
-    s = await Store.open(":memory:")
-    yield s
-    await s.close()
-
-
 async def test_seat_events_are_kept_in_order_and_a_timeout_is_recorded_once(store: Store):
     game = await PlayingGame(store)()
     assert await store.add_seat_event(game, 3, 0, "timeout")
