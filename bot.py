@@ -47,7 +47,7 @@ from engine.session import AiPool, Sessions, Settings, default_workers
 from engine.session.games import SPECS
 
 EXTENSIONS: tuple[str, ...] = ("cogs.incan_gold.cog", "cogs.sakkara.cog", "cogs.indus.cog", "cogs.leaderboard.cog",
-                              "cogs.settings.cog")
+                              "cogs.settings.cog", "cogs.help.cog")
 """Every cog the bot loads, in order."""
 
 log = logging.getLogger("temple_table")
@@ -179,10 +179,12 @@ waits 10 s after SIGTERM before it kills: closing the gateway and the store fits
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 """What stops the bot cleanly: `docker stop` (SIGTERM, the Dockerfile's STOPSIGNAL) and Ctrl+C."""
 
-INTENTS = discord.Intents(guilds=True)
+INTENTS = discord.Intents(guilds=True, guild_messages=True)
 """What the bot asks Discord for. Slash commands and button clicks arrive with every intent off;
 the guilds intent keeps servers and channels in discord.py's cache (channel permissions, a
-command's guild). No message, reaction, typing, voice, presence or member events are needed:
+command's guild). Server messages (not privileged; without the message content intent Discord
+sends a message's text only when it mentions the bot) are there so an @mention gets an answer
+pointing to /help. No reaction, typing, voice, presence, member or DM-message events are needed:
 Intents.default() would stream all of those to the bot and have them parsed for nothing."""
 
 
@@ -221,6 +223,10 @@ class Bot(TableBot):
         wanted = place_commands(self.tree, self.config.dev_guild_id)
         if self.config.sync_commands or self.config.force_sync:
             await sync_commands(self.tree, self.store, wanted, force=self.config.force_sync)
+
+    async def on_message(self, message: discord.Message) -> None:
+        """Nothing: the bot has no text commands (an @mention is answered by cogs/help). commands.Bot
+        would look every mention up as a prefix command and log "help" as an unknown command."""
 
     async def on_interaction(self, interaction: discord.Interaction[TableBot]) -> None:
         """Answer privately a click no button of the bot took (see cogs.table.gate.answer_unclaimed)."""

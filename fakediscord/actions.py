@@ -10,6 +10,7 @@ waits until the bot is done, and fails if it was never acknowledged.
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import discord
@@ -357,6 +358,10 @@ class UserActions(RestRouter):
             channel, user, {"content": content}, [], ephemeral_to=None, interaction=None
         )
         data = _wire(msg.data)
+        # As Discord does: the users named by <@id> in the text are the message's mentions.
+        named = {int(found) for found in re.findall(r"<@!?(\d+)>", content)}
+        known = {self.bot_user.id: self.bot_user, **self.users}
+        data["mentions"] = [known[uid].payload() for uid in sorted(named) if uid in known]
         if not channel.is_dm:
             member = self._member_payload(user)
             member.pop("user")

@@ -27,7 +27,7 @@ from cogs.i18n import current_language, t
 from cogs.i18n.catalogue import book
 from cogs.i18n.languages import DISCORD_LOCALES, language_of
 
-__all__ = ["NAME_PATTERN", "CatalogueTranslator", "command_key", "localised_name"]
+__all__ = ["NAME_PATTERN", "CatalogueTranslator", "command_key", "localised_description", "localised_name"]
 
 NAME_PATTERN = re.compile(r"^[-_'\w]{1,32}$")
 """Discord's rule for a localised command or option name (lower case is checked separately)."""
@@ -102,3 +102,11 @@ def localised_name(path: str, locale: Any = None) -> str:
         text = _lookup(key, language) if language and language != "en" else None
         out.append(text or parts[depth - 1])
     return " ".join(out)
+
+
+def localised_description(path: str, default: str, locale: Any = None) -> str:
+    """Return a command's description as a reader of ``locale`` sees it in Discord (``default``, the
+    English one in the code, when the catalogue has none)."""
+    language = language_of(locale) if locale is not None else current_language()
+    text = _lookup("cmd." + ".".join(path.split()) + ".desc", language) if language and language != "en" else None
+    return text or default

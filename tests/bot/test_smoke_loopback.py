@@ -24,7 +24,8 @@ async def test_bot_start_over_loopback_opens_a_table(tmp_path):
         try:
             await asyncio.wait_for(bot.wait_until_ready(), timeout=10)
             assert server.identify_payload is not None and server.identify_payload["token"] == "loopback-token"
-            assert server.identify_payload["intents"] == discord.Intents(guilds=True).value  # nothing more
+            # Servers and their messages (an @mention is answered), nothing more.
+            assert server.identify_payload["intents"] == discord.Intents(guilds=True, guild_messages=True).value
             assert any(c["name"] == "incan" for c in fake.commands[None])  # synced globally
             rec = await server.slash(bot, ann, channel, "incan new", {"preset": "diamant"})
             assert rec.ephemeral
