@@ -338,7 +338,10 @@ async def test_a_slow_move_is_deferred_in_time_then_drawn(fake, table, store, cl
 
 async def test_a_card_a_bot_reveals_is_one_edit_and_waiting_costs_nothing(fake, table, store, clock, players):
     bot = await start_bot(fake, store, clock, ai_delay_s=5.0)
-    game = await open_table(fake, bot, table, players, bots=("easy",))
+    # A pinned seed: the card revealed must not end the expedition (that posts the chapter to the
+    # game's log thread and opens a new expedition message: more calls, rightly).
+    game = await open_table(fake, bot, table, players, bots=("easy",), start=False)
+    await fake.run(bot.sessions.start, game.id, players[0].id, 42)
     public = expedition(fake, game)
     window = game.window
     start = len(fake.rest_calls)
