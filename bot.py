@@ -47,7 +47,7 @@ from engine.session import AiPool, Sessions, Settings, default_workers
 from engine.session.games import SPECS
 
 EXTENSIONS: tuple[str, ...] = ("cogs.incan_gold.cog", "cogs.sakkara.cog", "cogs.indus.cog", "cogs.leaderboard.cog",
-                              "cogs.settings.cog", "cogs.help.cog")
+                              "cogs.settings.cog", "cogs.help.cog", "cogs.tables.cog")
 """Every cog the bot loads, in order."""
 
 log = logging.getLogger("temple_table")

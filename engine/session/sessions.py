@@ -342,6 +342,7 @@ class Sessions(Runner):
         """Set one of a server's settings (``None``: back to the default)."""
         await self.repo.set_server_setting(guild_id, key, value)
 
+    @_reachable
     async def active_in_guild(self, guild_id: int) -> list[Table]:
         """Return a server's tables in the lobby or playing, oldest first (loaded on demand)."""
         tables = []

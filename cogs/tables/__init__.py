@@ -1,0 +1,1 @@
+"""``/tables``: a server's running tables, with links; a server manager can end one."""
