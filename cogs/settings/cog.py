@@ -2,7 +2,12 @@
 
 ``/settings language`` chooses the language of the bot's public messages on this server (lobby,
 boards, logs, summaries, leaderboards); left out, it tells the current one. Private texts keep
-following each player's own Discord language. Further settings are subcommands of this group.
+following each player's own Discord language.
+
+``/settings decision_time``, ``/settings bot_delay`` and ``/settings threads`` set what a new table
+of this server starts with (a table opened with its own ``timeout`` keeps it): the time to decide,
+how long a bot seat waits before acting, and whether the game's log goes to a thread of its own or
+to the channel. Left out, each tells the current value. A running table keeps what it started with.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from discord.ext import commands
 from cogs.i18n import NATIVE_NAMES, t
 from cogs.table.buttons import can_manage, reply
 from cogs.table.hub import TableBot
+from engine.session import SessionError
 
 __all__ = ["Settings", "setup"]
 
@@ -57,6 +63,58 @@ class Settings(commands.GroupCog, group_name="settings", group_description="This
         await readers.choose(guild_id, None if language == AUTO else language)
         key = "settings.language_reset" if language == AUTO else "settings.language_set"
         await reply(interaction, t(key, language=NATIVE_NAMES[readers.public(guild_id)]))
+
+    @app_commands.command(name="decision_time", description="Seconds a player has to decide, for new tables")
+    @app_commands.describe(seconds="30 to 600; leave out to see the current value")
+    async def decision_time(self, interaction: discord.Interaction,
+                            seconds: app_commands.Range[int, 30, 600] | None = None) -> None:
+        """Show or set the server's default decision time."""
+        await self._table_default(interaction, "decision_timeout_s", seconds,
+                                  float(self.bot.sessions.settings.decision_timeout_s))
+
+    @app_commands.command(name="bot_delay", description="Seconds a bot seat waits before it acts, for new tables")
+    @app_commands.describe(seconds="0 to 30; leave out to see the current value")
+    async def delay_of_bots(self, interaction: discord.Interaction,
+                        seconds: app_commands.Range[float, 0.0, 30.0] | None = None) -> None:
+        """Show or set the server's default bot delay."""
+        await self._table_default(interaction, "ai_delay_s", seconds, float(self.bot.sessions.settings.ai_delay_s))
+
+    @app_commands.command(name="threads", description="Whether each game's log goes to a thread of its own")
+    @app_commands.describe(on="Leave out to see the current value")
+    async def threads(self, interaction: discord.Interaction, on: bool | None = None) -> None:
+        """Show or set whether new tables log to a thread (else to the channel)."""
+        await self._table_default(interaction, "threads", on, True)
+
+    async def _table_default(self, interaction: discord.Interaction, key: str, value: float | bool | None,
+                             default: float | bool) -> None:
+        """Show (``value`` None) or set one of the defaults a new table of the server starts with."""
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            await reply(interaction, t("error.guild_only"))
+            return
+        sessions = self.bot.sessions
+        try:
+            if value is None:
+                current = (await sessions.server_settings(guild_id)).get(key, default)
+                await reply(interaction, t(f"settings.{key}_now", value=_shown(current)))
+                return
+            if not can_manage(interaction):  # the command is hidden from others; a crafted call lands here
+                await reply(interaction, t("error.not_manager"))
+                return
+            await sessions.set_server_setting(guild_id, key, value)
+        except SessionError as exc:
+            await reply(interaction, t(f"error.{exc.code}"))
+            return
+        await reply(interaction, t(f"settings.{key}_set", value=_shown(value)))
+
+
+def _shown(value: object) -> str:
+    """Return a setting's value as the answer shows it (seconds without a needless ``.0``; on/off)."""
+    if isinstance(value, bool):
+        return t("settings.on") if value else t("settings.off")
+    if isinstance(value, int | float):
+        return f"{value:g}"
+    return str(value)
 
 
 async def setup(bot: commands.Bot) -> None:

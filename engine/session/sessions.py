@@ -42,7 +42,7 @@ from engine.session.records import (
 from engine.session.runner import REMIND, RETRY_S, Runner, Stale
 from engine.session.table import Table, Update
 
-__all__ = ["DECISION", "Sessions"]
+__all__ = ["DECISION", "TABLE_DEFAULTS", "Sessions"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -63,6 +63,10 @@ def _reachable(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
             raise SessionError("reconnecting") from exc
 
     return wrapper
+
+
+TABLE_DEFAULTS = ("decision_timeout_s", "ai_delay_s", "threads")
+"""Server settings (``/settings``) a new table of that server starts with, unless opened otherwise."""
 
 
 class Sessions(Runner):
@@ -124,7 +128,10 @@ class Sessions(Runner):
         """Open a lobby in a channel with the host seated; refuse a second table there."""
         spec = self.specs[game]
         opts = dict(options or {})
-        table_opts = {"decision_timeout_s": self.settings.decision_timeout_s, **(table_options or {})}
+        # The server's own defaults (/settings) first, then what this table was opened with.
+        server = await self.repo.server_settings(guild_id)
+        defaults = {key: server[key] for key in TABLE_DEFAULTS if key in server}
+        table_opts = {"decision_timeout_s": self.settings.decision_timeout_s, **defaults, **(table_options or {})}
         spec.game.setup(spec.min_players, 0, opts)  # invalid options raise ValueError now, not at start
         assert host.user_id is not None
         try:
@@ -334,10 +341,12 @@ class Sessions(Runner):
 
     # ------------------------------------------------------------------ servers
 
+    @_reachable
     async def server_settings(self, guild_id: int) -> dict[str, Any]:
         """Return the settings a server's managers chose (only those that were set)."""
         return await self.repo.server_settings(guild_id)
 
+    @_reachable
     async def set_server_setting(self, guild_id: int, key: str, value: Any) -> None:
         """Set one of a server's settings (``None``: back to the default)."""
         await self.repo.set_server_setting(guild_id, key, value)
