@@ -91,6 +91,13 @@ def last_prompt(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
     return prompts[-1]
 
 
+def expedition_message(fake: FakeDiscord, table: Table) -> FakeMessage:
+    """Return the message that takes Incan Gold's Torch / Camp now (the current expedition's)."""
+    live = [m for m in fake.channel_messages(table.channel_id) if any(c.startswith("act:") for c in m.custom_ids)]
+    assert live, "no expedition message with Torch / Camp"
+    return live[-1]
+
+
 # --------------------------------------------------------------------------- one game
 
 
@@ -104,8 +111,10 @@ async def start(fake: FakeDiscord, store: Store, game: str, humans: int,
     await fake.slash(users[0], channel, f"{command} new", {})
     table = await bot.sessions.table_in(channel.id)
     for user in users[1:]:
-        await bot.sessions.join(table.id, dataclasses.replace(table.seats[0], display_name=user.name, user_id=user.id))
-    await bot.sessions.start(table.id, users[0].id, seed=seed)
+        seat = dataclasses.replace(table.seats[0], display_name=user.name, user_id=user.id)
+        await fake.run(bot.sessions.join, table.id, seat)
+    # Through the fake, so what the start sends (through the bot's outbox) has arrived when it returns.
+    await fake.run(bot.sessions.start, table.id, users[0].id, seed)
     return bot, table, users
 
 
@@ -121,9 +130,12 @@ async def incan_game(fake: FakeDiscord, store: Store, seed: int) -> list[int]:
         for seat in table.humans_owing():
             action = incan_ai.medium(game.observe(table.state, seat), game.legal_actions(table.state, seat), rng)
             user = user_of(table, users, seat)
-            path = [(c, None) for c in last_prompt(fake, user).custom_ids
+            # Torch / Camp are on the expedition's public message; each press is answered privately.
+            await bot.hub.outbox.drained()  # a new expedition's message may still be on its way
+            public = expedition_message(fake, table)
+            path = [(c, None) for c in public.custom_ids
                     if c.startswith("act:") and json.loads(c.split(":", 3)[3]) == action]
-            await press(fake, user, last_prompt(fake, user), path)
+            await press(fake, user, public, path)
             clicks.append(len(path))
     await fake.stop(bot)
     return clicks
