@@ -175,3 +175,16 @@ def test_no_shipped_catalogue_falls_back_to_english(language):
     for key, entry in english.items():
         if len(entry.source) > 1:
             assert all(translated[key].forms), key
+
+
+def test_every_catalogue_is_a_well_formed_po_file():
+    """Babel only warns about a malformed entry (a msgid without msgstr) and reads on; refuse it here."""
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    from cogs.i18n.catalogue import FOLDER
+
+    for path in sorted(Path(FOLDER).glob("*.po")):
+        with path.open("rb") as handle:
+            read_po(handle, abort_invalid=True)
