@@ -1,15 +1,18 @@
-"""Incan Gold's end of game: the standings (shared places as stored) with artifacts and their points."""
+"""Incan Gold's end of game: the standings (shared places as stored) with artifacts and their points,
+and the chart of each player's total after every expedition (replayed from the stored actions)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from cogs.i18n import t, tn
+from cogs.incan_gold.chart import chart_png
 from cogs.table.hub import TableHub
 from cogs.table.lobby import post_summary
 from cogs.table.text import place_of, seat_label, standings, winner_line
 from engine.incan_gold import GAME
-from engine.session import Table
+from engine.incan_gold.history import expeditions
+from engine.session import RepoUnavailable, Table
 
 __all__ = ["summary"]
 
@@ -23,4 +26,16 @@ async def summary(hub: TableHub, table: Table, result: dict[str, Any]) -> None:
                        score=result["scores"][seat], gems=tn("incan.gems", result["banked"][seat]),
                        artifacts=tn("incan.summary_artifacts", len(arts), artifacts=", ".join(arts)) if arts else ""))
     lines.append(winner_line(table, result))
-    await post_summary(hub, table, t("incan.summary_title"), lines)
+    await post_summary(hub, table, t("incan.summary_title"), lines, picture=await results_picture(hub, table))
+
+
+async def results_picture(hub: TableHub, table: Table) -> bytes | None:
+    """Return the chart of the game's expeditions, or None when its actions cannot be read now (the
+    summary then goes without it: the standings matter more than the picture)."""
+    assert table.seed is not None
+    try:
+        actions = await hub.repo.actions(table.id, table.version)
+    except RepoUnavailable:  # the store is away: the standings still go out
+        return None
+    ends = expeditions(len(table.seats), table.seed, table.options, actions)
+    return chart_png(ends, [s.display_name for s in table.seats])

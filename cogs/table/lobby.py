@@ -3,6 +3,7 @@ button on a finished game's summary (which opens a new lobby)."""
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -53,14 +54,20 @@ def lobby_view(table: Table) -> discord.ui.View:
 
 
 async def post_summary(hub: TableHub, table: Table, title: str, lines: Sequence[str],
-                       fields: Sequence[tuple[str, str]] = ()) -> None:
-    """Post a game's final summary (``lines``, then ``fields``) with the Rematch button."""
+                       fields: Sequence[tuple[str, str]] = (), picture: bytes | None = None) -> None:
+    """Post a game's final summary (``lines``, then ``fields``, and the results ``picture`` on the same
+    message: one send) with the Rematch button."""
     embed = discord.Embed(title=title, description="\n".join(lines), colour=discord.Colour.green())
     for name, value in fields:
         embed.add_field(name=name, value=value, inline=False)
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(table.id, t("play.rematch")))
-    await hub.post(table, "summary", embed=embed, view=view)
+    if picture is None:
+        await hub.post(table, "summary", embed=embed, view=view)
+        return
+    embed.set_image(url="attachment://results.png")
+    await hub.post(table, "summary", embed=embed, view=view,
+                   files=[discord.File(io.BytesIO(picture), filename="results.png")])
 
 
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
