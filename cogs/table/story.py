@@ -76,6 +76,7 @@ class _Log:
     upto: Position = (0, 0)
     last_batch: list[str] = field(default_factory=list)
     unposted: list[tuple[list[str], Position]] = field(default_factory=list)  # cut batches: chunks, position
+    opening: tuple[int, int, str] | None = None  # (channel, lobby message, title) of a thread not yet made
 
 
 class Story:
@@ -108,12 +109,13 @@ class Story:
 
     async def begin(self, table: Table, lobby: tuple[int, int] | None, title: str, lines: list[str]) -> None:
         """Open the game's thread from its lobby message (or settle for the channel) and log the start."""
-        thread_id: int | None = None
+        story = _Log(None, (0, 0))
         if lobby is not None and table.table_options.get("threads", True):
-            thread_id = await self._create_thread(table, lobby, title)
-        story = _Log(thread_id, (0, 0))
+            # Made by the first batch's call, through the outbox like every rate-limited call:
+            # creating a thread takes a global token and the channel's thread bucket.
+            story.opening = (lobby[0], lobby[1], title)
         self._logs[table.id] = story
-        await self.repo.set_story(table.id, thread_id, 0, 0)
+        await self.repo.set_story(table.id, None, 0, 0)
         story.pending.extend(lines)
         await self.flush(table)
 
@@ -159,14 +161,17 @@ class Story:
         story.unposted.append((_chunks(story.pending), story.upto))
         story.last_batch, story.pending = story.pending, []
         if self.outbox is None:
+            await self._open_thread(table, story)
             await self._post_unposted(table, story)
             return
 
         def plan(fresh: bool) -> list[BucketKey]:
+            opening = [("thread", story.opening[0])] if story.opening is not None else []
             target = story.thread_id or table.channel_id
-            return [("send", target)] * max(1, sum(len(chunks) for chunks, _ in story.unposted))
+            return opening + [("send", target)] * max(1, sum(len(chunks) for chunks, _ in story.unposted))
 
         async def run(latest: dict[str, Any], fresh: bool) -> None:
+            await self._open_thread(table, story)
             await self._post_unposted(table, story)
 
         # One key per table: a batch cut while another waits joins it (both go, in order).
@@ -231,16 +236,26 @@ class Story:
                 lines += narrator.event_lines(table, events)
         return lines
 
-    async def _create_thread(self, table: Table, lobby: tuple[int, int], title: str) -> int | None:
-        channel = self.bot.get_partial_messageable(lobby[0], guild_id=table.guild_id)
+    async def _open_thread(self, table: Table, story: _Log) -> None:
+        """Make the game's thread from its lobby message, once (the story's first call does it)."""
+        if story.opening is None:
+            return
+        channel_id, message_id, title = story.opening
+        story.opening = None
+        channel = self.bot.get_partial_messageable(channel_id, guild_id=table.guild_id)
         try:
-            thread = await channel.get_partial_message(lobby[1]).create_thread(
+            thread = await channel.get_partial_message(message_id).create_thread(
                 name=title[:100], auto_archive_duration=THREAD_ARCHIVE_MIN)
         except (discord.HTTPException, ValueError) as exc:
             # No permission, too many active threads, a DM...: the log goes to the channel.
             log.info("table %s: no thread (%s); the log goes to the channel", table.id, exc)
-            return None
-        return thread.id
+            return
+        story.thread_id = thread.id
+        try:
+            await self.repo.set_story(table.id, thread.id, *story.written)
+        except Exception:
+            # Not recorded: after a restart the log goes on in the channel; nothing is lost.
+            log.warning("table %s: the thread of the story was not saved", table.id, exc_info=True)
 
     async def _post_unposted(self, table: Table, story: _Log) -> None:
         """Post the cut batches in order, each chunk once; record how far the story got."""

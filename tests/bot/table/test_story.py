@@ -3,6 +3,9 @@ thread gets the batches, and at the end every event is in the thread exactly onc
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+
 import pytest
 from incan_kit import buttons, start_bot
 from table_kit import choose, incan_table, incan_to_the_end, thread_lines, thread_of
@@ -111,3 +114,34 @@ async def test_a_restart_neither_drops_nor_repeats_a_line(fake, table, store, cl
     assert any("did not decide in time" in line for line in story)
     assert lines[1:-1] == story
     await fake.stop(again)
+
+
+async def test_opening_many_games_at_once_keeps_within_the_global_budget(fake, store, clock):
+    """Each game's thread is made by its log's first call, through the outbox: a burst of starts
+    (a lobby closed, a thread made, the first batch posted, the first expedition sent) never meets a
+    429, with a global budget small enough that a thread made beside the outbox used to overflow it."""
+    from fakediscord.ratelimits import RateLimits
+
+    fake.limit(RateLimits(global_per_s=6))
+    bot = await start_bot(fake, store, clock, rate_limited=True, rest_per_second=6)
+    await asyncio.sleep(1.1)  # discord.py's log-in and the command sync are outside the bot's budget
+    channels = [fake.text_channel(f"t{n}") for n in range(6)]
+    users = [fake.user(f"P{n}") for n in range(3)]
+    for channel in channels:  # everyone opens a table at once (the lobbies wait for the budget)
+        await fake.slash(users[0], channel, "incan new", {})
+    await bot.hub.outbox.drained()
+    for channel in channels:
+        table = await bot.sessions.table_in(channel.id)
+        for user in users[1:]:
+            await fake.run(bot.sessions.join, table.id, dataclasses.replace(table.seats[0], display_name=user.name,
+                                                                            user_id=user.id))
+    for channel in channels:  # and everyone starts at once
+        table = await bot.sessions.table_in(channel.id)
+        await fake.run(bot.sessions.start, table.id, users[0].id, 7)
+    await bot.hub.outbox.drained()
+    assert fake.invalid_requests == 0 and fake.limiter is not None and fake.limiter.rate_limited == 0
+    assert all(len(fake.threads(channel)) == 1 for channel in channels)  # every game has its thread
+    for channel in channels:
+        [thread] = fake.threads(channel)
+        assert "begins" in thread_lines(fake, thread)[0]
+    await fake.stop(bot)
