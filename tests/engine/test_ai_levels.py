@@ -67,11 +67,52 @@ def test_every_level_returns_a_legal_action_from_random_positions(name, seed, st
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_the_same_position_and_seed_give_the_same_move(name):
     low, _ = GAMES[name]
-    agents = importlib.import_module(f"engine.{name}.ai").AGENTS
+    mod = importlib.import_module(f"engine.{name}.ai")
+    agents = {**mod.AGENTS, **getattr(mod, "EXPERIMENTS", {})}
+    assert set(LEVELS) <= set(agents)
     for seed in range(3):
         game, state, seat = _position(name, max(low, 3) if name == "incan_gold" else low, seed, 40 + 29 * seed)
         legal = game.legal_actions(state, seat)
-        for level in LEVELS:
+        for level in agents:
             first = agents[level](game.observe(state, seat), legal, agent_rng(seed, seat))
             again = agents[level](game.observe(state, seat), list(legal), agent_rng(seed, seat))
             assert first == again, (name, level, seed)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 10**6), steps=st.integers(0, 300),
+       players=st.integers(2, 6))
+def test_a_move_does_not_depend_on_what_the_seat_cannot_see(name, seed, steps, players):
+    """Same view, different hidden state (opponents' racks, covered tiles, the deck's order), same
+    seed: every level, the searches on trial included, makes the same move."""
+    low, high = GAMES[name]
+    players = min(max(players, low), high)
+    game, state, seat = _position(name, players, seed, steps)
+    legal = game.legal_actions(state, seat)
+    mod = importlib.import_module(f"engine.{name}.ai")
+    agents = {**mod.AGENTS, **getattr(mod, "EXPERIMENTS", {})}
+    others = [game.resample_hidden(state, seat, random.Random(seed + k)) for k in range(2)]
+    for other in others:
+        assert game.observe(other, seat) == game.observe(state, seat)
+        assert game.legal_actions(other, seat) == legal
+    for level, agent in agents.items():
+        moves = [agent(game.observe(s, seat), legal, agent_rng(seed, seat)) for s in (state, *others)]
+        assert moves == [moves[0]] * len(moves), (name, level, moves)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_sakkara_search_sees_only_its_own_view(seed):
+    """The search on trial, at the start of a turn, in worlds that really differ where the seat cannot
+    see (the opponent's rack, covered tiles): the same move every time."""
+    game, state, seat = _position("sakkara", 2, seed, 30 + 17 * seed)
+    for extra in range(200):  # on to a turn's start, where the search (not the planner) decides
+        if state.phase == "before" and seat in game.to_move(state):
+            break
+        game, state, seat = _position("sakkara", 2, seed, 31 + 17 * seed + extra)
+    assert state.phase == "before"
+    legal = game.legal_actions(state, seat)
+    agent = importlib.import_module("engine.sakkara.ai").EXPERIMENTS["search"]
+    others = [game.resample_hidden(state, seat, random.Random(1000 + k)) for k in range(3)]
+    assert all(game.dumps(o) != game.dumps(state) for o in others)
+    moves = {str(agent(game.observe(s, seat), legal, agent_rng(seed, seat))) for s in (state, *others)}
+    assert len(moves) == 1, moves
