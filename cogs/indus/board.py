@@ -27,7 +27,8 @@ from cogs.indus.names import COLUMNS, square_label, start_label
 from engine.indus.layout import TYPES
 from engine.indus.rules import COLOUR_NAMES
 
-__all__ = ["MIN_TEXT", "SIZE", "board_image", "square_label", "warm"]
+__all__ = ["BG", "INK", "MARGIN", "MIN_TEXT", "SIZE", "board_canvas", "board_image", "piece", "player_chip",
+           "square_label", "warm"]
 
 GRID = 6
 CELL = 74
@@ -95,7 +96,7 @@ def _token_sprite(colour: int, rank: str | None, r: float, text_size: int) -> Im
     return s.image
 
 
-def _piece(c: Canvas, colour: int, rank: str | None, cx: float, cy: float, r: float, text_size: int = 0) -> None:
+def piece(c: Canvas, colour: int, rank: str | None, cx: float, cy: float, r: float, text_size: int = 0) -> None:
     """Paste one piece (a cached :func:`_draw_token`) centred on (cx, cy)."""
     side = round(2 * r * 1.2 + 6)
     c.paste(_token_sprite(colour % 4, rank, r, text_size), cx - side / 2, cy - side / 2)
@@ -153,6 +154,11 @@ def _status(view: dict[str, Any], names: Sequence[str]) -> str:
 
 def board_image(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
     """Return a PNG of the public Indus view."""
+    return board_canvas(view, names).png()
+
+
+def board_canvas(view: dict[str, Any], names: Sequence[str] | None = None) -> Canvas:
+    """Return the public Indus view drawn on a canvas (the end-of-game picture adds the scoring)."""
     players = int(view.get("players") or 2)
     seats = player_names(names, players)
     layout = view.get("layout") or {}
@@ -171,7 +177,7 @@ def board_image(view: dict[str, Any], names: Sequence[str] | None = None) -> byt
     _players(c, view, seats)
     _pieces(c, view)
     _frame_pieces(c, view)
-    return c.png()
+    return c
 
 
 @lru_cache(maxsize=4)  # ~6 MB each (supersampled): a few live layouts, not every random one
@@ -227,11 +233,11 @@ def _pieces(c: Canvas, view: dict[str, Any]) -> None:
         stack = cell.get("stack") or []
         if stack:
             top = stack[-1]
-            _piece(c, int(top["colour"]), str(top["rank"]), x + CELL / 2, y + CELL / 2 + 6,
+            piece(c, int(top["colour"]), str(top["rank"]), x + CELL / 2, y + CELL / 2 + 6,
                    RANK_RADIUS[top["rank"]] + 1)
             # the pieces under the top one, bottom first (buildings count them all)
             for i, under in enumerate(stack[:-1][-5:]):
-                _piece(c, int(under["colour"]), None, x + 9 + i * 10, y + CELL - 9, 4.5)
+                piece(c, int(under["colour"]), None, x + 9 + i * 10, y + CELL - 9, 4.5)
             if len(stack) > 1:
                 hx, hy = x + CELL - 13, y + CELL - 13
                 c.circle(hx, hy, 11.5, fill="#2b2116", outline="#fffaf0", width=1.5)
@@ -282,7 +288,13 @@ def _frame_pieces(c: Canvas, view: dict[str, Any]) -> None:
             cx += 14
         else:
             cy += 9
-        _piece(c, int(found["colour"]), str(found["rank"]), cx, cy, RANK_RADIUS[found["rank"]])
+        piece(c, int(found["colour"]), str(found["rank"]), cx, cy, RANK_RADIUS[found["rank"]])
+
+
+def player_chip(seat: int, players: int) -> tuple[float, float, float, float]:
+    """Return (x, y, width, height) of a player's chip under the title."""
+    w = (WIDTH - 2 * MARGIN) / players
+    return MARGIN + seat * w, 44, w - 6, 28
 
 
 def _players(c: Canvas, view: dict[str, Any], names: Sequence[str]) -> None:
@@ -291,20 +303,18 @@ def _players(c: Canvas, view: dict[str, Any], names: Sequence[str]) -> None:
     seat_colours = view.get("seat_colours") or [[s] for s in range(players)]
     scores = (view.get("standing") or {}).get("scores") or [0] * players
     active = view.get("seat") if view.get("phase") != "over" else None
-    y = 44
-    w = (WIDTH - 2 * MARGIN) / players
     for seat in range(players):
-        x = MARGIN + seat * w
+        x, y, w, _ = player_chip(seat, players)
         on = seat == active
-        c.rect(x, y, x + w - 6, y + 28, fill="#fffaf0", outline=ACCENT if on else "#bba77d",
+        c.rect(x, y, x + w, y + 28, fill="#fffaf0", outline=ACCENT if on else "#bba77d",
                width=2.5 if on else 1.2, radius=6)
         cols = seat_colours[seat] if seat < len(seat_colours) else []
         for k, col in enumerate(cols):
-            _piece(c, int(col), None, x + 14 + k * 19, y + 14, 8)
+            piece(c, int(col), None, x + 14 + k * 19, y + 14, 8)
         nx = x + 10 + 19 * len(cols)
         points = tr("boards.indus.points", n=scores[seat] if seat < len(scores) else 0)
-        c.text(x + w - 12, y + 14, points, 16, fill=ACCENT if on else INK, anchor="rm", bold=True)
-        room = w - (nx - x) - 22 - 9 * len(points)
+        c.text(x + w - 6, y + 14, points, 16, fill=ACCENT if on else INK, anchor="rm", bold=True)
+        room = w - (nx - x) - 16 - 9 * len(points)
         c.text(nx, y + 14, c.fit(names[seat], 16, room), 16, fill=INK, anchor="lm", bold=True)
 
 

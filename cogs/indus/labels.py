@@ -10,8 +10,20 @@ from typing import Any
 from cogs.i18n import t
 from cogs.indus.names import COLUMNS, square_label, start_label
 
-__all__ = ["COLOUR_EMOJI", "IMAGE_NAME", "board_png", "board_png_available", "board_text", "colour_name",
-           "piece_name", "rank_name", "space_label", "space_name", "square_name"]
+__all__ = [
+    "COLOUR_EMOJI",
+    "IMAGE_NAME",
+    "board_png",
+    "board_png_available",
+    "board_text",
+    "colour_name",
+    "final_png",
+    "piece_name",
+    "rank_name",
+    "space_label",
+    "space_name",
+    "square_name",
+]
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +117,20 @@ def space_name(space: str) -> str:
 def square_name(row: int, col: int) -> str:
     """Return a square's name as printed on the board image (A1..F6: column letter, row number)."""
     return square_label(row, col)
+
+
+def final_png(view: dict[str, Any], names: Sequence[str], result: dict[str, Any]) -> bytes | None:
+    """Return the final board with the scoring marked, or None when it cannot be drawn (the
+    summary then goes without it: the standings matter more than the picture)."""
+    if _boards() is None:
+        return None
+    from cogs.indus.final import final_image  # beside the board module, optional like it
+
+    try:
+        return final_image(view, list(names), result)
+    except Exception:  # a drawing bug must not hold back the summary
+        log.warning("indus final picture failed; the summary goes without it", exc_info=True)
+        return None
 
 
 def board_png_available() -> bool:

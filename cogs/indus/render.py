@@ -26,6 +26,7 @@ from cogs.indus.labels import (
     board_png_available,
     board_text,
     colour_name,
+    final_png,
     piece_name,
     rank_name,
     space_label,
@@ -282,7 +283,8 @@ class IndusRenderer:
         fields = [(t("indus.summary_ruins"), ruins[:1024])]
         if len(ruins) > 1024:  # a huge custom layout: the rest in a second field
             fields.append(("…", ruins[1024:2048]))
-        await post_summary(hub, table, t("indus.summary_title"), total_lines, fields)
+        await post_summary(hub, table, t("indus.summary_title"), total_lines, fields,
+                           picture=final_png(view, [seat.display_name for seat in table.seats], result))
 
     def prompt(self, hub: TableHub, table: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:
         """Return the board with the controls of whoever is to move (the same for every seat).

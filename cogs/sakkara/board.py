@@ -20,7 +20,8 @@ from cogs.drawing.labels import player_names, tr, trn
 from cogs.sakkara.motifs import INK, draw_tile, motif_word
 from engine.sakkara.tiles import BOARD_SIDE, MOTIFS, SPELLS
 
-__all__ = ["RACK_WIDTH", "SIZE", "board_image", "private_image", "rack_image", "space_label", "warm", "worker_label"]
+__all__ = ["RACK_WIDTH", "SIZE", "board_canvas", "board_image", "panel_box", "private_image", "rack_image",
+           "space_label", "warm", "worker_label"]
 
 CELL = 80
 MARGIN = 12
@@ -166,20 +167,21 @@ def _status(view: dict[str, Any], names: Sequence[str]) -> str:
 
 def board_image(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
     """Return a PNG of the public Sakkara view: board, workers, displays, pyramids, used tiles."""
-    return _board(view, names).png()
+    return board_canvas(view, names).png()
 
 
 def private_image(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
     """Return one seat's private picture: the public board with that seat's rack under it (for
     its own DM or ephemeral prompt only)."""
-    board, rack = _board(view, names), _rack(view, names)
+    board, rack = board_canvas(view, names), _rack(view, names)
     c = Canvas(WIDTH, HEIGHT + rack.height, BG)
     c.image.paste(board.image, (0, 0))
     c.image.paste(rack.image, (0, board.image.height))
     return c.png()
 
 
-def _board(view: dict[str, Any], names: Sequence[str] | None) -> Canvas:
+def board_canvas(view: dict[str, Any], names: Sequence[str] | None) -> Canvas:
+    """Return the public board drawn on a canvas (the end-of-game picture marks the scoring on it)."""
     # only public keys are read below; dropping the private ones makes that structural
     view = {k: v for k, v in view.items() if k not in PRIVATE_KEYS}
     seats = player_names(names, 2)
@@ -221,9 +223,15 @@ def _board(view: dict[str, Any], names: Sequence[str] | None) -> Canvas:
                 _arrow(c, cx, cy + 2, view.get("step_dir", ""), 24)
             c.paste(_worker(seat, idx), cx - 24, cy - 28)
     for seat in (0, 1):
-        _panel(c, view, seat, seats, BOARD_Y + seat * (BOARD_PX // 2 + 4), BOARD_PX // 2 - 4)
+        _, top, _, tall = panel_box(seat)
+        _panel(c, view, seat, seats, top, tall)
     _used_strip(c, view, seats)
     return c
+
+
+def panel_box(seat: int) -> tuple[float, float, float, float]:
+    """Return (x, y, width, height) of a seat's panel beside the board."""
+    return PANEL_X, BOARD_Y + seat * (BOARD_PX // 2 + 4), PANEL_W, BOARD_PX // 2 - 4
 
 
 def _panel(c: Canvas, view: dict[str, Any], seat: int, names: Sequence[str], y: float, h: float) -> None:

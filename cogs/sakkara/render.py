@@ -13,6 +13,7 @@ The private prompt and its controls are :mod:`cogs.sakkara.prompt`; names and lo
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,6 +31,8 @@ from cogs.table.text import deadline_line, place_of, seat_label, standings, winn
 from engine.core import CHANCE, Event
 from engine.sakkara import GAME
 from engine.session import Table, Update
+
+log = logging.getLogger(__name__)
 
 __all__ = ["SakkaraRenderer"]
 
@@ -174,12 +177,26 @@ class SakkaraRenderer:
                            name=seat_label(table.seats[seat]), size=result["scores"][seat],
                            levels=view["levels"][seat], grain=view["grains"][seat]))
         lines.append(winner_line(table, result))
-        await post_summary(hub, table, t("sakkara.summary_title"), lines)
+        await post_summary(hub, table, t("sakkara.summary_title"), lines, picture=final_picture(table, view, result))
 
 
     def prompt(self, hub: TableHub, table: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:
         """Return a seat's private state (its rack) and its move controls."""
         return prompt_at(table, seat, "")
+
+
+def final_picture(table: Table, view: dict[str, Any], result: dict[str, Any]) -> bytes | None:
+    """Return the final board with the scoring marked, or None when it cannot be drawn (the
+    standings then go out without it: they matter more than the picture)."""
+    if labels.boards() is None:
+        return None
+    from cogs.sakkara.final import final_image  # beside the board module, optional like it
+
+    try:
+        return final_image(view, names(table), result)
+    except Exception:  # a drawing bug must not hold back the summary
+        log.warning("sakkara final picture failed; the summary goes without it", exc_info=True)
+        return None
 
 
 async def post_with_image(hub: TableHub, table: Table, kind: str, png: bytes | None, *, new: bool = False,

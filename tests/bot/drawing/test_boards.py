@@ -234,3 +234,52 @@ def test_names_the_font_cannot_draw_are_made_printable() -> None:
     named = decode(sakkara_board_mod.board_image(view, names=["Zoë", "李 Wei"]))
     assert named.size == sakkara_board_mod.SIZE
     assert sakkara_board_mod.board_image(view, names=["Ann", "Bob"]) != sakkara_board_mod.board_image(view)
+
+
+# --- the end of a game as a picture (issue 13, item 8) ---------------------------------------------
+
+WIN = (0x2F, 0x8A, 0x3E)  # the winners' frame on both final pictures
+
+
+def _green(png: bytes, x: float, y: float) -> bool:
+    """Return True when the pixel is the winners' green (the PNG's palette shifts it a little)."""
+    pixel = Image.open(io.BytesIO(png)).convert("RGB").getpixel((round(x), round(y)))
+    return sum(abs(a - b) for a, b in zip(pixel, WIN, strict=True)) < 48
+
+
+def test_the_indus_final_picture_lists_every_ruin_and_frames_the_winners():
+    from cogs.indus.final import final_image
+    from engine.core import play
+    from engine.indus import ai as indus_ai
+
+    game = play(INDUS, [indus_ai.easy] * 3, 7)
+    view, result = INDUS.view(game.state, None), INDUS.result(game.state)
+    names = ["Ann", "[x](https://e.com)", "Cy"]
+    png = final_image(view, names, result)
+    width, height = Image.open(io.BytesIO(png)).size
+    assert width == indus_board_mod.SIZE[0] and height > indus_board_mod.SIZE[1]
+    [winner] = result["winners"]
+    for seat in range(3):  # the frame hugs the chip 2 px outside its left edge
+        x, y, _, h = indus_board_mod.player_chip(seat, 3)
+        assert _green(png, x - 2, y + h / 2) == (seat == winner)
+    # the strip says who took the ruins: without takers it is drawn differently
+    nobody = {**result, "ruins": {}}
+    assert final_image(view, names, nobody) != png
+
+
+def test_the_sakkara_final_picture_marks_the_winners_panel():
+    from cogs.sakkara.final import final_image
+    from engine.core import play
+    from engine.sakkara import ai as sakkara_ai
+
+    game = play(SAKKARA, [sakkara_ai.easy] * 2, 7)
+    view, result = SAKKARA.view(game.state, None), SAKKARA.result(game.state)
+    png = final_image(view, ["Ann", "Bo"], result)
+    assert Image.open(io.BytesIO(png)).size == sakkara_board_mod.SIZE
+    [winner] = result["winners"]
+    for seat in (0, 1):
+        x, y, _, h = sakkara_board_mod.panel_box(seat)
+        assert _green(png, x + 1, y + h / 2) == (seat == winner)
+    shared = final_image(view, ["Ann", "Bo"], {**result, "winners": [0, 1]})
+    assert all(_green(shared, sakkara_board_mod.panel_box(s)[0] + 1, sakkara_board_mod.panel_box(s)[1] + 100)
+               for s in (0, 1))

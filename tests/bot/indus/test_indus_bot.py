@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import io
 import json
 from typing import Any
 
 import pytest
 from incan_kit import buttons, lobby_id, start_bot
+from PIL import Image
 from table_kit import live_controls
 
 from bot import Bot
+from cogs.indus import board as indus_board
 from cogs.indus.labels import board_png_available
 from cogs.table import hub as hub_module
 from db.store import Store
@@ -147,8 +150,10 @@ async def play_to_the_end(fake: FakeDiscord, bot: Bot, table: Table, users: list
     return taken
 
 
-async def final_checks(fake: FakeDiscord, store: Store, channel: FakeChannel, table: Table) -> FakeMessage:
-    """The summary is posted once, ruin by ruin, and the stored log replays to the announced scores."""
+async def final_checks(fake: FakeDiscord, store: Store, channel: FakeChannel, table: Table,
+                       picture: bool = True) -> FakeMessage:
+    """The summary is posted once, ruin by ruin, and the stored log replays to the announced scores;
+    it carries the final picture unless the image module is away (``picture=False``)."""
     [summary] = [m for m in fake.channel_messages(channel) if buttons(m, "rematch:")]
     text = summary.render()
     for seat in table.seats:
@@ -161,6 +166,14 @@ async def final_checks(fake: FakeDiscord, store: Store, channel: FakeChannel, ta
                    table.options)
     assert GAME.dumps(final) == GAME.dumps(table.state)
     assert [r.score for r in await store.results(table.id)] == GAME.result(final)["scores"]
+    # the final board with the scoring marked (issue 13, item 8): taller than a board, for the ruins' strip
+    if not picture:
+        assert not summary.files
+        return summary
+    assert [f.filename for f in summary.files] == ["results.png"]
+    assert summary.embeds[0]["image"]["url"] == "attachment://results.png"
+    width, height = Image.open(io.BytesIO(summary.files[0].data)).size
+    assert width == indus_board.SIZE[0] and height > indus_board.SIZE[1]
     return summary
 
 
@@ -201,10 +214,10 @@ async def test_four_seats_two_humans_two_bots_to_the_summary(fake, table, store,
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, players, bots=("easy", "medium"))
     assert len(game.seats) == 4 and sum(s.is_ai for s in game.seats) == 2
-    if board_png_available():  # the real image is attached and shown in the embed
-        first = await board(fake, bot, game)
-        assert [f.filename for f in first.files] == ["board.png"] and first.files[0].data[:4] == b"\x89PNG"
-        assert first.embeds[0]["image"]["url"] == "attachment://board.png"
+    assert board_png_available()  # the real image is attached and shown in the embed
+    first = await board(fake, bot, game)
+    assert [f.filename for f in first.files] == ["board.png"] and first.files[0].data[:4] == b"\x89PNG"
+    assert first.embeds[0]["image"]["url"] == "attachment://board.png"
     await play_to_the_end(fake, bot, game, players)
     summary = await final_checks(fake, store, table, game)
     assert "🤖" in summary.render()
@@ -378,5 +391,5 @@ async def test_on_the_real_clock_bot_turns_follow_each_other_to_the_summary(fake
     assert game.status == "finished"
     async with game.lock:  # the bot's last turn finished the game on a timer: its summary is drawn under the lock
         pass
-    await final_checks(fake, store, table, game)
+    await final_checks(fake, store, table, game, picture=False)
     await fake.stop(bot)

@@ -97,6 +97,7 @@ async def test_full_game_human_against_a_bot(fake, table, store, clock, monkeypa
     board = [m for m in fake.channel_messages(table) if m.all_texts() and "Sakkara — placing" in m.all_texts()[0]]
     assert len(board) == 1 and "```" in board[0].text and not board[0].files  # one message, edited
     assert "Sakkara — round" in board[0].text
+    assert not summary[0].files  # without the image module the standings go alone
     log = await store.load_game(game.id)
     final = replay(GAME, 2, log.game.seed, [(a.seat, a.payload) for a in log.actions])
     assert GAME.is_over(final)
@@ -112,6 +113,24 @@ async def test_full_game_human_against_a_bot(fake, table, store, clock, monkeypa
     await fake.click(ann, summary[0], buttons(summary[0], "rematch:")[0])
     again = await bot.sessions.table_in(table.id)
     assert again.status == "lobby" and len(again.seats) == 2
+    await fake.stop(bot)
+
+
+async def test_the_summary_carries_the_final_board_with_the_scoring(fake, table, store, clock, monkeypatch):
+    """Issue 13, item 8: the standings come with the final board, the winner's panel marked."""
+    tiny = sakkara_board.board_image(GAME.view(GAME.setup(2, 0), None))
+    monkeypatch.setattr(sakkara_board, "board_image", lambda view, names=None: tiny)  # the moves' boards: speed only
+    monkeypatch.setattr(sakkara_board, "private_image", lambda view, names=None: tiny)
+    ann = fake.user("Ann")
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, ann)
+    await play_to_the_end(fake, game, [ann])
+    await bot.hub.outbox.drained()
+    [summary] = [m for m in fake.channel_messages(table) if buttons(m, "rematch:")]
+    assert [f.filename for f in summary.files] == ["results.png"]
+    assert summary.embeds[0]["image"]["url"] == "attachment://results.png"
+    picture = Image.open(io.BytesIO(summary.files[0].data))
+    assert picture.size == sakkara_board.SIZE and summary.files[0].data != tiny
     await fake.stop(bot)
 
 
