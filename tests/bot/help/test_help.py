@@ -43,6 +43,16 @@ async def test_help_for_a_game_lists_its_commands_its_turn_and_its_levels(fake, 
     await fake.stop(bot)
 
 
+async def test_the_incan_turn_help_says_a_choice_is_final_as_the_rules_do(fake, table, store, clock):
+    """A choice is locked once made; only the one-change option allows one change per game."""
+    ann = fake.user("Ann")
+    bot = await start_bot(fake, store, clock)
+    text = (await fake.slash(ann, table, "help", {"game": "incan_gold"})).replies[-1].render()
+    assert "a choice is final, unless the table allows one change per game" in text
+    assert "may change it" not in text
+    await fake.stop(bot)
+
+
 @pytest.mark.parametrize(("locale", "words"), [("fi", ("/incan uusi", "Bottien tasot", "**Etene**")),
                                                ("sv-SE", ("/incan ny", "Botarnas nivåer", "**Stanna**")),
                                                ("it", ("/incan nuovo", "Livelli dei bot", "**Torcia**"))])
