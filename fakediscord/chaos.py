@@ -18,6 +18,7 @@ life ends with SIGTERM instead, which must exit 0.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -37,6 +38,8 @@ from fakediscord.loopback import LoopbackServer
 from fakediscord.records import FakeChannel, FakeMessage, FakeUser, InteractionRecord
 
 ROOT = Path(__file__).resolve().parents[1]
+RECENT = 3000  # the newest messages a player looks through for move buttons (bounded: see _prompts)
+STATUS_EVERY_S = 1.0  # at most one /incan status per player per second
 def accepted(rec: InteractionRecord) -> bool:
     """Whether the bot accepted a move: answered by a redraw of the pressed message (7), a deferral
     (6), or, pressed on a public message, privately with the player's prompt (an embed); a refusal
@@ -197,6 +200,7 @@ class Players:
         self.acknowledged: list[Move] = []
         self.db = sqlite3.connect(database, timeout=30, check_same_thread=False)
         self.spent: set[tuple[int, str]] = set()  # (message, custom_id) pressed and refused: not again
+        self.asked: dict[int, float] = {}  # user id -> when they last ran /incan status
         self.up = asyncio.Event()
         """Set while a bot process is connected: nobody clicks into a dead bot."""
 
@@ -274,10 +278,16 @@ class Players:
 
     def _prompts(self, user: FakeUser, channel: FakeChannel, table_id: int) -> Iterator[FakeMessage]:
         """The messages with move buttons of the table the user sees, newest first: the channel's
-        (Incan Gold's expedition message carries Torch / Camp), their DMs and private replies."""
-        mine = self.fake.channel_messages(channel) + self.fake.dm_messages(user) + self.fake.ephemeral_replies(user)
-        for message in sorted(mine, key=lambda m: m.id, reverse=True):
-            if any(c.startswith(f"act:{table_id}:") for c in message.custom_ids):
+        (Incan Gold's expedition message carries Torch / Camp), their DMs and private replies.
+        Only the newest messages are looked at: a move is always on one of them, and scanning the
+        whole history on every move would slow the players as the run grows."""
+        dm = self.fake.dm_channel_ids.get(user.id)
+        for message in itertools.islice(reversed(self.fake.messages.values()), RECENT):
+            if message.deleted:
+                continue
+            visible = (message.channel_id == channel.id and message.ephemeral_to is None) or (
+                dm is not None and message.channel_id == dm) or message.ephemeral_to == user.id
+            if visible and any(c.startswith(f"act:{table_id}:") for c in message.custom_ids):
                 yield message
 
     async def _move(self, user: FakeUser, channel: FakeChannel, table_id: int) -> None:
@@ -294,8 +304,12 @@ class Players:
             if rec is not None and rec.acknowledged:  # refused (stale, not theirs now): press it no more
                 self.spent.update((prompt.id, c) for c in prompt.custom_ids)
         # No buttons, or stale ones (the bot restarted before redrawing): /incan status shows the
-        # table and, privately, the buttons of the decision owed now.
-        await self._command(user, channel, "status")
+        # table and, privately, the buttons of the decision owed now. Not more often than a person
+        # would ask: a player waiting for the others would otherwise flood the bot with commands.
+        now = time.monotonic()
+        if now - self.asked.get(user.id, -STATUS_EVERY_S) >= STATUS_EVERY_S:
+            self.asked[user.id] = now
+            await self._command(user, channel, "status")
 
     async def play(self, channel: FakeChannel, stop: asyncio.Event) -> None:
         """Keep a table going in ``channel`` until ``stop``."""
