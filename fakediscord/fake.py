@@ -85,6 +85,7 @@ class FakeDiscord(CraftedActions):
         self.application_id = self.ids.next()
         self.bot_user = FakeUser(self.ids.next(), bot_name, bot=True, permissions=p.BOT_PERMISSIONS)
         self.guild_id = self.ids.next()
+        self.guild_ids = [self.guild_id]
         self.guild_name = guild_name
         self.guild_locale = guild_locale  # the guild's preferred locale (a Community guild's language)
         self.manager_role_id = self.ids.next()

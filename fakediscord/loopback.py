@@ -1,7 +1,10 @@
 """Seam B: a loopback Discord (HTTP + websocket gateway on 127.0.0.1) for end-to-end smoke tests.
 
 `LoopbackServer` serves a FakeDiscord's router over real HTTP and a real gateway socket so
-`bot.start(token)` runs unchanged.
+`bot.start(token)` runs unchanged. Several bot processes may connect, each with its shards (the
+``shard`` of their IDENTIFY): every socket gets the guilds of its shard, and an event reaches the
+socket of its guild's shard, ``(guild_id >> 22) % shard_count``, as on Discord; an event without a
+guild (a DM interaction) reaches shard 0.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ class LoopbackServer:
         self.ready_sent = asyncio.Event()
         self.identify_payload: Json | None = None
         self._sockets: list[Any] = []
+        self._shard_of: dict[Any, tuple[int, int]] = {}  # socket -> (shard, shard count) from IDENTIFY
         self._seq = 0
         self._runner: Any = None
         self._saved: list[tuple[Any, str, Any]] = []
@@ -134,28 +138,53 @@ class LoopbackServer:
                 elif frame["op"] == 2:
                     self.identify_payload = frame["d"]
                     self.identified.set()
+                    sharded = frame["d"].get("shard")
+                    shard, count = sharded or (0, 1)
+                    guilds = [g for g in self.fake.guild_ids if self.shard_of(g, count) == shard]
                     ready = p.ready_payload(
                         self.fake.bot_user.payload(),
                         self.fake.application_id,
-                        [self.fake.guild_id],
+                        guilds,
                         session_id="loopback",
                         resume_gateway_url=f"ws://127.0.0.1:{self.port}/gateway",
                     )
+                    if sharded:
+                        ready["shard"] = [shard, count]  # AutoShardedClient reads it
                     await self._send(ws, "READY", ready)
-                    await self._send(ws, "GUILD_CREATE", self.fake.guild_payload())
+                    for guild_id in guilds:
+                        await self._send(ws, "GUILD_CREATE", self.fake.guild_payload(guild_id))
+                    self._shard_of[ws] = (shard, count)  # events reach it from now on
                     self.ready_sent.set()
         finally:
             self._sockets.remove(ws)
+            self._shard_of.pop(ws, None)
         return ws
+
+    @staticmethod
+    def shard_of(guild_id: int | None, shard_count: int) -> int:
+        """Return the shard Discord delivers a guild's events on (DMs: shard 0)."""
+        return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+    def shard_up(self, shard: int) -> bool:
+        """Return True when a connected, ready bot has this shard."""
+        return any(s == shard for s, _ in self._shard_of.values())
+
+    def serves(self, guild_id: int | None) -> bool:
+        """Return True when a connected bot has the shard of this guild (None: of DMs) and is ready."""
+        return any(self.shard_of(guild_id, count) == shard for shard, count in self._shard_of.values())
 
     async def _send(self, ws: Any, event: str, data: Json) -> None:
         self._seq += 1
         await ws.send_json({"op": 0, "s": self._seq, "t": event, "d": data})
 
     async def dispatch(self, event: str, data: Json) -> None:
-        """Push a gateway event to every connected bot."""
-        for ws in list(self._sockets):
-            await self._send(ws, event, data)
+        """Push a gateway event to the bots on its guild's shard (see the module's docstring)."""
+        guild = data.get("guild_id")
+        guild_id = None if guild is None else int(guild)
+        for ws, (shard, count) in list(self._shard_of.items()):
+            if self.shard_of(guild_id, count) == shard:
+                with contextlib.suppress(ConnectionError):  # that bot was killed this instant
+                    await self._send(ws, event, data)
 
     async def slash(
         self,

@@ -48,6 +48,7 @@ class FakeDiscordState:
     application_id: int
     bot_user: FakeUser
     guild_id: int
+    guild_ids: list[int]  # the fake guild, then those of `other_guild`
     guild_name: str
     guild_locale: str
     manager_role_id: int

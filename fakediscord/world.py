@@ -62,6 +62,7 @@ class World(FakeDiscordState):
         permissions the user was created with; the owner is the fake guild's owner.
         """
         guild_id = self.ids.next()
+        self.guild_ids.append(guild_id)
         for bot in self.bots:
             bot._connection.parsers["GUILD_CREATE"](self.guild_payload(guild_id))
         return guild_id
