@@ -46,6 +46,9 @@ from engine.session.timers import Coordinator, SingleProcess, TimerBook
 __all__ = ["REMIND", "Runner", "Stale"]
 
 log = logging.getLogger("engine.session")
+fired = logging.getLogger("engine.session.fired")
+"""One DEBUG line per timer that played actions: which process ran which table's timers, for the
+multi-process chaos test (fakediscord/chaos.py), which turns it on in its bot processes."""
 
 REMIND = "remind"  # the in-memory reminder before a decision deadline (derived from it, never stored)
 RETRY_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # a timer whose work met an unreachable database tries again
@@ -396,7 +399,8 @@ class Runner:
                 absent = table.humans_owing()
                 await self._note_timeouts(table, absent)
                 try:
-                    await self._advance(table, self._timeout_actions(table, absent), timed_out=absent)
+                    update = await self._advance(table, self._timeout_actions(table, absent), timed_out=absent)
+                    self._fired(DECISION, update)
                     return
                 except Stale:
                     table.stale = True  # another process moved first: look again
@@ -477,9 +481,15 @@ class Runner:
                                            [(s, str(table.seats[s].level), table.version + n)
                                             for n, s in enumerate(seats)])
             try:
-                await self._advance(table, actions)
+                self._fired(AUTO, await self._advance(table, actions))
             except Stale:
                 table.stale = True  # whoever moved the table wrote its next AI timer too
+
+    @staticmethod
+    def _fired(kind: str, update: Update) -> None:
+        if update.steps:
+            fired.debug("table %s: the %s timer played %d action(s) at version %d", update.table.id, kind,
+                        len(update.steps), update.start)
 
     # ------------------------------------------------------------------ coordination
 
