@@ -1,83 +1,52 @@
-"""The chaos harness: the real bot in its own process, killed with SIGKILL at random moments of play,
+"""The chaos harness: the real bot in its own processes, killed with SIGKILL at random moments of play,
 restarted on the same database, and checked against what it had acknowledged.
 
-Discord (a :class:`FakeDiscord` behind a :class:`LoopbackServer`) and the players live in this
-process, so messages, DM prompts and their buttons outlive the bot, as on Discord. The bot runs in a
-child forked by :mod:`fakediscord.zygote` (the real ``bot.run``: store, gateway, signal handlers,
-bot seats acting on the real clock). Players keep ``tables`` Incan Gold tables of three people and
-two bot seats going: they press Torch or Camp on the newest message that has them (``/incan status``
-when those are stale, e.g. after a restart), open a new table when one ends, and record every move the
-bot *acknowledged* (Discord got the click's answer, which the bot sends only after the commit).
+Discord (a :class:`FakeDiscord` behind a :class:`LoopbackServer`) and the players
+(:mod:`fakediscord.chaos_players`) live in this process, so messages, DM prompts and their buttons
+outlive the bot, as on Discord. The bot runs in children forked by :mod:`fakediscord.zygote` (the
+real ``bot.run``: store, gateway, signal handlers, bot seats acting on the real clock).
 
-After every kill the database is checked: every acknowledged move is in its table's log in the
-decision window it was made in (lost = 0), every log replays legally through the engine, every
-finished table's stored results are the replay's, no table was abandoned as unreadable. The last
-life ends with SIGTERM instead, which must exit 0.
+One mechanism, two shapes:
+
+- one process on SQLite (``processes=1``): killed, restarted at once, the database checked after
+  every kill;
+- several processes sharing one PostgreSQL (``database_url``), each with its shards of the one fake
+  Discord: a guild's clicks reach the process of its shard, DM clicks the process of shard 0 (so a
+  DM click for a table in another process's guild crosses processes). A process is killed and stays
+  down ``down_s``, long enough for the survivors to take over its tables' timers (bot seats and
+  decision deadlines keep firing), then comes back. Which process played which timer is read from
+  the bots' logs (``engine.session.fired``) and lined up with the kills.
+
+The verdict (:mod:`fakediscord.chaos_check`): nothing acknowledged lost, no move applied twice,
+every log replays, finished tables' results are the replay's. The last life of every process ends
+with SIGTERM, which must stop it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
-import json
 import os
 import random
+import re
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fakediscord import payloads as p
+from fakediscord.chaos_check import Move, PgReader, Reader, Report, SqliteReader, check_database, check_store
+from fakediscord.chaos_players import Players, accepted, open_channels
 from fakediscord.fake import FakeDiscord
 from fakediscord.loopback import LoopbackServer
-from fakediscord.records import FakeChannel, FakeMessage, FakeUser, InteractionRecord
+from fakediscord.zygote import Spawn
+
+__all__ = ["Move", "Report", "accepted", "chaos", "check_database"]
 
 ROOT = Path(__file__).resolve().parents[1]
-RECENT = 3000  # the newest messages a player looks through for move buttons (bounded: see _prompts)
-STATUS_EVERY_S = 1.0  # at most one /incan status per player per second
-def accepted(rec: InteractionRecord) -> bool:
-    """Whether the bot accepted a move: answered by a redraw of the pressed message (7), a deferral
-    (6), or, pressed on a public message, privately with the player's prompt (an embed); a refusal
-    is a private text."""
-    return rec.ack_type in (6, 7) or (rec.ack_type == 4 and any(m.embeds for m in rec.replies))
-
-
-@dataclass(frozen=True)
-class Move:
-    """A move the bot acknowledged: the table, who, the decision window it was made in, the action."""
-
-    table_id: int
-    user_id: int
-    window: int
-    action: Any
-
-
-@dataclass
-class Report:
-    """What a chaos run did and found."""
-
-    kills: int = 0
-    lives: int = 0
-    acknowledged: int = 0
-    moves: list[Move] = field(default_factory=list)  # the acknowledged moves themselves
-    lost: list[Move] = field(default_factory=list)
-    corrupt: list[str] = field(default_factory=list)
-    games: int = 0
-    finished: int = 0
-    clean_exit: int | None = None
-    tracebacks: int = 0
-    seconds: float = 0.0
-
-    def line(self) -> str:
-        """Return the run's figures on one line."""
-        return (f"kills={self.kills} lives={self.lives} acknowledged_moves={self.acknowledged} lost={len(self.lost)} "
-                f"corrupt={len(self.corrupt)} games={self.games} finished={self.finished} "
-                f"clean_exit={self.clean_exit} tracebacks={self.tracebacks} seconds={self.seconds:.0f}")
+FIRED = re.compile(r"^(\d+\.\d+) DEBUG engine\.session\.fired: table (\d+): the (\w+) timer played", re.M)
+ERRORS = re.compile(r"^\d+\.\d+ (?:ERROR|CRITICAL) ", re.M)
 
 
 class Zygote:
@@ -91,10 +60,10 @@ class Zygote:
         if self.process.stdout.readline().strip() != "ready":
             raise RuntimeError("the zygote did not start")
 
-    def spawn(self, port: int, database: Path, log: Path) -> int:
+    def spawn(self, spawn: Spawn) -> int:
         """Fork a bot process; return its pid."""
         assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(f"{port} {database} {log}\n")
+        self.process.stdin.write(spawn.line() + "\n")
         self.process.stdin.flush()
         return int(self.process.stdout.readline())
 
@@ -123,235 +92,144 @@ async def _gone(pid: int, timeout: float) -> bool:
     return True
 
 
-# --------------------------------------------------------------------------- checking the database
+@dataclass
+class Process:
+    """One bot process of the run, across its lives: its shards, its log, its pid now."""
+
+    number: int
+    spawn: Spawn
+    pid: int = 0
+    downs: list[tuple[float, float]] = field(default_factory=list)  # (killed, back) in epoch seconds
+    _read: int = 0  # how much of its log has been looked at
+    last_timer: float = 0.0  # when it last logged a timer that played (epoch seconds)
+
+    def timer_ran(self) -> float:
+        """Return when this process last ran a timer that played, reading its log's new lines."""
+        path = Path(self.spawn.log)
+        if path.exists():
+            with path.open("rb") as log:
+                log.seek(self._read)
+                new = log.read()
+            end = new.rfind(b"\n") + 1  # a line being written is read next time
+            self._read += end
+            for when, _, _ in FIRED.findall(new[:end].decode(errors="replace")):
+                self.last_timer = max(self.last_timer, float(when))
+        return self.last_timer
+
+    @property
+    def shards(self) -> tuple[int, ...]:
+        """Return the shards it runs (0 for an unsharded process)."""
+        return self.spawn.shard_ids or (0,)
 
 
-def _window_moves(game: Any, seats: int, seed: int, options: dict[str, Any],
-                  actions: list[tuple[int, Any]]) -> tuple[Any, set[tuple[int, int, str]]]:
-    """Replay a log (raises on an illegal step); return the final state and every (seat, window,
-    action) played, the window numbered as the session numbers it (the version it opened at)."""
-    state = game.setup(seats, seed, options)
-    window, played = 0, set()
-    for number, (seat, action) in enumerate(actions):
-        before = set(game.to_move(state))
-        state, _ = game.apply(state, seat, action)
-        after = game.to_move(state)
-        if seat >= 0:
-            played.add((seat, window, json.dumps(action, sort_keys=True)))
-        if seat < 0 or seat in after or not set(after) <= before:
-            window = number + 1
-    return state, played
+class Cluster:
+    """The bot processes: started, killed, restarted, stopped."""
 
+    def __init__(self, zygote: Zygote, server: LoopbackServer, processes: list[Process]) -> None:
+        self.zygote, self.server, self.processes = zygote, server, processes
 
-def check_database(path: Path, acknowledged: list[Move], report: Report) -> None:
-    """Check the database against the acknowledged moves (see the module's docstring)."""
-    from engine.session.games import SPECS
+    def process_of(self, guild_id: int | None) -> int:
+        """Return the process a guild's events reach (None: DMs, on shard 0)."""
+        count = self.processes[0].spawn.shard_count or 1
+        shard = LoopbackServer.shard_of(guild_id, count)
+        return next(p.number for p in self.processes if shard in p.shards)
 
-    report.lost.clear()
-    connection = sqlite3.connect(path, timeout=30)
-    try:
-        games = connection.execute("SELECT id, game, status, seed, options FROM games").fetchall()
-        played: dict[int, set[tuple[int, int, str]]] = {}
-        seat_of: dict[tuple[int, int], int] = {}
-        report.games, report.finished = len(games), 0
-        for game_id, name, status, seed, options in games:
-            if status == "abandoned":
-                report.corrupt.append(f"game {game_id} abandoned")
-            if seed is None:
-                continue
-            seats = connection.execute("SELECT seat, user_id FROM seats WHERE game_id = ? ORDER BY seat",
-                                       (game_id,)).fetchall()
-            seat_of.update({(game_id, user): seat for seat, user in seats if user is not None})
-            log = [(seat, json.loads(payload)) for seat, payload in connection.execute(
-                "SELECT seat, payload FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))]
-            engine = SPECS[name].game
-            try:
-                state, played[game_id] = _window_moves(engine, len(seats), seed, json.loads(options), log)
-            except Exception as exc:  # an illegal step in a stored log: corruption
-                report.corrupt.append(f"game {game_id} does not replay: {exc!r}")
-                continue
-            if status == "finished":
-                report.finished += 1
-                stored = [row[0] for row in connection.execute(
-                    "SELECT score FROM results WHERE game_id = ? ORDER BY seat", (game_id,))]
-                if not engine.is_over(state) or stored != [int(s) for s in engine.result(state)["scores"]]:
-                    report.corrupt.append(f"game {game_id}: stored results {stored} are not the replay's")
-    finally:
-        connection.close()
-    for move in acknowledged:
-        seat = seat_of.get((move.table_id, move.user_id))
-        code = json.dumps(move.action, sort_keys=True)
-        if seat is None or (seat, move.window, code) not in played.get(move.table_id, set()):
-            report.lost.append(move)
-
-
-# --------------------------------------------------------------------------- the players
-
-
-class Players:
-    """Three people per channel playing Incan Gold through what Discord shows them."""
-
-    def __init__(self, fake: FakeDiscord, server: LoopbackServer, database: Path, tables: int, seed: int) -> None:
-        self.fake, self.server, self.database = fake, server, database
-        self.rng = random.Random(seed)
-        self.channels = [fake.text_channel(f"table-{n}") for n in range(tables)]
-        self.people = {channel.id: [fake.user(f"P{n}-{k}") for k in range(3)] for n, channel in
-                       enumerate(self.channels)}
-        self.acknowledged: list[Move] = []
-        self.db = sqlite3.connect(database, timeout=30, check_same_thread=False)
-        self.spent: set[tuple[int, str]] = set()  # (message, custom_id) pressed and refused: not again
-        self.asked: dict[int, float] = {}  # user id -> when they last ran /incan status
-        self.up = asyncio.Event()
-        """Set while a bot process is connected: nobody clicks into a dead bot."""
-
-    def close(self) -> None:
-        """Close the players' read connection."""
-        self.db.close()
-
-    def _active(self, channel: FakeChannel) -> tuple[int, str, list[int | None]] | None:
-        row = self.db.execute("SELECT id, status FROM games WHERE channel_id = ? AND status IN ('lobby', 'playing')",
-                              (channel.id,)).fetchone()
-        if row is None:
-            return None
-        seats = [r[0] for r in self.db.execute("SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", (row[0],))]
-        return int(row[0]), str(row[1]), seats
-
-    async def _answered(self, rec: InteractionRecord, timeout: float = 2.0) -> bool:
-        deadline = time.monotonic() + timeout
-        while not rec.acknowledged and not rec.errors:
-            if time.monotonic() > deadline:
-                return False
-            await asyncio.sleep(0.005)
-        return rec.acknowledged
-
-    async def _click(self, user: FakeUser, message: FakeMessage, custom_id: str) -> InteractionRecord | None:
-        try:
-            rec, payload = self.fake._component_interaction(user, message, custom_id, (2,), None)
-        except Exception:  # the message changed meanwhile (its button is gone)
-            return None
-        await self.server.dispatch("INTERACTION_CREATE", payload)
-        await self._answered(rec)
-        return rec
-
-    async def _command(self, user: FakeUser, channel: FakeChannel, command: str,
-                       options: dict[str, Any] | None = None) -> None:
-        """Run ``/incan <sub>`` as Discord's client would send it (from the commands the bot synced)."""
-        synced = next((c for c in self.fake.commands.get(None, []) if c["name"] == "incan"), None)
-        if synced is None:
-            return  # the bot has not synced its commands yet
-        leaf = [p.option_payload(name, 3, value) for name, value in (options or {}).items()]
-        data = p.command_data(int(synced["id"]), "incan", [p.option_payload(command, 1, options=leaf)])
-        rec, payload = self.fake._new_interaction(user, channel, p.INTERACTION_APPLICATION_COMMAND, data)
-        await self.server.dispatch("INTERACTION_CREATE", payload)
-        await self._answered(rec)
-
-    async def _new_table(self, host: FakeUser, channel: FakeChannel) -> None:
-        await self._command(host, channel, "new")
-
-    def _lobby(self, channel: FakeChannel, table_id: int) -> FakeMessage | None:
-        found = [m for m in self.fake.channel_messages(channel)
-                 if any(c.startswith(f"lobby:{table_id}:") for c in m.custom_ids)]
-        return found[-1] if found else None
-
-    async def _fill(self, channel: FakeChannel, table_id: int, seats: list[int | None]) -> None:
-        """Seat everyone and two bots, then start: with the lobby's buttons, or with the commands
-        when its message is missing (the bot was killed between opening the table and posting it)."""
-        lobby = self._lobby(channel, table_id)
-        host, *others = self.people[channel.id]
-        for user in others:
-            if user.id not in seats:
-                if lobby is not None:
-                    await self._click(user, lobby, f"lobby:{table_id}:join")
-                else:
-                    await self._command(user, channel, "join")
-        level = self.rng.choice(["easy", "medium"])
-        if len(seats) < 5:
-            if lobby is not None:
-                await self._click(host, lobby, f"lobby:{table_id}:ai-{level}")
-            else:
-                await self._command(host, channel, "addbot", {"level": level})
-        elif host.id in seats:
-            if lobby is not None:
-                await self._click(host, lobby, f"lobby:{table_id}:start")
-            else:
-                await self._command(host, channel, "start")
-
-    def _prompts(self, user: FakeUser, channel: FakeChannel, table_id: int) -> Iterator[FakeMessage]:
-        """The messages with move buttons of the table the user sees, newest first: the channel's
-        (Incan Gold's expedition message carries Torch / Camp), their DMs and private replies.
-        Only the newest messages are looked at: a move is always on one of them, and scanning the
-        whole history on every move would slow the players as the run grows."""
-        dm = self.fake.dm_channel_ids.get(user.id)
-        for message in itertools.islice(reversed(self.fake.messages.values()), RECENT):
-            if message.deleted:
-                continue
-            visible = (message.channel_id == channel.id and message.ephemeral_to is None) or (
-                dm is not None and message.channel_id == dm) or message.ephemeral_to == user.id
-            if visible and any(c.startswith(f"act:{table_id}:") for c in message.custom_ids):
-                yield message
-
-    async def _move(self, user: FakeUser, channel: FakeChannel, table_id: int) -> None:
-        prompt = next(self._prompts(user, channel, table_id), None)
-        choices = [] if prompt is None else [c for c in prompt.custom_ids if c.startswith(f"act:{table_id}:")
-                                             and (prompt.id, c) not in self.spent]
-        if prompt is not None and choices:
-            custom_id = self.rng.choice(choices)
-            rec = await self._click(user, prompt, custom_id)
-            if rec is not None and accepted(rec):
-                _, _, window, code = custom_id.split(":", 3)
-                self.acknowledged.append(Move(table_id, user.id, int(window), json.loads(code)))
-                return
-            if rec is not None and rec.acknowledged:  # refused (stale, not theirs now): press it no more
-                self.spent.update((prompt.id, c) for c in prompt.custom_ids)
-        # No buttons, or stale ones (the bot restarted before redrawing): /incan status shows the
-        # table and, privately, the buttons of the decision owed now. Not more often than a person
-        # would ask: a player waiting for the others would otherwise flood the bot with commands.
-        now = time.monotonic()
-        if now - self.asked.get(user.id, -STATUS_EVERY_S) >= STATUS_EVERY_S:
-            self.asked[user.id] = now
-            await self._command(user, channel, "status")
-
-    async def play(self, channel: FakeChannel, stop: asyncio.Event) -> None:
-        """Keep a table going in ``channel`` until ``stop``."""
-        while not stop.is_set():
-            await self.up.wait()
-            try:
-                active = self._active(channel)
-            except sqlite3.OperationalError:  # the database is busy checkpointing: look again
-                active = None
-            if active is None:
-                await self._new_table(self.people[channel.id][0], channel)
-            else:
-                table_id, status, seats = active
-                if status == "lobby":
-                    await self._fill(channel, table_id, seats)
-                else:
-                    for user in self.people[channel.id]:
-                        if user.id in seats:
-                            await self._move(user, channel, table_id)
+    async def start(self, process: Process) -> None:
+        """Start a process and wait until every shard of it is connected."""
+        process.pid = self.zygote.spawn(process.spawn)
+        deadline = time.monotonic() + 60
+        while not all(self.server.shard_up(shard) for shard in process.shards):
+            if time.monotonic() > deadline or not _alive(process.pid):
+                raise RuntimeError(f"bot process {process.number} did not connect (see {process.spawn.log})")
             await asyncio.sleep(0.01)
 
+    async def kill(self, process: Process) -> None:
+        """SIGKILL a process and wait until it and its gateway sockets are gone."""
+        os.kill(process.pid, signal.SIGKILL)
+        if not await _gone(process.pid, 30):
+            raise RuntimeError(f"bot process {process.pid} survived SIGKILL")
+        while any(self.server.shard_up(shard) for shard in process.shards):
+            await asyncio.sleep(0.01)
 
-# --------------------------------------------------------------------------- the run
+    async def stop(self) -> int | None:
+        """SIGTERM every process; return 0 when every one stopped in time."""
+        for process in self.processes:
+            if _alive(process.pid):
+                os.kill(process.pid, signal.SIGTERM)
+        stopped = [await _gone(process.pid, 15) for process in self.processes]
+        return 0 if all(stopped) else None
+
+
+def _spawns(port: int, database: str, folder: Path, processes: int, shard_count: int | None,
+            decision_timeout_s: float) -> list[Spawn]:
+    """One process on SQLite (unsharded, as before sharding); else ``processes`` with the shards of
+    ``shard_count`` (default: one each) dealt out in turn."""
+    if processes == 1:
+        return [Spawn(port, database, str(folder / "bot.log"), decision_timeout_s=decision_timeout_s)]
+    count = shard_count or processes
+    return [Spawn(port, database, str(folder / f"bot-{n}.log"), tuple(range(n, count, processes)), count,
+                  decision_timeout_s) for n in range(processes)]
+
+
+def _read_logs(processes: list[Process], report: Report) -> None:
+    """Count each process's timers, errors and tracebacks, and the timers survivors ran for a killed
+    process's tables while it was down (its tables: those whose last timer before the kill was its)."""
+    fired: list[tuple[float, int, int]] = []  # (when, process, table)
+    report.errors = report.tracebacks = 0
+    for process in processes:
+        path = Path(process.spawn.log)
+        text = path.read_text(errors="replace") if path.exists() else ""
+        report.errors += len(ERRORS.findall(text))
+        report.tracebacks += text.count("Traceback")
+        found = [(float(when), process.number, int(table)) for when, table, _ in FIRED.findall(text)]
+        report.timers[process.number] = len(found)
+        fired += found
+    fired.sort()
+    for victim in processes:
+        for killed, back in victim.downs:
+            last: dict[int, int] = {}
+            for when, number, table in fired:
+                if when < killed:
+                    last[table] = number
+            taken = [table for when, number, table in fired
+                     if killed < when < back and number != victim.number and last.get(table) == victim.number]
+            report.by_survivors += len(taken)
+            report.takeovers += len(set(taken))
 
 
 async def chaos(folder: Path, *, kills: int, tables: int = 4, seed: int = 1, life_s: tuple[float, float] = (0.3, 1.2),
-                say: Any = None) -> Report:
-    """Kill the bot ``kills`` times at random moments of play, restarting it each time; return the report."""
+                say: Any = None, database_url: str | None = None, processes: int = 1, shard_count: int | None = None,
+                down_s: tuple[float, float] = (0.0, 0.0), decision_timeout_s: float = 3600.0) -> Report:
+    """Kill a bot process ``kills`` times at random moments of play, restarting it each time (after
+    ``down_s``); return the report. Several processes need ``database_url`` (PostgreSQL)."""
+    if processes > 1 and database_url is None:
+        raise ValueError("several bot processes share one PostgreSQL: give database_url")
     rng = random.Random(seed)
-    database, log = folder / "chaos.sqlite3", folder / "bot.log"
-    report = Report()
+    database = database_url or str(folder / "chaos.sqlite3")
+    report = Report(processes=processes)
     started = time.monotonic()
     fake = FakeDiscord(patch_http=False, real_time=False)
+    count = shard_count or processes
+    while {LoopbackServer.shard_of(g, count) for g in fake.guild_ids} != set(range(count)):
+        fake.other_guild()  # a guild on every shard: each process has tables of its own
+    channels = open_channels(fake, tables)
     zygote = Zygote()
+    single = processes == 1
     try:
         async with LoopbackServer(fake) as server:
-            pid = zygote.spawn(server.port, database, log)
-            report.lives = 1
-            await asyncio.wait_for(server.ready_sent.wait(), timeout=60)
+            cluster = Cluster(zygote, server, [Process(n, spawn) for n, spawn in enumerate(
+                _spawns(server.port, database, folder, processes, shard_count, decision_timeout_s))])
+            for process in cluster.processes:
+                await cluster.start(process)
+                report.lives += 1
             while not fake.commands.get(None):
                 await asyncio.sleep(0.01)
-            players = Players(fake, server, database, tables, seed)
+            reader: Reader = SqliteReader(Path(database)) if database_url is None else await PgReader.open(database)
+            # With several processes one table is Sakkara, in a guild away from shard 0: its prompts
+            # come by DM, so its clicks reach another process than its guild's.
+            away = [c for c in channels if cluster.process_of(c.guild_id) != cluster.process_of(None)]
+            games = {away[0].id: "sakkara"} if not single and away else {}
+            players = Players(fake, server, reader, channels, seed, cluster.process_of, games)
             players.up.set()
             stop = asyncio.Event()
             tasks = [asyncio.create_task(players.play(channel, stop)) for channel in players.channels]
@@ -360,34 +238,39 @@ async def chaos(folder: Path, *, kills: int, tables: int = 4, seed: int = 1, lif
                     await asyncio.sleep(rng.uniform(*life_s))
                     if number == kills:
                         break
-                    players.up.clear()
-                    os.kill(pid, signal.SIGKILL)
-                    if not await _gone(pid, 30):
-                        raise RuntimeError(f"bot process {pid} survived SIGKILL")
+                    # Mid-game: a process that runs timers now (with few tables, the lowest lease
+                    # buckets hold them all, so a random victim would often hold none).
+                    recent = time.time() - 2 * life_s[1]
+                    busy = [p for p in cluster.processes if p.timer_ran() > recent]
+                    victim = rng.choice(busy or cluster.processes)
+                    if single:
+                        players.up.clear()  # nobody clicks into a dead bot (with shards: see Players._click)
+                    await cluster.kill(victim)
+                    killed = time.time()
                     report.kills += 1
-                    check_database(database, players.acknowledged, report)
+                    await check_store(reader, list(players.acknowledged), report)
                     report.acknowledged = len(players.acknowledged)
                     if say is not None and (report.kills % 50 == 0 or report.lost or report.corrupt):
                         say(report.line())
                     if report.lost or report.corrupt:
                         break
-                    server.ready_sent.clear()
-                    pid = zygote.spawn(server.port, database, log)
+                    await asyncio.sleep(max(0.0, killed + rng.uniform(*down_s) - time.time()))
+                    await cluster.start(victim)
+                    victim.downs.append((killed, time.time()))
                     report.lives += 1
-                    await asyncio.wait_for(server.ready_sent.wait(), timeout=60)
                     players.up.set()
             finally:
                 stop.set()
                 await asyncio.gather(*tasks, return_exceptions=True)
-                players.close()
-            if _alive(pid):
-                os.kill(pid, signal.SIGTERM)
-                report.clean_exit = 0 if await _gone(pid, 15) else None
-            check_database(database, players.acknowledged, report)
+            report.clean_exit = await cluster.stop()
+            # Every process is stopped: every click sent is in the log or never will be.
+            await check_store(reader, players.acknowledged, report, sent=None if single else players.sent)
+            await reader.close()
             report.acknowledged = len(players.acknowledged)
             report.moves = list(players.acknowledged)
+            report.crossed = players.crossed
     finally:
         zygote.close()
-    report.tracebacks = log.read_text(errors="replace").count("Traceback") if log.exists() else 0
+    _read_logs(cluster.processes, report)
     report.seconds = time.monotonic() - started
     return report

@@ -1,0 +1,209 @@
+"""The chaos harness's players: people who keep Incan Gold tables going through what Discord shows them.
+
+Three people per channel (the channels spread over the fake's guilds, so over the bot's shards)
+open a table, seat themselves and two bot seats, start, and press Torch or Camp on the newest
+message that has them (``/incan status`` when those are stale, e.g. after a restart). Every click
+they send is recorded, and every one the bot *acknowledged* (Discord got the click's answer, which
+the bot sends only after the commit). A click whose shard is down is not sent: on Discord it would
+fail at once ("This interaction failed") and nobody would count it as played.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import random
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from fakediscord import payloads as p
+from fakediscord.chaos_check import Move, Reader
+from fakediscord.fake import FakeDiscord
+from fakediscord.loopback import LoopbackServer
+from fakediscord.records import FakeChannel, FakeMessage, FakeUser, InteractionRecord
+
+__all__ = ["Players", "accepted", "open_channels"]
+
+RECENT = 3000  # the newest messages a player looks through for move buttons (bounded: see _prompts)
+STATUS_EVERY_S = 1.0  # at most one /incan status per player per second
+SEATS = {"incan": (3, 5), "sakkara": (1, 2)}
+"""People and seats (the rest bots) at a table of each game, by its command group. Sakkara's
+prompts come by DM: its DM clicks reach the process of shard 0, wherever the table's guild is."""
+
+
+def open_channels(fake: FakeDiscord, tables: int) -> list[FakeChannel]:
+    """Open a channel per table, spread over the fake's guilds (so over the bot's shards). Before
+    the bots connect: their GUILD_CREATE lists them."""
+    guilds = fake.guild_ids
+    return [fake.text_channel(f"table-{n}", guild_id=guilds[n % len(guilds)]) for n in range(tables)]
+
+
+def accepted(rec: InteractionRecord) -> bool:
+    """Whether the bot accepted a move: answered by a redraw of the pressed message (7), a deferral
+    (6), or, pressed on a public message, privately with the player's prompt (an embed); a refusal
+    is a private text."""
+    return rec.ack_type in (6, 7) or (rec.ack_type == 4 and any(m.embeds for m in rec.replies))
+
+
+class Players:
+    """People keeping a table going in every channel (Incan Gold, or a game of SEATS) through what
+    Discord shows them."""
+
+    def __init__(self, fake: FakeDiscord, server: LoopbackServer, reader: Reader, channels: list[FakeChannel],
+                 seed: int, process_of: Callable[[int | None], int] = lambda guild_id: 0,
+                 games: dict[int, str] | None = None) -> None:
+        """``process_of(guild_id)`` names the bot process a guild's clicks reach (None: DM clicks);
+        ``games`` the command group of a channel's game (``incan`` when not named)."""
+        self.fake, self.server, self.db, self.process_of = fake, server, reader, process_of
+        self.rng = random.Random(seed)
+        self.channels = channels
+        self.games = {channel.id: (games or {}).get(channel.id, "incan") for channel in channels}
+        self.people = {channel.id: [fake.user(f"P{n}-{k}") for k in range(3)] for n, channel in
+                       enumerate(self.channels)}
+        self.acknowledged: list[Move] = []
+        self.crossed = 0  # acknowledged DM clicks handled by another process than the table's guild's
+        self.sent: list[Move] = []  # every move clicked, acknowledged or not (a click may be applied unanswered)
+        self.spent: set[tuple[int, str]] = set()  # (message, custom_id) pressed and refused: not again
+        self.asked: dict[int, float] = {}  # user id -> when they last ran /incan status
+        self.up = asyncio.Event()
+        """Set while a bot process is connected: nobody clicks into a dead bot."""
+
+    async def _active(self, channel: FakeChannel) -> tuple[int, str, list[int | None]] | None:
+        rows = await self.db.rows(
+            "SELECT id, status FROM games WHERE channel_id = ? AND status IN ('lobby', 'playing')", channel.id)
+        if not rows:
+            return None
+        [(table_id, status)] = rows
+        seats = [r[0] for r in await self.db.rows("SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat",
+                                                  table_id)]
+        return int(table_id), str(status), seats
+
+    async def _answered(self, rec: InteractionRecord, timeout: float = 2.0) -> bool:
+        deadline = time.monotonic() + timeout
+        while not rec.acknowledged and not rec.errors:
+            if time.monotonic() > deadline:
+                return False
+            await asyncio.sleep(0.005)
+        return rec.acknowledged
+
+    async def _click(self, user: FakeUser, message: FakeMessage, custom_id: str) -> InteractionRecord | None:
+        channel = self.fake.channels[message.channel_id]
+        if not self.server.serves(channel.guild_id):
+            return None  # its shard is down (a DM's: shard 0): Discord would say "interaction failed"
+        try:
+            rec, payload = self.fake._component_interaction(user, message, custom_id, (2,), None)
+        except Exception:  # the message changed meanwhile (its button is gone)
+            return None
+        await self.server.dispatch("INTERACTION_CREATE", payload)
+        await self._answered(rec)
+        return rec
+
+    async def _command(self, user: FakeUser, channel: FakeChannel, command: str,
+                       options: dict[str, Any] | None = None) -> None:
+        """Run ``/<game> <sub>`` as Discord's client would send it (from the commands the bot synced)."""
+        group = self.games[channel.id]
+        synced = next((c for c in self.fake.commands.get(None, []) if c["name"] == group), None)
+        if synced is None or not self.server.serves(channel.guild_id):
+            return  # the bot has not synced its commands yet, or the channel's shard is down
+        leaf = [p.option_payload(name, 3, value) for name, value in (options or {}).items()]
+        data = p.command_data(int(synced["id"]), group, [p.option_payload(command, 1, options=leaf)])
+        rec, payload = self.fake._new_interaction(user, channel, p.INTERACTION_APPLICATION_COMMAND, data)
+        await self.server.dispatch("INTERACTION_CREATE", payload)
+        await self._answered(rec)
+
+    async def _new_table(self, host: FakeUser, channel: FakeChannel) -> None:
+        await self._command(host, channel, "new")
+
+    def _lobby(self, channel: FakeChannel, table_id: int) -> FakeMessage | None:
+        found = [m for m in self.fake.channel_messages(channel)
+                 if any(c.startswith(f"lobby:{table_id}:") for c in m.custom_ids)]
+        return found[-1] if found else None
+
+    async def _fill(self, channel: FakeChannel, table_id: int, seats: list[int | None]) -> None:
+        """Seat the game's people and bots (see SEATS), then start: with the lobby's buttons, or with
+        the commands when its message is missing (the bot was killed between opening the table and
+        posting it)."""
+        lobby = self._lobby(channel, table_id)
+        people, size = SEATS[self.games[channel.id]]
+        host, *others = self.people[channel.id][:people]
+        for user in others:
+            if user.id not in seats:
+                if lobby is not None:
+                    await self._click(user, lobby, f"lobby:{table_id}:join")
+                else:
+                    await self._command(user, channel, "join")
+        # Sakkara's stronger bots search for seconds: the easy one keeps its turns short.
+        level = "easy" if size == 2 else self.rng.choice(["easy", "medium"])
+        if len(seats) < size:
+            if lobby is not None:
+                await self._click(host, lobby, f"lobby:{table_id}:ai-{level}")
+            else:
+                await self._command(host, channel, "addbot", {"level": level})
+        elif host.id in seats:
+            if lobby is not None:
+                await self._click(host, lobby, f"lobby:{table_id}:start")
+            else:
+                await self._command(host, channel, "start")
+
+    def _prompts(self, user: FakeUser, channel: FakeChannel, table_id: int) -> Iterator[FakeMessage]:
+        """The messages with move buttons of the table the user sees, newest first: the channel's
+        (Incan Gold's expedition message carries Torch / Camp), their DMs and private replies.
+        Only the newest messages are looked at: a move is always on one of them, and scanning the
+        whole history on every move would slow the players as the run grows."""
+        dm = self.fake.dm_channel_ids.get(user.id)
+        for message in itertools.islice(reversed(self.fake.messages.values()), RECENT):
+            if message.deleted:
+                continue
+            visible = (message.channel_id == channel.id and message.ephemeral_to is None) or (
+                dm is not None and message.channel_id == dm) or message.ephemeral_to == user.id
+            if visible and any(c.startswith(f"act:{table_id}:") for c in message.custom_ids):
+                yield message
+
+    async def _move(self, user: FakeUser, channel: FakeChannel, table_id: int) -> None:
+        prompt = next(self._prompts(user, channel, table_id), None)
+        choices = [] if prompt is None else [c for c in prompt.custom_ids if c.startswith(f"act:{table_id}:")
+                                             and (prompt.id, c) not in self.spent]
+        if prompt is not None and choices:
+            custom_id = self.rng.choice(choices)
+            _, _, window, code = custom_id.split(":", 3)
+            move = Move(table_id, user.id, int(window), json.loads(code))
+            self.sent.append(move)
+            rec = await self._click(user, prompt, custom_id)
+            if rec is not None and accepted(rec):
+                self.acknowledged.append(move)
+                if self.fake.channels[prompt.channel_id].is_dm and (
+                        self.process_of(None) != self.process_of(channel.guild_id)):
+                    self.crossed += 1
+                return
+            if rec is not None and rec.acknowledged:  # refused (stale, not theirs now): press it no more
+                self.spent.update((prompt.id, c) for c in prompt.custom_ids)
+        # No buttons, or stale ones (the bot restarted before redrawing): /incan status shows the
+        # table and, privately, the buttons of the decision owed now. Not more often than a person
+        # would ask: a player waiting for the others would otherwise flood the bot with commands.
+        now = time.monotonic()
+        if now - self.asked.get(user.id, -STATUS_EVERY_S) >= STATUS_EVERY_S:
+            self.asked[user.id] = now
+            await self._command(user, channel, "status")
+
+    async def play(self, channel: FakeChannel, stop: asyncio.Event) -> None:
+        """Keep a table going in ``channel`` until ``stop``."""
+        while not stop.is_set():
+            await self.up.wait()
+            try:
+                active = await self._active(channel)
+            except sqlite3.OperationalError:  # the database is busy checkpointing: look again
+                active = None
+            if active is None:
+                await self._new_table(self.people[channel.id][0], channel)
+            else:
+                table_id, status, seats = active
+                if status == "lobby":
+                    await self._fill(channel, table_id, seats)
+                else:
+                    for user in self.people[channel.id]:
+                        if user.id in seats:
+                            await self._move(user, channel, table_id)
+            await asyncio.sleep(0.01)
