@@ -148,8 +148,10 @@ class InteractionCallbacks(MessageStore):
         return 200, self._original(self._webhook_interaction(r)).data
 
     def _r_edit_original(self, r: _Request) -> Reply:
-        msg = self._original(self._webhook_interaction(r))
+        rec = self._webhook_interaction(r)
+        msg = self._original(rec)
         self._edit_message(msg, r.payload or {}, r.files)
+        rec.original_edits += 1
         return 200, msg.data
 
     def _r_delete_original(self, r: _Request) -> Reply:

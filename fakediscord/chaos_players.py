@@ -42,10 +42,13 @@ def open_channels(fake: FakeDiscord, tables: int) -> list[FakeChannel]:
 
 
 def accepted(rec: InteractionRecord) -> bool:
-    """Whether the bot accepted a move: answered by a redraw of the pressed message (7), a deferral
-    (6), or, pressed on a public message, privately with the player's prompt (an embed); a refusal
-    is a private text."""
-    return rec.ack_type in (6, 7) or (rec.ack_type == 4 and any(m.embeds for m in rec.replies))
+    """Whether the bot accepted a move: answered by a redraw of the pressed message (7), or,
+    pressed on a public message, privately with the player's prompt (an embed); a refusal is a
+    private text. A slow move is deferred first (6), before its outcome is known: it counts once the
+    redraw edits the pressed message (``@original``) or the prompt follows, never on the deferral."""
+    if rec.ack_type == 6:
+        return rec.original_edits > 0 or any(m.embeds for m in rec.followups)
+    return rec.ack_type == 7 or (rec.ack_type == 4 and any(m.embeds for m in rec.replies))
 
 
 class Players:
@@ -81,12 +84,16 @@ class Players:
                                                   table_id)]
         return int(table_id), str(status), seats
 
-    async def _answered(self, rec: InteractionRecord, timeout: float = 2.0) -> bool:
+    async def _answered(self, rec: InteractionRecord, timeout: float = 2.0, outcome_s: float = 5.0) -> bool:
+        """Wait for the click's answer; after a deferral, for what follows it (see :func:`accepted`)."""
         deadline = time.monotonic() + timeout
         while not rec.acknowledged and not rec.errors:
             if time.monotonic() > deadline:
                 return False
             await asyncio.sleep(0.005)
+        deadline = time.monotonic() + outcome_s
+        while rec.ack_type == 6 and not rec.original_edits and not rec.followup_ids and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
         return rec.acknowledged
 
     async def _click(self, user: FakeUser, message: FakeMessage, custom_id: str) -> InteractionRecord | None:

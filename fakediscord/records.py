@@ -269,6 +269,7 @@ class InteractionRecord:
     ack_type: int | None = None
     original_message_id: int | None = None
     followup_ids: list[int] = field(default_factory=list)
+    original_edits: int = 0  # PATCHes of @original (after a deferral: the bot's actual answer)
     modal: Json | None = None
     autocomplete_choices: list[Json] | None = None
     errors: list[Json] = field(default_factory=list)  # error bodies the fake returned for it
