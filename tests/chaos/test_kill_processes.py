@@ -1,13 +1,14 @@
 """Three bot processes share one PostgreSQL; one at a time is killed with SIGKILL mid-game.
 
 Each process runs one shard of one fake Discord (SHARD_COUNT=3): a guild's clicks reach its shard's
-process, DM clicks the process of shard 0, so a DM click for a table in another process's guild is
-handled by a process that does not hold the table's timers. A killed process stays down longer than
-a lease lives, so the survivors must take over its tables' timers (bot seats act, decision deadlines
-of players who cannot reach their shard expire), then it comes back. At the end every acknowledged
-move is in the store once, no move was applied twice, every log replays, no process logged an
-error. The small form runs here (3 kills, about a minute); ``bench/chaos.py --postgresql
---processes 3`` runs the full one. PostgreSQL only: without it the test is skipped, except in CI.
+process, DM clicks the process of shard 0 (one table is Sakkara, whose prompts come by DM, in a
+guild of another shard), and any process may hold a table's timers (leases per bucket of tables).
+A killed process stays down longer than a lease lives, so the survivors must take over its tables'
+timers (bot seats act, decision deadlines of players who cannot reach their shard expire), then it
+comes back. At the end every acknowledged move is in the store once, no move was applied twice,
+every log replays, no process logged an error. The small form runs here (3 kills, about a minute);
+``bench/chaos.py --postgresql --processes 3`` runs the full one. PostgreSQL only: without it the
+test is skipped, except in CI.
 """
 
 from __future__ import annotations
