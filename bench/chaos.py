@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import os
 import platform
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -47,8 +48,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.processes > 1 and not args.postgresql:
         parser.error("several processes share one PostgreSQL: add --postgresql")
+    folder = Path(tempfile.mkdtemp(prefix="chaos-"))
     with contextlib.ExitStack() as stack:
-        folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         url = None
         if args.postgresql:
             from pg_kit import throwaway_postgres
@@ -69,7 +70,11 @@ def main() -> int:
     for line in report.corrupt[:10]:
         print("CORRUPT", line)
     clean = report.clean_exit == 0 and report.errors == 0
-    return 0 if not report.lost and not report.duplicated and not report.corrupt and clean else 1
+    if not report.lost and not report.duplicated and not report.corrupt and clean:
+        shutil.rmtree(folder)
+        return 0
+    print(f"the bots' logs (and evidence.txt, the logs of tables with a lost move) are kept in {folder}")
+    return 1
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ from fakediscord.fake import FakeDiscord
 from fakediscord.loopback import LoopbackServer
 from fakediscord.zygote import Spawn
 
-__all__ = ["Move", "Report", "accepted", "chaos", "check_database"]
+__all__ = ["Move", "Report", "accepted", "chaos", "check_database", "write_evidence"]
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRED = re.compile(r"^(\d+\.\d+) DEBUG engine\.session\.fired: table (\d+): the (\w+) timer played", re.M)
@@ -197,6 +197,23 @@ def _read_logs(processes: list[Process], report: Report) -> None:
             report.takeovers += len(set(taken))
 
 
+async def write_evidence(reader: Reader, report: Report, notes: dict[Move, str], path: Path) -> None:
+    """Write the stored log of every table with a lost move beside the bots' logs (a throwaway
+    PostgreSQL is gone after the run; the question is then what the log held)."""
+    tables = sorted({move.table_id for move in report.lost})
+    if not tables:
+        return
+    lines = [f"LOST {move}: {notes.get(move, '')}" for move in report.lost]
+    for table_id in tables:
+        seats = await reader.rows("SELECT seat, user_id, ai_level FROM seats WHERE game_id = ? ORDER BY seat", table_id)
+        events = await reader.rows("SELECT version, seat, kind FROM seat_events WHERE game_id = ? ORDER BY version",
+                                   table_id)
+        lines += [f"table {table_id}: seats {seats}", f"  seat events {events}"]
+        lines += [f"  {row}" for row in await reader.rows(
+            "SELECT seq, seat, payload, created_at FROM actions WHERE game_id = ? ORDER BY seq", table_id)]
+    path.write_text("\n".join(lines) + "\n")
+
+
 async def chaos(folder: Path, *, kills: int, tables: int = 4, seed: int = 1, life_s: tuple[float, float] = (0.3, 1.2),
                 say: Any = None, database_url: str | None = None, processes: int = 1, shard_count: int | None = None,
                 down_s: tuple[float, float] = (0.0, 0.0), decision_timeout_s: float = 3600.0) -> Report:
@@ -265,6 +282,7 @@ async def chaos(folder: Path, *, kills: int, tables: int = 4, seed: int = 1, lif
             report.clean_exit = await cluster.stop()
             # Every process is stopped: every click sent is in the log or never will be.
             await check_store(reader, players.acknowledged, report, sent=None if single else players.sent)
+            await write_evidence(reader, report, players.notes, folder / "evidence.txt")
             await reader.close()
             report.acknowledged = len(players.acknowledged)
             report.moves = list(players.acknowledged)

@@ -68,6 +68,7 @@ class Players:
                        enumerate(self.channels)}
         self.acknowledged: list[Move] = []
         self.crossed = 0  # acknowledged DM clicks handled by another process than the table's guild's
+        self.notes: dict[Move, str] = {}  # how and when each acknowledged move was answered (for evidence)
         self.sent: list[Move] = []  # every move clicked, acknowledged or not (a click may be applied unanswered)
         self.spent: set[tuple[int, str]] = set()  # (message, custom_id) pressed and refused: not again
         self.asked: dict[int, float] = {}  # user id -> when they last ran /incan status
@@ -181,9 +182,11 @@ class Players:
             rec = await self._click(user, prompt, custom_id)
             if rec is not None and accepted(rec):
                 self.acknowledged.append(move)
-                if self.fake.channels[prompt.channel_id].is_dm and (
-                        self.process_of(None) != self.process_of(channel.guild_id)):
+                dm = self.fake.channels[prompt.channel_id].is_dm
+                if dm and self.process_of(None) != self.process_of(channel.guild_id):
                     self.crossed += 1
+                self.notes[move] = (f"answered {rec.ack_type} (edits {rec.original_edits}) at {time.time():.3f} "
+                                    f"by process {self.process_of(None if dm else channel.guild_id)}")
                 return
             if rec is not None and rec.acknowledged:  # refused (stale, not theirs now): press it no more
                 self.spent.update((prompt.id, c) for c in prompt.custom_ids)

@@ -17,7 +17,7 @@ import asyncio
 
 from pg_kit import PgServer
 
-from fakediscord.chaos import Move, Report, chaos
+from fakediscord.chaos import Move, Report, chaos, write_evidence
 from fakediscord.chaos_check import PgReader, check_store
 
 KILLS = 3
@@ -47,9 +47,12 @@ def test_three_processes_on_postgresql_survive_kills_and_take_over_timers(pg_ser
         reader = await PgReader.open(url)
         try:
             await check_store(reader, [missing], found, sent=[])
+            await write_evidence(reader, found, {missing: "answered 7"}, tmp_path / "evidence.txt")
         finally:
             await reader.close()
 
     asyncio.run(recheck())
     assert found.lost == [missing]
     assert found.duplicated and all("unasked" in line for line in found.duplicated)
+    evidence = (tmp_path / "evidence.txt").read_text()  # what a failing run keeps: the table's log
+    assert f"LOST {missing}: answered 7" in evidence and f"table {move.table_id}: seats" in evidence
