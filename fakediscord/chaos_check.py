@@ -222,8 +222,10 @@ async def check_store(reader: Reader, acknowledged: list[Move], report: Report,
 
 
 def check_database(path: Path, acknowledged: list[Move], report: Report) -> None:
-    """Check a SQLite database (outside an event loop): :func:`check_store` on the file."""
+    """Check a SQLite database synchronously: :func:`check_store` on the file, on a loop of its own
+    in a thread, so that it can be called inside a running event loop (an async test) or outside."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
     async def check() -> None:
         reader = SqliteReader(path)
@@ -232,4 +234,5 @@ def check_database(path: Path, acknowledged: list[Move], report: Report) -> None
         finally:
             await reader.close()
 
-    asyncio.run(check())
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, check()).result()
