@@ -197,13 +197,13 @@ def _read_logs(processes: list[Process], report: Report) -> None:
             report.takeovers += len(set(taken))
 
 
-async def write_evidence(reader: Reader, report: Report, notes: dict[Move, str], path: Path) -> None:
+async def write_evidence(reader: Reader, report: Report, notes: dict[str, str], path: Path) -> None:
     """Write the stored log of every table with a lost move beside the bots' logs (a throwaway
     PostgreSQL is gone after the run; the question is then what the log held)."""
     tables = sorted({move.table_id for move in report.lost})
     if not tables:
         return
-    lines = [f"LOST {move}: {notes.get(move, '')}" for move in report.lost]
+    lines = [f"LOST {move}: {notes.get(repr(move), '')}" for move in report.lost]
     for table_id in tables:
         seats = await reader.rows("SELECT seat, user_id, ai_level FROM seats WHERE game_id = ? ORDER BY seat", table_id)
         events = await reader.rows("SELECT version, seat, kind FROM seat_events WHERE game_id = ? ORDER BY version",
@@ -278,7 +278,7 @@ async def chaos(folder: Path, *, kills: int, tables: int = 4, seed: int = 1, lif
                     players.up.set()
             finally:
                 stop.set()
-                await asyncio.gather(*tasks, return_exceptions=True)
+                failed = [r for r in await asyncio.gather(*tasks, return_exceptions=True) if isinstance(r, Exception)]
             report.clean_exit = await cluster.stop()
             # Every process is stopped: every click sent is in the log or never will be.
             await check_store(reader, players.acknowledged, report, sent=None if single else players.sent)
@@ -291,4 +291,6 @@ async def chaos(folder: Path, *, kills: int, tables: int = 4, seed: int = 1, lif
         zygote.close()
     _read_logs(cluster.processes, report)
     report.seconds = time.monotonic() - started
+    if failed:  # a player that stopped leaves its table unplayed: the run proves less than it says
+        raise RuntimeError(f"{len(failed)} player task(s) failed: {failed[0]!r}") from failed[0]
     return report

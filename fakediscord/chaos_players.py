@@ -32,6 +32,9 @@ STATUS_EVERY_S = 1.0  # at most one /incan status per player per second
 SEATS = {"incan": (3, 5), "sakkara": (1, 2)}
 """People and seats (the rest bots) at a table of each game, by its command group. Sakkara's
 prompts come by DM: its DM clicks reach the process of shard 0, wherever the table's guild is."""
+FROM_DMS = {"sakkara"}
+"""Games whose players press their DM prompt when it has a move (not the newer private reply of a
+/status): so DM clicks, the ones that cross processes, happen in every run."""
 
 
 def open_channels(fake: FakeDiscord, tables: int) -> list[FakeChannel]:
@@ -68,7 +71,7 @@ class Players:
                        enumerate(self.channels)}
         self.acknowledged: list[Move] = []
         self.crossed = 0  # acknowledged DM clicks handled by another process than the table's guild's
-        self.notes: dict[Move, str] = {}  # how and when each acknowledged move was answered (for evidence)
+        self.notes: dict[str, str] = {}  # repr of an acknowledged move -> how and when it was answered
         self.sent: list[Move] = []  # every move clicked, acknowledged or not (a click may be applied unanswered)
         self.spent: set[tuple[int, str]] = set()  # (message, custom_id) pressed and refused: not again
         self.asked: dict[int, float] = {}  # user id -> when they last ran /incan status
@@ -97,12 +100,15 @@ class Players:
             await asyncio.sleep(0.01)
         return rec.acknowledged
 
-    async def _click(self, user: FakeUser, message: FakeMessage, custom_id: str) -> InteractionRecord | None:
+    async def _click(self, user: FakeUser, message: FakeMessage, custom_id: str,
+                     option: str | None = None) -> InteractionRecord | None:
+        """Press a button, or pick ``option`` of a menu."""
         channel = self.fake.channels[message.channel_id]
         if not self.server.serves(channel.guild_id):
             return None  # its shard is down (a DM's: shard 0): Discord would say "interaction failed"
         try:
-            rec, payload = self.fake._component_interaction(user, message, custom_id, (2,), None)
+            kinds, values = ((2,), None) if option is None else ((3,), [option])
+            rec, payload = self.fake._component_interaction(user, message, custom_id, kinds, values)
         except Exception:  # the message changed meanwhile (its button is gone)
             return None
         await self.server.dispatch("INTERACTION_CREATE", payload)
@@ -167,25 +173,48 @@ class Players:
                 continue
             visible = (message.channel_id == channel.id and message.ephemeral_to is None) or (
                 dm is not None and message.channel_id == dm) or message.ephemeral_to == user.id
-            if visible and any(c.startswith(f"act:{table_id}:") for c in message.custom_ids):
+            if visible and any(c.startswith((f"act:{table_id}:", f"pick:{table_id}:")) for c in message.custom_ids):
                 yield message
 
+    def _choices(self, prompt: FakeMessage, table_id: int) -> list[tuple[str, str | None]]:
+        """The moves on a prompt not pressed yet: (custom_id, None) for a move button, (custom_id,
+        option) for each option of a move menu (Sakkara's)."""
+        choices: list[tuple[str, str | None]] = []
+        for custom_id in prompt.custom_ids:
+            if (prompt.id, custom_id) in self.spent:
+                continue
+            if custom_id.startswith(f"act:{table_id}:"):
+                choices.append((custom_id, None))
+            elif custom_id.startswith(f"pick:{table_id}:"):
+                menu = prompt.component(custom_id) or {}
+                choices += [(custom_id, option["value"]) for option in menu.get("options", [])]
+        return choices
+
+    def _prompt(self, user: FakeUser, channel: FakeChannel, table_id: int) -> FakeMessage | None:
+        """The prompt the player presses: the newest, or for a game of FROM_DMS their newest DM
+        prompt with a move not pressed yet."""
+        prompts = self._prompts(user, channel, table_id)
+        if self.games[channel.id] not in FROM_DMS:
+            return next(prompts, None)
+        found = list(itertools.islice(prompts, 8))
+        fresh = [m for m in found if self.fake.channels[m.channel_id].is_dm and self._choices(m, table_id)]
+        return next(iter(fresh or found), None)
+
     async def _move(self, user: FakeUser, channel: FakeChannel, table_id: int) -> None:
-        prompt = next(self._prompts(user, channel, table_id), None)
-        choices = [] if prompt is None else [c for c in prompt.custom_ids if c.startswith(f"act:{table_id}:")
-                                             and (prompt.id, c) not in self.spent]
+        prompt = self._prompt(user, channel, table_id)
+        choices = [] if prompt is None else self._choices(prompt, table_id)
         if prompt is not None and choices:
-            custom_id = self.rng.choice(choices)
-            _, _, window, code = custom_id.split(":", 3)
-            move = Move(table_id, user.id, int(window), json.loads(code))
+            custom_id, option = self.rng.choice(choices)
+            _, _, window, *code = custom_id.split(":", 3)
+            move = Move(table_id, user.id, int(window), json.loads(code[0] if option is None else option))
             self.sent.append(move)
-            rec = await self._click(user, prompt, custom_id)
+            rec = await self._click(user, prompt, custom_id, option)
             if rec is not None and accepted(rec):
                 self.acknowledged.append(move)
                 dm = self.fake.channels[prompt.channel_id].is_dm
                 if dm and self.process_of(None) != self.process_of(channel.guild_id):
                     self.crossed += 1
-                self.notes[move] = (f"answered {rec.ack_type} (edits {rec.original_edits}) at {time.time():.3f} "
+                self.notes[repr(move)] = (f"answered {rec.ack_type} (edits {rec.original_edits}) at {time.time():.3f} "
                                     f"by process {self.process_of(None if dm else channel.guild_id)}")
                 return
             if rec is not None and rec.acknowledged:  # refused (stale, not theirs now): press it no more

@@ -47,7 +47,7 @@ def test_three_processes_on_postgresql_survive_kills_and_take_over_timers(pg_ser
         reader = await PgReader.open(url)
         try:
             await check_store(reader, [missing], found, sent=[])
-            await write_evidence(reader, found, {missing: "answered 7"}, tmp_path / "evidence.txt")
+            await write_evidence(reader, found, {repr(missing): "answered 7"}, tmp_path / "evidence.txt")
         finally:
             await reader.close()
 
