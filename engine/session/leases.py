@@ -72,14 +72,16 @@ class Leases:
 
     shared = True
 
-    def __init__(self, book: LeaseBook, *, buckets: int = BUCKETS, renew_s: float = RENEW_S,
-                 ttl_s: float = TTL_S, monotonic: Callable[[], float] = time.monotonic) -> None:
-        if not 0 < renew_s < ttl_s:
+    def __init__(self, book: LeaseBook, *, buckets: int | None = None, renew_s: float | None = None,
+                 ttl_s: float | None = None, monotonic: Callable[[], float] = time.monotonic) -> None:
+        # The module constants are read now, not when this module was imported: a test harness may
+        # shorten them for the processes it starts before the bot builds its coordinator.
+        self.renew_s = RENEW_S if renew_s is None else renew_s
+        self.ttl_s = TTL_S if ttl_s is None else ttl_s
+        if not 0 < self.renew_s < self.ttl_s:
             raise ValueError("renew_s must be positive and shorter than ttl_s")
         self.book = book
-        self._buckets = buckets
-        self.renew_s = renew_s
-        self.ttl_s = ttl_s
+        self._buckets = BUCKETS if buckets is None else buckets
         self._monotonic = monotonic
         self.held: set[int] = set()
         self._rearm: set[int] = set()  # held buckets whose timers are still to be armed from the store
@@ -162,8 +164,9 @@ class Leases:
     async def _keep(self) -> None:
         """Renew every ``renew_s``; while the database fails, retry with backoff (never crash)."""
         while not self._stopped:
-            pause = self.renew_s if self._failures == 0 else min(self.renew_s * 2 ** (self._failures - 1),
-                                                                  MAX_BACKOFF_S)
+            # Backing off past a lease's life would only lengthen the outage once the database is back.
+            backoff = min(self.renew_s * 2 ** max(self._failures - 1, 0), MAX_BACKOFF_S, self.ttl_s)
+            pause = self.renew_s if self._failures == 0 else max(backoff, self.renew_s)
             await asyncio.sleep(pause)
             try:
                 await self._expire_belief()
@@ -249,8 +252,15 @@ class Leases:
             self._rearm |= self.held
 
     async def _heard(self, table_id: int) -> None:
-        if self._changed is not None and not self._stopped:
+        if self._changed is None or self._stopped:
+            return
+        try:
             await self._changed(table_id)
+        except Exception as exc:
+            # Nobody awaits a notification's task: report it here, and let the next round arm the
+            # bucket's timers from the store in case this one's were not.
+            log.warning("leases: a change to table %s was not taken in (%s)", table_id, exc)
+            self._rearm.add(self.bucket_of(table_id))
 
     async def _feed_lost(self) -> None:
         if not self._stopped:
