@@ -42,6 +42,7 @@ from cogs.table.storage import StoreRepository
 from cogs.table.sync import place_commands, sync_commands
 from db.startup import CannotOpen, open_store
 from db.store import Store
+from db.urls import URL_SCHEMES
 from engine.clock import Clock, SystemClock
 from engine.session import AiPool, Sessions, Settings, default_workers
 from engine.session.games import SPECS
@@ -93,7 +94,7 @@ class Config:
 
         shard_ids, shard_count = _shards(env.get("SHARD_IDS", ""), env.get("SHARD_COUNT", ""))
         url = env.get("DATABASE_URL", "").strip() or None
-        if url is not None and not url.startswith(("postgresql://", "postgres://", "sqlite://")):
+        if url is not None and not url.startswith(URL_SCHEMES):
             raise ValueError(f"DATABASE_URL must start with postgresql:// or sqlite://, got {url.split(':')[0]!r}")
         workers = env.get("AI_WORKERS", "").strip()
         if workers and not workers.isdigit():
