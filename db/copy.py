@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
+import os
 import sys
 import time
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,12 +34,12 @@ from db.startup import CannotOpen, open_store
 from db.store import Store
 from db.transfer import count_rows, game_ids, transfer
 from db.urls import is_postgresql, sqlite_path
-from engine.session.audit import Audit, audit
+from engine.session.audit import Audit, audit_all
 from engine.session.records import SeatSpec, StoredTable
 
 __all__ = ["CopyFailed", "Report", "Verification", "copy", "main", "verify"]
 
-LOADS_AT_ONCE = 20  # games loaded concurrently per side: I/O overlaps the replay of the previous batch
+AUDIT_BATCH = 50  # games loaded at once per side and replayed by one worker task
 
 
 class CopyFailed(Exception):
@@ -50,7 +53,7 @@ class Verification:
     counts: dict[str, tuple[int, int]]  # table -> (source rows, target rows)
     games: int
     differing_games: tuple[int, ...]
-    unreplayable: tuple[int, ...] = ()  # games whose log fails the audit on both sides alike (as in the source)
+    unreplayable: tuple[int, ...] = ()  # identical on both sides, but not replayable as recorded (nor in the source)
 
     @property
     def differing_tables(self) -> list[str]:
@@ -96,31 +99,60 @@ def _stored(log: GameLog) -> StoredTable:
                        game.channel_id, game.host_id, game.status, seats, tuple(log.moves()))
 
 
-async def _audit(store: Store, game_id: int) -> Audit | str:
-    """Return the audit of one game, or why its rows cannot even be read."""
+async def _load(store: Store, game_id: int) -> StoredTable | str:
+    """Return one game's whole record, or why its rows cannot even be read."""
     try:
-        return audit(_stored(await store.load_game(game_id)))
+        return _stored(await store.load_game(game_id))
     except CorruptRow as exc:
         return f"corrupt row: {exc}"
 
 
-async def verify(source: Store, target: Store) -> Verification:
-    """Return both stores compared: row counts of every table and a replay of every game on each side."""
+def _pool(workers: int) -> ProcessPoolExecutor:
+    # forkserver/spawn, never fork: the parent runs an event loop and database threads.
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    return ProcessPoolExecutor(workers, mp_context=context)
+
+
+async def verify(source: Store, target: Store, *, workers: int | None = None) -> Verification:
+    """Return both stores compared: every table's row count, every game's whole record (game row,
+    seats, log) and every game's replay through the rules.
+
+    A game whose record differs between the sides is a difference whatever its replay gives. An
+    identical record is replayed once, in one of ``workers`` processes (default: one per core):
+    the audit is a pure function of the record, so the source's replay would be the same one.
+    """
     before, after = await asyncio.gather(count_rows(source), count_rows(target))
     counts = {table: (before[table], after[table]) for table in before}
     ids = sorted(set(await game_ids(source)) | set(await game_ids(target)))
     differing: list[int] = []
     broken: list[int] = []
-    for start in range(0, len(ids), LOADS_AT_ONCE):
-        chunk = ids[start : start + LOADS_AT_ONCE]
-        mine = await asyncio.gather(*(_audit(source, g) for g in chunk))
-        theirs = await asyncio.gather(*(_audit(target, g) for g in chunk))
-        for game_id, one, other in zip(chunk, mine, theirs, strict=True):
-            if one != other:
-                differing.append(game_id)
-            elif not isinstance(one, Audit) or not one.as_recorded:
-                broken.append(game_id)
-    return Verification(counts, len(ids), tuple(differing), tuple(broken))
+    loop = asyncio.get_running_loop()
+    in_flight: list[asyncio.Future[list[Audit]]] = []
+
+    def settle(audits: list[Audit]) -> None:
+        broken.extend(found.table_id for found in audits if not found.as_recorded)
+
+    processes = workers or os.cpu_count() or 1
+    with _pool(processes) as pool:
+        for start in range(0, len(ids), AUDIT_BATCH):
+            chunk = ids[start : start + AUDIT_BATCH]
+            mine, theirs = await asyncio.gather(asyncio.gather(*(_load(source, g) for g in chunk)),
+                                                asyncio.gather(*(_load(target, g) for g in chunk)))
+            same: list[StoredTable] = []
+            for game_id, one, other in zip(chunk, mine, theirs, strict=True):
+                if one != other:
+                    differing.append(game_id)
+                elif isinstance(other, str):
+                    broken.append(game_id)  # unreadable on both sides alike
+                else:
+                    same.append(other)
+            in_flight.append(loop.run_in_executor(pool, audit_all, same))
+            if len(in_flight) > 2 * processes:
+                settle(await in_flight.pop(0))  # bounded: the records waiting for a worker stay few
+        for pending in in_flight:
+            settle(await pending)
+    return Verification(counts, len(ids), tuple(differing), tuple(sorted(broken)))
 
 
 async def copy(source_url: str, target_url: str, *, force: bool = False) -> Report:

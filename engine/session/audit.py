@@ -13,7 +13,7 @@ Pure: no store, no Discord, no clock; the caller loads the :class:`StoredTable`.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from engine.session.games import SPECS
@@ -21,7 +21,7 @@ from engine.session.loading import fill
 from engine.session.records import GameSpec, StoredTable
 from engine.session.table import Table
 
-__all__ = ["Audit", "audit"]
+__all__ = ["Audit", "audit", "audit_all"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,3 +78,8 @@ def audit(stored: StoredTable, specs: Mapping[str, GameSpec] = SPECS) -> Audit:
         return failed(f"{type(exc).__name__}: {exc}")
     return Audit(stored.id, stored.game, stored.status, table.version, over,
                  hashlib.sha256(dump.encode("utf-8")).hexdigest())
+
+
+def audit_all(tables: Sequence[StoredTable]) -> list[Audit]:
+    """Return the audit of each of ``tables`` (one call per batch: cheap to send to a worker process)."""
+    return [audit(stored) for stored in tables]
