@@ -17,11 +17,13 @@ from history_kit import PLAYERS, T0, write_game
 import cogs.leaderboard.cog as lb
 from db import NewSeat, Store
 from db.copy import CopyFailed, copy, verify
+from db.errors import TransferError
 from db.leaderboard import Leaderboards
-from db.transfer import SEEDED, count_rows, moved_tables, table_rows, table_shapes
+from db.transfer import SEEDED, SKIPPED, count_rows, moved_tables, table_rows, table_shapes, transfer
 
 ROOT = Path(__file__).resolve().parents[2]
 GUILD = 1
+SNOWFLAKE = 1_234_567_890_123_456_789
 
 
 async def _history(store: Store) -> dict[str, int]:
@@ -44,6 +46,7 @@ async def _history(store: Store) -> dict[str, int]:
     await store.set_guild_setting(GUILD, "language", "fi")
     await store.set_guild_setting(GUILD, "decision_timeout_s", 90)
     await store.set_player_locale(GUILD, 7, "sv-SE")
+    await store.set_player_locale(SNOWFLAKE, SNOWFLAKE + 1, "it")  # Discord ids need all 64 bits
     await store.set_synced_commands("global", "a" * 64)
     await store.set_dms_closed(9, 1_767_000_000.5)
     await store.set_message(playing, "round", 100, 5555, open=True)
@@ -171,3 +174,29 @@ async def test_an_action_tampered_with_after_the_copy_fails_the_verification(sou
             found.check()
     finally:
         await target.close()
+
+
+async def test_the_moved_tables_are_every_table_of_either_dialect_but_the_bookkeeping():
+    async with await Store.open(":memory:") as store, store.backend.read() as db:
+        found = {str(r[0]) for r in await db.fetch("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert found == {*moved_tables(), *SEEDED}
+    assert set(SKIPPED) == {"timer_leases"}  # PostgreSQL's alone: who runs which timers, not history
+    assert moved_tables().index("games") < moved_tables().index("seats") < moved_tables().index("results")
+
+
+async def test_the_copy_writes_into_postgresql_only():
+    async with await Store.open(":memory:") as one, await Store.open(":memory:") as other:
+        with pytest.raises(TransferError, match="PostgreSQL only"):
+            await transfer(one, other)
+
+
+async def test_a_game_that_does_not_replay_in_the_source_is_copied_as_it_is_and_named(tmp_path: Path, target_url):
+    path = tmp_path / "odd.sqlite3"
+    async with await Store.open(path) as store:
+        fine = await write_game(store, "incan_gold", seed=3, channel=1, people=[7])
+        odd = await store.create_game("incan_gold", guild_id=GUILD, channel_id=2, host_id=7)
+        await store.start_game(odd.id, [NewSeat.human(7, "u7"), NewSeat.ai("easy", "bot")], seed=5)
+        await store.append_actions(odd.id, 0, [(0, "fly")])  # the store keeps any JSON; the rules never would
+    report = await copy(f"sqlite:///{path}", target_url)
+    assert (report.verification.unreplayable, report.verification.differing_games) == ((odd.id,), ())
+    assert fine != odd.id and "1 games do not replay in the source either" in report.line()
