@@ -6,7 +6,9 @@ schema. Every table is copied in one transaction (:mod:`db.transfer`), then chec
 table's row count on both sides, and every game's whole action log replayed through the rules on
 both sides (:mod:`engine.session.audit`) with equal results. Prints one summary line and exits 0,
 or prints one line saying what is wrong and exits 1: a malformed URL, a database that cannot be
-opened, a target that already holds games (``--force`` replaces them), or a difference.
+opened, a target that already holds games (``--force`` replaces them), or a difference. A copy
+that fails leaves the target unchanged; a difference found after it leaves the copied rows there
+to look at (run again with ``--force`` to replace them).
 
 Stop the bot first: the source must not change while it is read. The source is opened (and, if
 it was written by an older release, migrated) as the bot would open it; nothing else in it changes.
