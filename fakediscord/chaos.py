@@ -18,7 +18,6 @@ life ends with SIGTERM instead, which must exit 0.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import os
 import random
@@ -27,6 +26,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +38,6 @@ from fakediscord.loopback import LoopbackServer
 from fakediscord.records import FakeChannel, FakeMessage, FakeUser, InteractionRecord
 
 ROOT = Path(__file__).resolve().parents[1]
-RECENT = 3000  # the newest messages a player looks through for move buttons (bounded: see _prompts)
 STATUS_EVERY_S = 1.0  # at most one /incan status per player per second
 def accepted(rec: InteractionRecord) -> bool:
     """Whether the bot accepted a move: answered by a redraw of the pressed message (7), a deferral
@@ -72,12 +71,15 @@ class Report:
     clean_exit: int | None = None
     tracebacks: int = 0
     seconds: float = 0.0
+    late: int = 0  # moves acknowledged in the run's last quarter of kills: play never stalled
+    player_errors: int = 0  # player turns that raised (a click into a dying bot), retried
 
     def line(self) -> str:
         """Return the run's figures on one line."""
         return (f"kills={self.kills} lives={self.lives} acknowledged_moves={self.acknowledged} lost={len(self.lost)} "
                 f"corrupt={len(self.corrupt)} games={self.games} finished={self.finished} "
-                f"clean_exit={self.clean_exit} tracebacks={self.tracebacks} seconds={self.seconds:.0f}")
+                f"clean_exit={self.clean_exit} tracebacks={self.tracebacks} late_moves={self.late} "
+                f"player_errors={self.player_errors} seconds={self.seconds:.0f}")
 
 
 class Zygote:
@@ -203,6 +205,14 @@ class Players:
         self.asked: dict[int, float] = {}  # user id -> when they last ran /incan status
         self.up = asyncio.Event()
         """Set while a bot process is connected: nobody clicks into a dead bot."""
+        # The messages carrying a table's buttons, by (kind, table id) — "act" for moves, "lobby":
+        # kept up to date as messages are made, edited and deleted, so a player finds their
+        # buttons however long the run's history grows (a scan of the newest N messages lost a
+        # table whose players waited while status replies scrolled its message out of the window).
+        self.marked: dict[tuple[str, int], dict[int, FakeMessage]] = {}
+        self._marks: dict[int, set[tuple[str, int]]] = {}
+        fake.add_message_listener(self._mark)
+        self.errors = 0  # a player's turn that raised (the bot died under a click): counted, retried
 
     def close(self) -> None:
         """Close the players' read connection."""
@@ -248,10 +258,30 @@ class Players:
     async def _new_table(self, host: FakeUser, channel: FakeChannel) -> None:
         await self._command(host, channel, "new")
 
+    def _mark(self, kind: str, message: FakeMessage) -> None:
+        """Keep :attr:`marked` in step with a message made, edited or deleted."""
+        now: set[tuple[str, int]] = set()
+        if kind != "delete" and not message.deleted:
+            for custom_id in message.custom_ids:
+                head, _, rest = custom_id.partition(":")
+                table, _, _ = rest.partition(":")
+                if head in ("act", "lobby") and table.isdigit():
+                    now.add((head, int(table)))
+        for key in self._marks.pop(message.id, set()) - now:
+            self.marked.get(key, {}).pop(message.id, None)
+        for key in now:
+            self.marked.setdefault(key, {})[message.id] = message
+        if now:
+            self._marks[message.id] = now
+
+    def _carrying(self, kind: str, table_id: int) -> list[FakeMessage]:
+        """The messages with the table's buttons of ``kind``, newest first."""
+        found = self.marked.get((kind, table_id), {})
+        return [found[number] for number in sorted(found, reverse=True)]
+
     def _lobby(self, channel: FakeChannel, table_id: int) -> FakeMessage | None:
-        found = [m for m in self.fake.channel_messages(channel)
-                 if any(c.startswith(f"lobby:{table_id}:") for c in m.custom_ids)]
-        return found[-1] if found else None
+        return next((m for m in self._carrying("lobby", table_id)
+                     if m.channel_id == channel.id and m.ephemeral_to is None), None)
 
     async def _fill(self, channel: FakeChannel, table_id: int, seats: list[int | None]) -> None:
         """Seat everyone and two bots, then start: with the lobby's buttons, or with the commands
@@ -278,16 +308,12 @@ class Players:
 
     def _prompts(self, user: FakeUser, channel: FakeChannel, table_id: int) -> Iterator[FakeMessage]:
         """The messages with move buttons of the table the user sees, newest first: the channel's
-        (Incan Gold's expedition message carries Torch / Camp), their DMs and private replies.
-        Only the newest messages are looked at: a move is always on one of them, and scanning the
-        whole history on every move would slow the players as the run grows."""
+        (Incan Gold's expedition message carries Torch / Camp), their DMs and private replies."""
         dm = self.fake.dm_channel_ids.get(user.id)
-        for message in itertools.islice(reversed(self.fake.messages.values()), RECENT):
-            if message.deleted:
-                continue
+        for message in self._carrying("act", table_id):
             visible = (message.channel_id == channel.id and message.ephemeral_to is None) or (
                 dm is not None and message.channel_id == dm) or message.ephemeral_to == user.id
-            if visible and any(c.startswith(f"act:{table_id}:") for c in message.custom_ids):
+            if visible:
                 yield message
 
     async def _move(self, user: FakeUser, channel: FakeChannel, table_id: int) -> None:
@@ -311,24 +337,34 @@ class Players:
             self.asked[user.id] = now
             await self._command(user, channel, "status")
 
+    async def _turn(self, channel: FakeChannel) -> None:
+        """One look at the table in ``channel``: open it, fill it, or make the moves owed."""
+        try:
+            active = self._active(channel)
+        except sqlite3.OperationalError:  # the database is busy checkpointing: look again
+            active = None
+        if active is None:
+            await self._new_table(self.people[channel.id][0], channel)
+        else:
+            table_id, status, seats = active
+            if status == "lobby":
+                await self._fill(channel, table_id, seats)
+            else:
+                for user in self.people[channel.id]:
+                    if user.id in seats:
+                        await self._move(user, channel, table_id)
+
     async def play(self, channel: FakeChannel, stop: asyncio.Event) -> None:
         """Keep a table going in ``channel`` until ``stop``."""
         while not stop.is_set():
             await self.up.wait()
             try:
-                active = self._active(channel)
-            except sqlite3.OperationalError:  # the database is busy checkpointing: look again
-                active = None
-            if active is None:
-                await self._new_table(self.people[channel.id][0], channel)
-            else:
-                table_id, status, seats = active
-                if status == "lobby":
-                    await self._fill(channel, table_id, seats)
-                else:
-                    for user in self.people[channel.id]:
-                        if user.id in seats:
-                            await self._move(user, channel, table_id)
+                await self._turn(channel)
+            except Exception:  # a click into a bot killed under it: try again
+                # A player task that died here would stall its table for the rest of the run.
+                self.errors += 1
+                if self.errors == 1:
+                    traceback.print_exc()
             await asyncio.sleep(0.01)
 
 
@@ -352,6 +388,7 @@ async def chaos(folder: Path, *, kills: int, tables: int = 4, seed: int = 1, lif
             while not fake.commands.get(None):
                 await asyncio.sleep(0.01)
             players = Players(fake, server, database, tables, seed)
+            late_from = 0  # acknowledged moves when the last quarter of the kills began
             players.up.set()
             stop = asyncio.Event()
             tasks = [asyncio.create_task(players.play(channel, stop)) for channel in players.channels]
@@ -367,6 +404,10 @@ async def chaos(folder: Path, *, kills: int, tables: int = 4, seed: int = 1, lif
                     report.kills += 1
                     check_database(database, players.acknowledged, report)
                     report.acknowledged = len(players.acknowledged)
+                    report.player_errors = players.errors
+                    if report.kills == kills - kills // 4:
+                        late_from = report.acknowledged
+                    report.late = report.acknowledged - late_from
                     if say is not None and (report.kills % 50 == 0 or report.lost or report.corrupt):
                         say(report.line())
                     if report.lost or report.corrupt:
@@ -385,6 +426,8 @@ async def chaos(folder: Path, *, kills: int, tables: int = 4, seed: int = 1, lif
                 report.clean_exit = 0 if await _gone(pid, 15) else None
             check_database(database, players.acknowledged, report)
             report.acknowledged = len(players.acknowledged)
+            report.late = report.acknowledged - late_from
+            report.player_errors = players.errors
             report.moves = list(players.acknowledged)
     finally:
         zygote.close()
