@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 __all__ = [
+    "AccessDenied",
     "AlreadySeated",
     "ChannelBusy",
     "CorruptRow",
@@ -125,3 +126,8 @@ class TargetNotEmpty(TransferError):
         super().__init__(f"the target already holds {games} games and {sum(rows.values()) - games} other rows "
                          f"({', '.join(sorted(rows))}): copy into an empty database, or force to replace them")
         self.held = rows
+
+
+class AccessDenied(StoreError):
+    """Raised when the database server answers but refuses the connection (an unknown database or
+    user, a wrong password): unlike :class:`Unavailable`, waiting does not help; the settings are wrong."""
