@@ -1,0 +1,120 @@
+"""The PostgreSQL server goes away while a game is played, and comes back (the issue's "Bad input":
+"Lost connection while running: retries with backoff, clicks get 'the bot is reconnecting, try
+again' privately, nothing acknowledged is lost, and the bot resumes by itself when the database
+returns").
+
+A real outage: the test's own server is stopped (``pg_ctl stop -m fast`` ends every session) and
+started again on the same port and data, under a bot that keeps running on the real clock. The
+decision timer that comes due during the outage is what must retry and then go on by itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import AsyncIterator, Callable
+
+import pytest
+from incan_kit import act_id, moves_message, start_bot
+from pg_kit import PgServer
+from table_kit import incan_table
+
+from bot import Bot
+from cogs.i18n import t
+from db.store import Store
+from engine.clock import SystemClock
+from engine.session import Table
+from fakediscord import FakeChannel, FakeDiscord, FakeUser
+
+DECISION_S = 8.0
+"""Long enough that stopping the server (well under a second, unless the machine is very busy)
+ends before the decision timer comes due, short enough to keep the test quick."""
+WAIT_S = 40.0
+"""The most any step waits for the bot to act by itself (generous: the machine is shared)."""
+
+RETRY = re.compile(r"table (\d+): the database is unreachable; the decision timer tries again in ([\d.]+)s")
+
+
+@pytest.fixture
+async def pg_store(pg_outage_server: PgServer) -> AsyncIterator[Store]:
+    store = await Store.connect(pg_outage_server.new_database())
+    yield store
+    await store.close()
+
+
+async def until(done: Callable[[], bool], what: str) -> None:
+    """Wait (real time) until ``done()``; fail naming ``what`` after WAIT_S."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT_S
+    while not done():
+        assert loop.time() < deadline, f"gave up waiting: {what}"
+        await asyncio.sleep(0.05)
+
+
+async def torch(fake: FakeDiscord, game: Table, ann: FakeUser) -> list[str]:
+    """Ann presses on, on the expedition's public message; return the private replies she got."""
+    public = moves_message(fake, game.channel_id)
+    rec = await fake.click(ann, public, act_id(public, "torch"))
+    assert rec.acknowledged
+    return [m.content for m in rec.replies if m.ephemeral_to == ann.id]
+
+
+async def test_an_outage_is_ridden_out_and_the_game_goes_on_by_itself(
+        fake: FakeDiscord, table: FakeChannel, ann: FakeUser, pg_outage_server: PgServer, pg_store: Store,
+        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING)
+    bot: Bot = await start_bot(fake, pg_store, SystemClock(), decision_timeout_s=DECISION_S,  # type: ignore[arg-type]
+                               reminder_before_s=600.0)  # no reminder: the decision timer is the one timer
+    game = await incan_table(fake, bot, table, [ann], bots=("easy",))
+    ann_seat = game.seat_of(ann.id)
+    for _ in range(2):  # acknowledged moves (the bot's choice comes with each, at once)
+        assert await torch(fake, game, ann) == []
+    assert game.humans_owing() == [ann_seat] and game.status == "playing"
+    acknowledged = [(a.seat, a.payload) for a in await pg_store.actions(game.id)]
+    assert len(acknowledged) == game.version
+    window, version = game.window, game.version
+
+    pg_outage_server.stop()
+    assert game.window == window, "the decision timer fired before the server was down: machine too busy"
+
+    # (a) a click during the outage: a private "reconnecting", nothing changes
+    replies = await torch(fake, game, ann)
+    assert replies == [t("error.reconnecting")]
+    assert (game.window, game.version) == (window, version)
+    assert [m for m in fake.channel_messages(table) if m.ephemeral_to is None][-1] is moves_message(fake, table.id)
+
+    # (c) the decision timer comes due during the outage and is retried with growing delays
+    def retries() -> list[float]:
+        return [float(m[2]) for r in caplog.records if (m := RETRY.search(r.getMessage())) and m[1] == str(game.id)]
+
+    await until(lambda: len(retries()) >= 2, "two retries of the decision timer")
+    assert retries()[:2] == sorted(retries()[:2]) and retries()[0] < retries()[1]
+    assert (game.window, game.version) == (window, version)  # nothing happened meanwhile
+
+    pg_outage_server.start()
+    # The bot, not restarted, goes on by itself: the timer's retry plays the timeout for Ann.
+    await until(lambda: game.window != window, "the timeout to be played once the server is back")
+    assert game.status == "playing" and game.humans_owing() == [ann_seat]
+    await until(lambda: act_id(moves_message(fake, table.id), "torch").split(":")[2] == str(game.window),
+                "the expedition's message to offer the new choice")
+    assert any(e.seat == ann_seat and e.kind == "timeout" and e.version == version for e in game.seat_events)
+    after_timeout = game.version
+    assert await torch(fake, game, ann) == []  # and a new click is applied
+    assert game.version > after_timeout
+
+    stored = [(a.seat, a.payload) for a in await pg_store.actions(game.id)]
+    assert stored[: len(acknowledged)] == acknowledged  # nothing acknowledged is lost
+    assert len(stored) == game.version
+    rules = game.spec.game
+    assert game.seed is not None
+    state = rules.setup(len(game.seats), game.seed, game.options)
+    for seat, action in stored:
+        state, _ = rules.apply(state, seat, action)
+    assert rules.dumps(state) == rules.dumps(game.state)  # the store replays to what the players see
+    timeouts = [(e.seat, e.version) for e in await pg_store.seat_events(game.id) if e.kind == "timeout"]
+    assert timeouts == [(ann_seat, version)]
+
+    # (b) warnings only: nothing logged an ERROR (with or without a traceback)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    await fake.stop(bot)
