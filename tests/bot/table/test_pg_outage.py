@@ -118,3 +118,44 @@ async def test_an_outage_is_ridden_out_and_the_game_goes_on_by_itself(
     # (b) warnings only: nothing logged an ERROR (with or without a traceback)
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
     await fake.stop(bot)
+
+
+COMMANDS = [("incan new", {}), ("incan status", {}), ("tables", {}), ("leaderboard", {}), ("stats", {}),
+            ("history", {}), ("game log", {"id": 1}), ("settings decision_time", {}), ("settings language", {})]
+"""A command of each kind that reads or writes the store (``/help`` and the rules read nothing)."""
+
+
+@pytest.mark.parametrize("cached", [False, True], ids=["first-use", "language-read"])
+async def test_commands_and_buttons_during_an_outage_answer_reconnecting_privately(
+        fake: FakeDiscord, table: FakeChannel, pg_outage_server: PgServer, pg_store: Store,
+        caplog: pytest.LogCaptureFixture, cached: bool) -> None:
+    caplog.set_level(logging.WARNING)
+    boss = fake.user("Boss", manage_guild=True)
+    bot = await start_bot(fake, pg_store, SystemClock())
+    await fake.slash(boss, table, "help", {})
+    [shown] = [m for m in fake.channel_messages(table) if m.ephemeral_to is None] or fake.ephemeral_replies(boss)
+    if cached:  # the server's language is read once: then the commands' own reads meet the outage
+        await fake.slash(boss, table, "game log", {"id": 99})
+
+    pg_outage_server.stop()
+    answers = {}
+    for command, options in COMMANDS:
+        rec = await fake.slash(boss, table, command, options)
+        answers[command] = [(m.content, m.ephemeral_to == boss.id) for m in rec.replies if not m.deleted]
+    # A leaderboard's page button (one from an older /leaderboard message: the button reads the store)
+    rec = await fake.craft_component(boss, shown, "lb:all:wins:all:1:n")
+    answers["page button"] = [(m.content, m.ephemeral_to == boss.id) for m in rec.replies if not m.deleted]
+
+    # An @mention still gets its pointer to /help (in Discord's language when the server's is unread)
+    await fake.say(boss, table, f"<@{fake.bot_user.id}> help?")
+    await bot.hub.outbox.drained()
+    [pointer] = [m for m in fake.channel_messages(table) if int(m.data["author"]["id"]) == fake.bot_user.id
+                 and "/help" in m.content]
+    assert pointer.ephemeral_to is None
+
+    if cached:  # shown from memory, rightly: nothing to read
+        assert answers.pop("settings language") == [(t("settings.language_auto", language="English"), True)]
+    assert answers == {what: [(t("error.reconnecting"), True)] for what in answers}
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    pg_outage_server.start()  # the bot closes its store cleanly
+    await fake.stop(bot)
