@@ -5,6 +5,7 @@ Every test here needs PostgreSQL (the ``pg_server`` fixture: skipped without it,
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -147,10 +148,20 @@ def test_a_bad_url_exits_non_zero_with_one_line(source_url: str, target_url: str
     assert says in done.stderr and "Traceback" not in done.stderr
 
 
-async def test_an_unreachable_target_is_one_line_and_leaves_the_source_alone(source, pg_server):
+async def test_a_target_database_that_does_not_exist_is_one_line_and_leaves_the_source_alone(source, pg_server):
     url, store, _ = source
-    with pytest.raises(CopyFailed, match=r"^target: the database server cannot be reached"):
+    with pytest.raises(CopyFailed, match=r"^target: the database server was reached, but .*does not exist"):
         await copy(url, f"postgresql://postgres@127.0.0.1:{pg_server.port}/no_such_database")
+    assert (await count_rows(store))["games"] > 0
+
+
+async def test_an_unreachable_target_is_one_line_and_leaves_the_source_alone(source):
+    url, store, _ = source
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with pytest.raises(CopyFailed, match=r"^target: the database server cannot be reached"):
+        await copy(url, f"postgresql://postgres@127.0.0.1:{port}/temple")
     assert (await count_rows(store))["games"] > 0
 
 
