@@ -162,8 +162,9 @@ class Leases:
     async def _keep(self) -> None:
         """Renew every ``renew_s``; while the database fails, retry with backoff (never crash)."""
         while not self._stopped:
-            pause = self.renew_s if self._failures == 0 else min(self.renew_s * 2 ** (self._failures - 1),
-                                                                  MAX_BACKOFF_S)
+            # Backing off past a lease's life would only lengthen the outage once the database is back.
+            backoff = min(self.renew_s * 2 ** max(self._failures - 1, 0), MAX_BACKOFF_S, self.ttl_s)
+            pause = self.renew_s if self._failures == 0 else max(backoff, self.renew_s)
             await asyncio.sleep(pause)
             try:
                 await self._expire_belief()
