@@ -72,14 +72,16 @@ class Leases:
 
     shared = True
 
-    def __init__(self, book: LeaseBook, *, buckets: int = BUCKETS, renew_s: float = RENEW_S,
-                 ttl_s: float = TTL_S, monotonic: Callable[[], float] = time.monotonic) -> None:
-        if not 0 < renew_s < ttl_s:
+    def __init__(self, book: LeaseBook, *, buckets: int | None = None, renew_s: float | None = None,
+                 ttl_s: float | None = None, monotonic: Callable[[], float] = time.monotonic) -> None:
+        # The module constants are read now, not when this module was imported: a test harness may
+        # shorten them for the processes it starts before the bot builds its coordinator.
+        self.renew_s = RENEW_S if renew_s is None else renew_s
+        self.ttl_s = TTL_S if ttl_s is None else ttl_s
+        if not 0 < self.renew_s < self.ttl_s:
             raise ValueError("renew_s must be positive and shorter than ttl_s")
         self.book = book
-        self._buckets = buckets
-        self.renew_s = renew_s
-        self.ttl_s = ttl_s
+        self._buckets = BUCKETS if buckets is None else buckets
         self._monotonic = monotonic
         self.held: set[int] = set()
         self._rearm: set[int] = set()  # held buckets whose timers are still to be armed from the store

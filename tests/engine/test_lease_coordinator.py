@@ -142,3 +142,12 @@ async def test_a_failing_database_never_crashes_the_loop_and_ownership_ends_afte
 async def test_renewal_and_ttl_must_fit():
     with pytest.raises(ValueError, match="renew_s"):
         Leases(Book(LeaseTable(), "a"), renew_s=5, ttl_s=5)
+
+
+async def test_the_module_constants_are_read_when_a_coordinator_is_built(monkeypatch):
+    import engine.session.leases as module
+
+    monkeypatch.setattr(module, "RENEW_S", 0.5)
+    monkeypatch.setattr(module, "TTL_S", 1.5)
+    leases = Leases(Book(LeaseTable(), "a"))  # as coordinator_for builds it: a harness shortens both
+    assert (leases.renew_s, leases.ttl_s, leases.bucket_count) == (0.5, 1.5, module.BUCKETS)
