@@ -252,8 +252,15 @@ class Leases:
             self._rearm |= self.held
 
     async def _heard(self, table_id: int) -> None:
-        if self._changed is not None and not self._stopped:
+        if self._changed is None or self._stopped:
+            return
+        try:
             await self._changed(table_id)
+        except Exception as exc:
+            # Nobody awaits a notification's task: report it here, and let the next round arm the
+            # bucket's timers from the store in case this one's were not.
+            log.warning("leases: a change to table %s was not taken in (%s)", table_id, exc)
+            self._rearm.add(self.bucket_of(table_id))
 
     async def _feed_lost(self) -> None:
         if not self._stopped:

@@ -151,3 +151,23 @@ async def test_the_module_constants_are_read_when_a_coordinator_is_built(monkeyp
     monkeypatch.setattr(module, "TTL_S", 1.5)
     leases = Leases(Book(LeaseTable(), "a"))  # as coordinator_for builds it: a harness shortens both
     assert (leases.renew_s, leases.ttl_s, leases.bucket_count) == (0.5, 1.5, module.BUCKETS)
+
+
+async def test_a_change_that_cannot_be_taken_in_is_logged_and_its_bucket_armed_on_the_next_round(caplog):
+    table = LeaseTable()
+    heard: list[Callable[[int], Awaitable[None]]] = []
+
+    class Listening(Book):
+        async def listen(self, changed, lost):
+            heard.append(changed)
+            return await super().listen(changed, lost)
+
+    async def failing(table_id: int) -> None:
+        raise ConnectionError("connection refused")
+
+    leases, calls = Leases(Listening(table, "a"), buckets=8, renew_s=RENEW, ttl_s=TTL), Calls()
+    await leases.start(calls.on_gained, calls.on_lost, failing)
+    await heard[0](13)  # what the notification task runs: it must not raise into nowhere
+    assert any("table 13" in r.getMessage() and r.exc_info is None for r in caplog.records)
+    await _until(lambda: calls.gained[-1] == [13 % 8])
+    await leases.stop()
