@@ -63,7 +63,11 @@ class TimerLeases:
         """
         ttl_ms = round(ttl_s * 1000)
         async with self._backend.write() as db:
-            await db.execute(f"DELETE FROM timer_processes WHERE expires_at < {_NOW_MS}")
+            # Clearing the dead skips rows another renewal is clearing: no process ever waits on
+            # another's lock here, so renewals cannot deadlock.
+            await db.execute(
+                "DELETE FROM timer_processes WHERE owner IN (SELECT owner FROM timer_processes"
+                f" WHERE expires_at < {_NOW_MS} FOR UPDATE SKIP LOCKED)")
             await db.execute(
                 f"INSERT INTO timer_processes (owner, expires_at) VALUES (?, {_NOW_MS} + ?)"
                 " ON CONFLICT (owner) DO UPDATE SET expires_at = excluded.expires_at",
@@ -71,7 +75,7 @@ class TimerLeases:
             held = await db.fetch(
                 f"UPDATE timer_leases SET expires_at = {_NOW_MS} + ? WHERE owner = ? RETURNING bucket",
                 (ttl_ms, self.owner))
-            live = await db.fetch("SELECT count(*) FROM timer_processes")
+            live = await db.fetch(f"SELECT count(*) FROM timer_processes WHERE expires_at >= {_NOW_MS}")
         return sorted(int(row[0]) for row in held), int(live[0][0])
 
     async def claim(self, count: int, buckets: int, ttl_s: float) -> list[int]:
