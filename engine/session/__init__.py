@@ -3,7 +3,8 @@
 - :mod:`engine.session.sessions` — :class:`Sessions`: lookup, lobby, play (the public operations).
 - :mod:`engine.session.runner` — the cache over the store, play, timers and AI turns underneath.
 - :mod:`engine.session.loading` — a table from its snapshot and tail; :mod:`engine.session.timers`
-  the timer book and who runs a table's timers; :mod:`engine.session.ai_pool` AI in worker processes.
+  the timer book and who runs a table's timers; :mod:`engine.session.leases` the timers shared by
+  several processes on one database (a lease per bucket); :mod:`engine.session.ai_pool` AI in worker processes.
 - :mod:`engine.session.table` — a live :class:`Table`, an :class:`Update`, the :class:`Listener`.
 - :mod:`engine.session.records` — records, errors, settings and the :class:`Repository` protocol.
 - :mod:`engine.session.place` — :class:`Place`: where a request comes from, and who may reach a table there.
