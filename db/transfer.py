@@ -37,6 +37,7 @@ BATCH_ROWS = 5000  # rows per read and per insert: a few MB in memory, whatever 
 
 SKIPPED = {
     "timer_leases": "which process runs which tables' timers: the processes on the target take fresh leases",
+    "timer_processes": "the processes sharing the timers, by heartbeat: the target's processes write their own",
 }
 """Tables that are not history, with why they are left behind (``schema_version`` is not a
 migration's table: each database keeps its own)."""
