@@ -126,7 +126,7 @@ class Runner:
             raise SessionError("gone") from exc
         table.opened_at = self.clock.now()
         self._register(table)
-        if table.status == "playing" and self._automatic(table, table.state, False, table.version) is not None:
+        if table.status == "playing" and self._automatic(table, table.state) is not None:
             # A chance draw (or an action the rules play unasked) is due and no stored timer will
             # play it: a start whose first draw was never written. Play it now.
             version = table.version
@@ -190,10 +190,9 @@ class Runner:
 
     # ------------------------------------------------------------------ play
 
-    def _automatic(self, table: Table, state: Any, ai_now: bool,
-                   position: int) -> tuple[Any, int, bool] | None:
-        """Return the next automatic (action, seat, forced): a chance draw, an action the rules
-        let the session play unasked (``GameSpec.forced``), or an AI move when ``ai_now``."""
+    def _automatic(self, table: Table, state: Any) -> tuple[Any, int, bool] | None:
+        """Return the next automatic (action, seat, forced) that needs no AI: a chance draw or an
+        action the rules let the session play unasked (``GameSpec.forced``)."""
         game = table.spec.game
         movers = game.to_move(state)
         if not movers:
@@ -204,13 +203,17 @@ class Runner:
             action = table.spec.forced(state, seat)
             if action is not None:
                 return action, seat, True
-        if ai_now:
-            for seat in movers:
-                if table.seats[seat].is_ai:
-                    assert table.seed is not None
-                    [(_, action)] = decide(self.specs, table.spec.name, state, table.seed,
-                                           [(seat, str(table.seats[seat].level), position)])
-                    return action, seat, False
+        return None
+
+    async def _ai_move(self, table: Table, state: Any, position: int) -> tuple[Any, int, bool] | None:
+        """Return the first owing AI seat's move, decided in the AI pool: a Hard search must not
+        hold the event loop (every other table's clicks) even when the bots act without delay."""
+        for seat in table.spec.game.to_move(state):
+            if seat != CHANCE and table.seats[seat].is_ai:
+                assert table.seed is not None
+                [(_, action)] = await self.ai.decide(table.spec.name, state, table.seed,
+                                                     [(seat, str(table.seats[seat].level), position)])
+                return action, seat, False
         return None
 
     def _ai_owes(self, table: Table, state: Any) -> bool:
@@ -235,7 +238,9 @@ class Runner:
             if pending:
                 seat, action = pending.pop(0)
             else:
-                nxt = self._automatic(table, state, ai_now, table.version + len(batch))
+                nxt = self._automatic(table, state)
+                if nxt is None and ai_now:
+                    nxt = await self._ai_move(table, state, table.version + len(batch))
                 if nxt is None:
                     break
                 action, seat, unasked = nxt
