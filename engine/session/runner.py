@@ -467,20 +467,39 @@ class Runner:
                 return
             # Every AI seat owing now acts: in a simultaneous window (Incan Gold) they choose
             # together, in one write and one redraw; in a turn-based game only one seat owes, and
-            # the next AI turn waits its own delay.
-            seats = [s for s in table.owing() if table.seats[s].is_ai]
+            # the next AI turn waits its own delay. A seat whose decision is already in the pool
+            # (an earlier timer of this window) is not asked again.
+            seats = [s for s in table.owing() if table.seats[s].is_ai and s not in table.thinking]
             if not seats:
-                # Nothing for a bot: a chance draw or an action the rules play unasked may still be
-                # due (a start whose first draw was not written); play it, or nothing.
-                try:
-                    await self._advance(table, [])
-                except Stale:
-                    table.stale = True
+                if not table.thinking:
+                    # Nothing for a bot: a chance draw or an action the rules play unasked may still
+                    # be due (a start whose first draw was not written); play it, or nothing.
+                    try:
+                        await self._advance(table, [])
+                    except Stale:
+                        table.stale = True
                 return
             assert table.seed is not None
-            actions = await self.ai.decide(table.spec.name, table.state, table.seed,
-                                           [(s, str(table.seats[s].level), table.version + n)
-                                            for n, s in enumerate(seats)])
+            state, window, seed = table.state, table.window, table.seed
+            decisions = [(s, str(table.seats[s].level), table.version + n) for n, s in enumerate(seats)]
+            table.thinking.update(seats)
+        # The bots think without the table's lock: the pool may be busy with other tables' bots for
+        # seconds, and a person's click at this table (choosing beside the bots, resigning) must
+        # not wait for that.
+        try:
+            actions = await self.ai.decide(table.spec.name, state, seed, decisions)
+        finally:
+            table.thinking.difference_update(seats)
+        async with table.lock:
+            await self._sync(table)
+            if table.status != "playing" or table.window != window:
+                return  # overtaken (a timeout closed the window): that step armed what comes next
+            game = table.spec.game
+            owing = table.owing()
+            actions = [(s, a) for s, a in actions if s in owing and table.seats[s].is_ai
+                       and a in game.legal_actions(table.state, s)]
+            if not actions:
+                return
             try:
                 await self._advance(table, actions)
             except Stale:
