@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from incan_kit import act_id, buttons, lobby_id, start_bot
+from table_kit import loop_is_free
 
 from engine.session import Table
 from engine.session.games import SPECS
@@ -47,17 +48,8 @@ async def test_a_bot_without_delay_decides_while_the_event_loop_serves_others(fa
     loop_free: list[bool] = []  # one per bot decision: could the event loop run something meanwhile?
     medium = SPECS["incan_gold"].agents["medium"]
 
-    async def nothing() -> None:
-        return None
-
     def probing_medium(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
-        # Ask the event loop to run a trifle while this decision is being made. On the loop's own
-        # thread that cannot happen (the loop is busy with this very call): the wait times out.
-        try:
-            asyncio.run_coroutine_threadsafe(nothing(), loop).result(timeout=2.0)
-            loop_free.append(True)
-        except TimeoutError:
-            loop_free.append(False)
+        loop_free.append(loop_is_free(loop))
         return medium(view, legal, rng)
 
     monkeypatch.setitem(SPECS["incan_gold"].agents, "medium", probing_medium)  # type: ignore[index]
