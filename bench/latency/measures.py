@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import heapq
+import os
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ class Tally:
     limited: Counter[str] = field(default_factory=Counter)  # rate-limited REST calls by kind
     r429: int = 0
     loop_lag: list[float] = field(default_factory=list)  # how late the clock ticker woke (s)
+    on_wire: list[float] = field(default_factory=list)  # outbox calls: budget taken -> call ended (s)
     failed_presses: int = 0  # a press the fake refused (the control was gone) or never answered
 
 
@@ -57,3 +59,15 @@ class BenchClock(ManualClock):
                 if not handle.cancelled:
                     due.append(callback)
             await asyncio.gather(*(c() for c in due))
+
+
+def cpu_wait_s() -> float | None:
+    """Return how long the event loop's thread has waited for a CPU so far (Linux schedstat), or None.
+
+    On a shared machine other processes' work delays every click; this says by how much.
+    """
+    try:
+        with open(f"/proc/self/task/{os.getpid()}/schedstat") as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None

@@ -91,8 +91,13 @@ def report(run: Run, meta: dict[str, Any]) -> Figures:
               f"({load['per_s']:.1f}/s) on {load['workers']} worker process(es); decisions past the AI budget "
               f"(any table, the timeout agent played): {load['over_budget']}; games started {load['games']}, "
               f"finished {load['finished']}; their rate-limited calls (not counted above): {load['limited']}")
-    lag = tally.loop_lag
-    print(f"event loop lag (clock ticker woke late by): p50 {pct(lag, 0.5):.0f} ms, p99 {pct(lag, 0.99):.0f} ms")
+    lag, wire, waited = tally.loop_lag, tally.on_wire, meta.get("cpu_wait")
+    print(f"event loop lag (clock ticker woke late by): p50 {pct(lag, 0.5):.0f} ms, p99 {pct(lag, 0.99):.0f} ms; "
+          f"outbox calls on the wire (budget taken to call ended, recording the message included): "
+          f"p50 {pct(wire, 0.5):.0f} ms, p99 {pct(wire, 0.99):.0f} ms")
+    if waited is not None:
+        print(f"the event loop's thread waited {waited:.1f} s for a CPU in the {elapsed:.0f} s measured "
+              f"({waited / elapsed:.0%}; other processes' work on the machine)")
     return Figures(run.n_tables, limited / units, pct(acks, 0.5), pct(acks, 0.99), pct(public, 0.5),
                    pct(public, 0.99), tally.r429, meta["invalid"], load)
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from bench.latency.ai_load import AiLoad
 from bench.latency.games import GameSetup
-from bench.latency.measures import CLICK, HANDED, BenchClock, Click, Tally
+from bench.latency.measures import CLICK, HANDED, BenchClock, Click, Tally, cpu_wait_s
 from bench.latency.players import Person, Seen
 from bot import Bot, Config, configure_gc
 from cogs.table.outbox import Budget
@@ -184,6 +184,19 @@ class Run:
 
         bot.http.request = handed_request  # type: ignore[method-assign]
 
+        outbox = bot.hub.outbox
+        run_call = outbox._run
+
+        async def timed_run(call: Any) -> None:
+            began = time.perf_counter()
+            try:
+                await run_call(call)
+            finally:
+                if self.measuring:
+                    self.tally.on_wire.append(time.perf_counter() - began)
+
+        outbox._run = timed_run  # type: ignore[method-assign]
+
         start = bot.sessions.start
 
         async def seeded_start(table_id: int, user_id: int, seed: int | None = None) -> Any:
@@ -263,7 +276,7 @@ class Run:
             self.measuring = True
             if self.load is not None:
                 self.load.begin_measuring()
-            began, cpu0 = time.perf_counter(), time.process_time()
+            began, cpu0, waited0 = time.perf_counter(), time.process_time(), cpu_wait_s()
             backlog0 = bot.hub.outbox.coalesced
             await asyncio.sleep(args.seconds)
         finally:
@@ -271,6 +284,8 @@ class Run:
             self.stop = True
             elapsed = time.perf_counter() - began
             cpu = time.process_time() - cpu0
+            waited1 = cpu_wait_s()
+            cpu_wait = waited1 - waited0 if waited0 is not None and waited1 is not None else None
             load = self.load.figures(elapsed) if self.load is not None else None
             if self.load is not None:
                 await self.load.stop()
@@ -281,7 +296,8 @@ class Run:
         for task in [*people, *starters, ticker]:
             if task.exception() is not None:
                 raise task.exception()  # type: ignore[misc]
-        return {"setup_s": setup_s, "elapsed": elapsed, "cpu": cpu, "finished": len(self.finished),
+        return {"setup_s": setup_s, "elapsed": elapsed, "cpu": cpu, "cpu_wait": cpu_wait,
+                "finished": len(self.finished),
                 "invalid": fake.invalid_requests - self.invalid_at_start,
                 "coalesced": bot.hub.outbox.coalesced - backlog0, "backlog": bot.hub.outbox.backlog(),
                 "limiter_429": self.limiter.rate_limited if self.limiter is not None else 0, "load": load}
