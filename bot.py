@@ -25,6 +25,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import discord
 from discord.ext import commands
@@ -42,6 +43,7 @@ from cogs.table.storage import StoreRepository
 from cogs.table.sync import place_commands, sync_commands
 from db.startup import CannotOpen, open_store
 from db.store import Store
+from db.urls import URL_SCHEMES
 from engine.clock import Clock, SystemClock
 from engine.session import AiPool, Sessions, Settings, default_workers
 from engine.session.games import SPECS
@@ -93,8 +95,8 @@ class Config:
 
         shard_ids, shard_count = _shards(env.get("SHARD_IDS", ""), env.get("SHARD_COUNT", ""))
         url = env.get("DATABASE_URL", "").strip() or None
-        if url is not None and not url.startswith(("postgresql://", "postgres://", "sqlite://")):
-            raise ValueError(f"DATABASE_URL must start with postgresql:// or sqlite://, got {url.split(':')[0]!r}")
+        if url is not None:
+            _check_url(url)
         workers = env.get("AI_WORKERS", "").strip()
         if workers and not workers.isdigit():
             raise ValueError(f"AI_WORKERS must be a whole number (0: no worker processes), got {workers!r}")
@@ -120,6 +122,20 @@ class Config:
             ai_delay_s=number("AI_DELAY_S", cls.ai_delay_s, 0, 30),
             rest_per_second=number("REST_PER_SECOND", cls.rest_per_second, 1, 50),
         )
+
+
+def _check_url(url: str) -> None:
+    """Raise ValueError when DATABASE_URL is not a URL the store can open; the message never shows
+    the URL itself (it may carry a password)."""
+    if not url.startswith(URL_SCHEMES):
+        raise ValueError(f"DATABASE_URL must start with postgresql:// or sqlite://, got {url.split(':')[0]!r}")
+    if url.startswith("sqlite://"):
+        return
+    try:
+        urlsplit(url).port  # noqa: B018 - reading it checks it: asyncpg would fail on it with a traceback
+    except ValueError as exc:
+        raise ValueError(f"DATABASE_URL is not a valid URL ({exc}): the form is "
+                         "postgresql://user:password@host:port/database") from None
 
 
 def _shards(ids: str, count: str) -> tuple[tuple[int, ...] | None, int | None]:

@@ -16,6 +16,11 @@ and one line per size that other tools read (the last line is the last size's):
 
     latency tables=300 limited_calls_per_move=<x> p99_click_ms=<ms> p99_public_ms=<ms> r429=<n> invalid=<n>
 
+With ``--ai-load N``, N more tables whose every seat is a Hard bot play flat out on the same
+process (bench/latency/ai_load.py); their moves and calls are reported apart, and the summary line
+ends with ``ai_load=<N> ai_moves_per_s=<x>``. The AI pool has the bot's default workers
+(``--ai-workers``).
+
 Run: ``.venv/bin/python bench/bot_latency.py --rate-limited --tables 300 --seconds 60`` (add
 ``--game sakkara`` or ``--game indus``); the sweep: ``--rate-limited --tables 100 300 1000 3000``.
 The parts are in bench/latency/.
@@ -37,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script 
 from bench.latency.games import ALIASES, setup_for
 from bench.latency.report import Figures, capacity, report
 from bench.latency.run import Run
+from engine.session.ai_pool import default_workers
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -59,6 +65,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=float, default=None,
                         help="seconds of play before measuring (default: the stagger + 10)")
     parser.add_argument("--ai-delay", type=float, default=1.5, help="seconds before a bot seat acts")
+    parser.add_argument("--ai-load", type=int, default=0, metavar="N",
+                        help="N more tables, every seat a Hard bot, playing flat out beside the measured ones")
+    parser.add_argument("--ai-load-delay", type=float, default=0.0,
+                        help="bot delay of the --ai-load tables (0: the lowest /settings bot_delay allows)")
+    parser.add_argument("--ai-workers", type=int, default=default_workers(),
+                        help="AI worker processes (default: the bot's, AI_WORKERS unset: cores - 1)")
     parser.add_argument("--decision-timeout", type=float, default=120.0, help="seconds to decide (as deployed)")
     parser.add_argument("--reminder-before", type=float, default=30.0, help="private reminder this long before")
     parser.add_argument("--rest-per-second", type=float, default=50.0,
@@ -79,7 +91,10 @@ async def amain(argv: list[str] | None = None) -> int:
     print(f"# bot latency: {platform.node()} ({os.cpu_count()} cores, Python {platform.python_version()}, "
           f"load average {os.getloadavg()[0]:.1f}), {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC")
     print(f"{setup.name}; think {args.think[0]:g}-{args.think[1]:g} s, bot delay {args.ai_delay:g} s, "
-          f"{args.seconds:g} s measured per size; {'rate-limited' if args.rate_limited else 'NOT rate-limited'}")
+          f"{args.seconds:g} s measured per size; {'rate-limited' if args.rate_limited else 'NOT rate-limited'}; "
+          f"AI pool: {args.ai_workers} worker process(es)")
+    if args.ai_load:
+        print(f"AI load: {args.ai_load} more tables, every seat Hard, bot delay {args.ai_load_delay:g} s")
     figures: list[Figures] = []
     for tables in args.tables:
         with tempfile.TemporaryDirectory(dir=args.dir) as tmp:

@@ -10,6 +10,7 @@ re-exported here, so callers import from ``db`` only. This package never imports
 from __future__ import annotations
 
 from db.errors import (
+    AccessDenied,
     AlreadySeated,
     ChannelBusy,
     CorruptRow,
@@ -48,6 +49,7 @@ __all__ = [
     "CHANCE_SEAT",
     "END_STATUSES",
     "STATUSES",
+    "AccessDenied",
     "ActionRow",
     "AlreadySeated",
     "ChannelBusy",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 __all__ = [
+    "AccessDenied",
     "AlreadySeated",
     "ChannelBusy",
     "CorruptRow",
@@ -12,6 +13,8 @@ __all__ = [
     "SchemaTooNew",
     "StaleVersion",
     "StoreError",
+    "TargetNotEmpty",
+    "TransferError",
     "Unavailable",
     "WrongStatus",
 ]
@@ -106,3 +109,25 @@ class CorruptRow(StoreError):
 class Unavailable(StoreError):
     """Raised when the database cannot be reached (server down, connection lost); nothing was
     written by the call that raised it, unless it says the outcome is unknown."""
+
+
+class TransferError(StoreError):
+    """Raised when a store's rows cannot be moved to another database (db.transfer); the target
+    was left as it was (the copy is one transaction)."""
+
+
+class TargetNotEmpty(TransferError):
+    """Raised when the database to copy into already holds rows and the copy was not forced;
+    ``held`` counts them per table."""
+
+    def __init__(self, held: dict[str, int]) -> None:
+        rows = {table: count for table, count in held.items() if count}
+        games = rows.get("games", 0)
+        super().__init__(f"the target already holds {games} games and {sum(rows.values()) - games} other rows "
+                         f"({', '.join(sorted(rows))}): copy into an empty database, or force to replace them")
+        self.held = rows
+
+
+class AccessDenied(StoreError):
+    """Raised when the database server answers but refuses the connection (an unknown database or
+    user, a wrong password): unlike :class:`Unavailable`, waiting does not help; the settings are wrong."""

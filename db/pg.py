@@ -24,7 +24,7 @@ from typing import Any, NoReturn, TypeAlias
 import asyncpg
 
 from db.backend import ROWS_PER_INSERT, Dialect, Refused, Row, insert_appends_sql
-from db.errors import MigrationError, SchemaTooNew, Unavailable
+from db.errors import AccessDenied, MigrationError, SchemaTooNew, Unavailable
 from db.migrate import Migration, check_sequence, load_migrations
 
 __all__ = ["PgBackend", "translate"]
@@ -114,13 +114,17 @@ class PgBackend:
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = 10) -> PgBackend:
-        """Connect (raise Unavailable when the server cannot be reached) and migrate."""
+        """Connect (raise Unavailable when the server cannot be reached, AccessDenied when it refuses
+        the user or database) and migrate."""
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT_S,
                                              command_timeout=60)
         except Exception as exc:
-            if isinstance(exc, asyncpg.exceptions.InvalidCatalogNameError | asyncpg.exceptions.InvalidPasswordError):
-                raise Unavailable(f"PostgreSQL refused the connection: {exc}") from exc
+            # An unknown role is InvalidAuthorizationSpecificationError, the parent of the wrong
+            # password's error: both, and an unknown database, are settings to fix, not an outage.
+            if isinstance(exc, asyncpg.exceptions.InvalidCatalogNameError
+                          | asyncpg.exceptions.InvalidAuthorizationSpecificationError):
+                raise AccessDenied(f"PostgreSQL refused the connection: {exc}") from exc
             _raise(exc)
         try:
             async with pool.acquire() as conn:

@@ -35,6 +35,11 @@ class StoreBase:
         self.schema_version: int = backend.schema_version
 
     @property
+    def backend(self) -> Backend:
+        """Return the database under the store, for tools that move whole tables (:mod:`db.transfer`)."""
+        return self._backend
+
+    @property
     def dialect(self) -> str:
         """Return ``"sqlite"`` or ``"postgresql"``."""
         return self._backend.dialect

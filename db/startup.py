@@ -12,11 +12,12 @@ from __future__ import annotations
 import os
 import sqlite3
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from db.errors import MigrationError, SchemaTooNew, StoreError, Unavailable
+from db.errors import AccessDenied, MigrationError, SchemaTooNew, StoreError, Unavailable
 from db.store import Store
 
-__all__ = ["CannotOpen", "check_path", "open_store"]
+__all__ = ["CannotOpen", "check_path", "open_store", "shown"]
 
 
 class CannotOpen(Exception):
@@ -50,23 +51,39 @@ def check_path(path: str) -> None:
                          "its journal files beside the database: give the folder to the bot's user (chown)")
 
 
+def shown(path: str) -> str:
+    """Return ``path`` as a message may show it: a URL without its password (the line goes to the logs)."""
+    try:
+        parts = urlsplit(path)
+    except ValueError:
+        return path.split("://", 1)[0] + "://..." if "://" in path else path
+    if parts.password is None:
+        return path
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return parts._replace(netloc=netloc).geturl()
+
+
 async def open_store(path: str) -> Store:
     """Open (and migrate) the database at ``path`` (a file, or a ``sqlite://`` / ``postgresql://``
     URL), creating an SQLite file's folder; raise CannotOpen otherwise."""
     check_path(path)
+    where = shown(path)
     try:
         return await (Store.connect(path) if "://" in path else Store.open(path))
     except Unavailable as exc:
         raise CannotOpen(f"the database server cannot be reached ({exc}): check DATABASE_URL and that the "
                          "server is running") from None
+    except AccessDenied as exc:
+        raise CannotOpen(f"the database server was reached, but {exc}: check the user, password and database "
+                         "name in DATABASE_URL (the database must exist; the bot creates only its tables)") from None
     except SchemaTooNew as exc:
-        raise CannotOpen(f"the database {path} was written by a newer Temple Table (schema {exc.found}, this "
+        raise CannotOpen(f"the database {where} was written by a newer Temple Table (schema {exc.found}, this "
                          f"release reads up to {exc.supported}): run that newer release, or restore a backup") from None
     except MigrationError as exc:
-        raise CannotOpen(f"the database {path} could not be upgraded ({exc}); it was left unchanged: "
+        raise CannotOpen(f"the database {where} could not be upgraded ({exc}); it was left unchanged: "
                          "report this, and keep the file") from None
     except sqlite3.DatabaseError as exc:
         raise CannotOpen(f"{path} is not a readable SQLite database ({exc}): move it away to start afresh, "
                          "or restore a backup") from None
     except (StoreError, OSError) as exc:
-        raise CannotOpen(f"the database {path} cannot be opened: {exc}") from None
+        raise CannotOpen(f"the database {where} cannot be opened: {exc}") from None

@@ -59,6 +59,7 @@ from db.settings import SettingsRecords
 from db.side import SideRows
 from db.sqlite import SqliteBackend
 from db.table_records import TableRecords
+from db.urls import is_postgresql, sqlite_path
 
 __all__ = ["Clock", "Store", "utc_now"]
 
@@ -103,14 +104,11 @@ class Store(SideRows, LocaleRecords, SettingsRecords, TableRecords, CommandSyncR
 
         Raises db.errors.Unavailable when a PostgreSQL server cannot be reached.
         """
-        if url.startswith(("postgresql://", "postgres://")):
+        if is_postgresql(url):
             from db.pg import PgBackend  # asyncpg is imported only when PostgreSQL is used
 
             return cls(await PgBackend.open(url, pool_size=pool_size), clock)
-        path = url.removeprefix("sqlite://") if url.startswith("sqlite://") else url
-        if url.startswith("sqlite://") and path.startswith("/") and not url.startswith("sqlite:////"):
-            path = path[1:]  # sqlite:///relative/path; sqlite:////absolute/path
-        return await cls.open(path, clock=clock)
+        return await cls.open(sqlite_path(url), clock=clock)
 
     async def settings(self) -> dict[str, int | str]:
         """Return the connection's effective settings (SQLite: its pragmas), for the log and tests."""

@@ -36,6 +36,7 @@ DEFAULT_IGNORED_COROUTINES = (
     "edit_message.<locals>.inner_call",
     "delete.<locals>.delete",  # Message.delete(delay=...)
     "Loop._loop",  # discord.ext.tasks background loops
+    "Leases._keep",  # the timer leases' renewal loop (several processes on PostgreSQL), lives with the bot
 )
 
 _COLLECTOR: contextvars.ContextVar[list[asyncio.Task[Any]] | None] = contextvars.ContextVar(

@@ -163,7 +163,7 @@ class InteractionCallbacks(MessageStore):
         body = r.payload or {}
         validate_message_body(body, has_files=bool(r.files), creating=True)
         orig = self.messages.get(rec.original_message_id) if rec.original_message_id else None
-        if orig is not None and orig.loading and orig.interaction_id == rec.id:
+        if orig is not None and not orig.deleted and orig.loading and orig.interaction_id == rec.id:
             # Discord: the first followup after a deferred response completes the "thinking" message,
             # which keeps the defer's ephemerality.
             self._edit_message(orig, {**body, "flags": orig.flags}, r.files)

@@ -248,6 +248,7 @@ async def chaos(folder: Path, *, kills: int, tables: int = 4, seed: int = 1, lif
             games = {away[0].id: "sakkara"} if not single and away else {}
             players = Players(fake, server, reader, channels, seed, cluster.process_of, games)
             players.up.set()
+            late_from = 0  # acknowledged moves when the last quarter of the kills began
             stop = asyncio.Event()
             tasks = [asyncio.create_task(players.play(channel, stop)) for channel in players.channels]
             try:
@@ -267,6 +268,9 @@ async def chaos(folder: Path, *, kills: int, tables: int = 4, seed: int = 1, lif
                     report.kills += 1
                     await check_store(reader, list(players.acknowledged), report)
                     report.acknowledged = len(players.acknowledged)
+                    report.player_errors = players.errors
+                    if report.kills == kills - kills // 4:
+                        late_from = report.acknowledged
                     if say is not None and (report.kills % 50 == 0 or report.lost or report.corrupt):
                         say(report.line())
                     if report.lost or report.corrupt:
@@ -285,6 +289,8 @@ async def chaos(folder: Path, *, kills: int, tables: int = 4, seed: int = 1, lif
             await write_evidence(reader, report, players.notes, folder / "evidence.txt")
             await reader.close()
             report.acknowledged = len(players.acknowledged)
+            report.late = report.acknowledged - late_from
+            report.player_errors = players.errors
             report.moves = list(players.acknowledged)
             report.crossed = players.crossed
     finally:

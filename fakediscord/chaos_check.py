@@ -53,6 +53,8 @@ class Report:
     takeovers: int = 0  # (kill, table) pairs whose timers a survivor ran while the killed process was down
     by_survivors: int = 0  # timers survivors ran for the killed process's tables while it was down
     seconds: float = 0.0
+    late: int = 0  # moves acknowledged in the run's last quarter of kills: play never stalled
+    player_errors: int = 0  # player turns that raised (a click into a dying bot), retried
 
     def line(self) -> str:
         """Return the run's figures on one line."""
@@ -64,7 +66,8 @@ class Report:
                 f"games={self.games} finished={self.finished} "
                 + (f"crossed={self.crossed} takeovers={self.takeovers} timers_by_survivors={self.by_survivors} "
                    f"timers_by_process={timers} errors={self.errors} " if several else "")
-                + f"clean_exit={self.clean_exit} tracebacks={self.tracebacks} seconds={self.seconds:.0f}")
+                + f"clean_exit={self.clean_exit} tracebacks={self.tracebacks} late_moves={self.late} "
+                f"player_errors={self.player_errors} seconds={self.seconds:.0f}")
 
 
 class Reader(Protocol):

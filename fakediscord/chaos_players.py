@@ -16,6 +16,7 @@ import json
 import random
 import sqlite3
 import time
+import traceback
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -27,7 +28,6 @@ from fakediscord.records import FakeChannel, FakeMessage, FakeUser, InteractionR
 
 __all__ = ["Players", "accepted", "open_channels"]
 
-RECENT = 3000  # the newest messages a player looks through for move buttons (bounded: see _prompts)
 STATUS_EVERY_S = 1.0  # at most one /incan status per player per second
 SEATS = {"incan": (3, 5), "sakkara": (1, 2)}
 """People and seats (the rest bots) at a table of each game, by its command group. Sakkara's
@@ -77,6 +77,15 @@ class Players:
         self.asked: dict[int, float] = {}  # user id -> when they last ran /incan status
         self.up = asyncio.Event()
         """Set while a bot process is connected: nobody clicks into a dead bot."""
+        # The messages carrying a table's controls, by (kind, table id) — "act" and "pick" for
+        # moves, "lobby" — kept up to date as messages are made, edited and deleted, so a player
+        # finds their buttons however long the run's history grows (a scan of the newest N
+        # messages lost a table whose players waited while status replies scrolled its message
+        # out of the window: the 1,000-kill run stalled so).
+        self.marked: dict[tuple[str, int], dict[int, FakeMessage]] = {}
+        self._marks: dict[int, set[tuple[str, int]]] = {}
+        fake.add_message_listener(self._mark)
+        self.errors = 0  # player turns that raised (a click into a bot being killed): counted, retried
 
     async def _active(self, channel: FakeChannel) -> tuple[int, str, list[int | None]] | None:
         rows = await self.db.rows(
@@ -131,10 +140,30 @@ class Players:
     async def _new_table(self, host: FakeUser, channel: FakeChannel) -> None:
         await self._command(host, channel, "new")
 
+    def _mark(self, kind: str, message: FakeMessage) -> None:
+        """Keep :attr:`marked` in step with a message made, edited or deleted."""
+        now: set[tuple[str, int]] = set()
+        if kind != "delete" and not message.deleted:
+            for custom_id in message.custom_ids:
+                head, _, rest = custom_id.partition(":")
+                table, _, _ = rest.partition(":")
+                if head in ("act", "pick", "lobby") and table.isdigit():
+                    now.add((head, int(table)))
+        for key in self._marks.pop(message.id, set()) - now:
+            self.marked.get(key, {}).pop(message.id, None)
+        for key in now:
+            self.marked.setdefault(key, {})[message.id] = message
+        if now:
+            self._marks[message.id] = now
+
+    def _carrying(self, table_id: int, *kinds: str) -> list[FakeMessage]:
+        """The messages with the table's controls of ``kinds``, newest first."""
+        found = {number: message for kind in kinds for number, message in self.marked.get((kind, table_id), {}).items()}
+        return [found[number] for number in sorted(found, reverse=True)]
+
     def _lobby(self, channel: FakeChannel, table_id: int) -> FakeMessage | None:
-        found = [m for m in self.fake.channel_messages(channel)
-                 if any(c.startswith(f"lobby:{table_id}:") for c in m.custom_ids)]
-        return found[-1] if found else None
+        return next((m for m in self._carrying(table_id, "lobby")
+                     if m.channel_id == channel.id and m.ephemeral_to is None), None)
 
     async def _fill(self, channel: FakeChannel, table_id: int, seats: list[int | None]) -> None:
         """Seat the game's people and bots (see SEATS), then start: with the lobby's buttons, or with
@@ -164,16 +193,12 @@ class Players:
 
     def _prompts(self, user: FakeUser, channel: FakeChannel, table_id: int) -> Iterator[FakeMessage]:
         """The messages with move buttons of the table the user sees, newest first: the channel's
-        (Incan Gold's expedition message carries Torch / Camp), their DMs and private replies.
-        Only the newest messages are looked at: a move is always on one of them, and scanning the
-        whole history on every move would slow the players as the run grows."""
+        (Incan Gold's expedition message carries Torch / Camp), their DMs and private replies."""
         dm = self.fake.dm_channel_ids.get(user.id)
-        for message in itertools.islice(reversed(self.fake.messages.values()), RECENT):
-            if message.deleted:
-                continue
+        for message in self._carrying(table_id, "act", "pick"):
             visible = (message.channel_id == channel.id and message.ephemeral_to is None) or (
                 dm is not None and message.channel_id == dm) or message.ephemeral_to == user.id
-            if visible and any(c.startswith((f"act:{table_id}:", f"pick:{table_id}:")) for c in message.custom_ids):
+            if visible:
                 yield message
 
     def _choices(self, prompt: FakeMessage, table_id: int) -> list[tuple[str, str | None]]:
@@ -232,17 +257,27 @@ class Players:
         while not stop.is_set():
             await self.up.wait()
             try:
-                active = await self._active(channel)
-            except sqlite3.OperationalError:  # the database is busy checkpointing: look again
-                active = None
-            if active is None:
-                await self._new_table(self.people[channel.id][0], channel)
-            else:
-                table_id, status, seats = active
-                if status == "lobby":
-                    await self._fill(channel, table_id, seats)
-                else:
-                    for user in self.people[channel.id]:
-                        if user.id in seats:
-                            await self._move(user, channel, table_id)
+                await self._turn(channel)
+            except Exception:  # a click into a bot being killed (its socket closing): try again
+                # A player task that died here would stall its table for the rest of the run.
+                self.errors += 1
+                if self.errors == 1:
+                    traceback.print_exc()
             await asyncio.sleep(0.01)
+
+    async def _turn(self, channel: FakeChannel) -> None:
+        """One look at the table in ``channel``: open it, fill it, or make the moves owed."""
+        try:
+            active = await self._active(channel)
+        except sqlite3.OperationalError:  # the database is busy checkpointing: look again
+            active = None
+        if active is None:
+            await self._new_table(self.people[channel.id][0], channel)
+        else:
+            table_id, status, seats = active
+            if status == "lobby":
+                await self._fill(channel, table_id, seats)
+            else:
+                for user in self.people[channel.id]:
+                    if user.id in seats:
+                        await self._move(user, channel, table_id)

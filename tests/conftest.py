@@ -34,13 +34,9 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"test helper modules share a name (rename one): {clashes}")
 
 
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[PgServer]:
-    """A throwaway PostgreSQL for the whole run (started once; each test takes a fresh database).
-
-    Without PostgreSQL installed the PostgreSQL variants are skipped, except in CI (CI=true), where
-    .ci/run installs it and a missing server is a failure.
-    """
+def _postgres() -> Iterator[PgServer]:
+    """Without PostgreSQL installed the PostgreSQL variants are skipped, except in CI (CI=true), where
+    .ci/run installs it and a missing server is a failure."""
     try:
         with throwaway_postgres() as server:
             yield server
@@ -48,3 +44,16 @@ def pg_server() -> Iterator[PgServer]:
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(f"CI must run the PostgreSQL tests: {exc}")
         pytest.skip(str(exc))
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """A throwaway PostgreSQL for the whole run (started once; each test takes a fresh database)."""
+    yield from _postgres()
+
+
+@pytest.fixture
+def pg_outage_server() -> Iterator[PgServer]:
+    """A throwaway PostgreSQL of the test's own, which it may stop and start again (an outage)
+    without breaking the other tests' shared server."""
+    yield from _postgres()

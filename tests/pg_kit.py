@@ -47,11 +47,12 @@ def _free_port() -> int:
 class PgServer:
     """A running throwaway server: its URL, and how to make a fresh database on it."""
 
-    def __init__(self, folder: Path, port: int, binaries: Path, run_as: str | None) -> None:
+    def __init__(self, folder: Path, port: int, binaries: Path, run_as: str | None, options: str = "") -> None:
         self.folder = folder
         self.port = port
         self.binaries = binaries
         self.run_as = run_as
+        self.options = options
         self._counter = 0
 
     @property
@@ -71,8 +72,13 @@ class PgServer:
         subprocess.run([psql, "-X", "-q", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-d",
                         "postgres", "-c", sql], check=True, capture_output=True)
 
+    def start(self) -> None:
+        """Start the server (again, after :meth:`stop`: same data, same port, the same URLs)."""
+        _run([str(self.binaries / "pg_ctl"), "-D", str(self.folder / "data"), "-l", str(self.folder / "server.log"),
+              "-o", self.options, "-w", "-t", "60", "start"], self.run_as)
+
     def stop(self) -> None:
-        """Stop the server now (fast shutdown)."""
+        """Stop the server now (fast shutdown: its sessions are ended, as in an outage)."""
         _run([str(self.binaries / "pg_ctl"), "-D", str(self.folder / "data"), "-m", "fast", "-w", "stop"],
              self.run_as, check=False)
 
@@ -101,9 +107,8 @@ def throwaway_postgres(*, max_connections: int = 200) -> Iterator[PgServer]:
         port = _free_port()
         options = (f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={folder} "
                    f"-c max_connections={max_connections} -c fsync=on -c shared_buffers=64MB")
-        _run([str(binaries / "pg_ctl"), "-D", str(data), "-l", str(folder / "server.log"), "-o", options,
-              "-w", "-t", "60", "start"], run_as)
-        server = PgServer(folder, port, binaries, run_as)
+        server = PgServer(folder, port, binaries, run_as, options)
+        server.start()
         try:
             yield server
         finally:

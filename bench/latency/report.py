@@ -31,12 +31,15 @@ class Figures:
     p99_public_ms: float
     r429: int
     invalid: int
+    ai_load: dict[str, Any] | None = None  # the --ai-load tables' figures
 
     def line(self) -> str:
-        """The machine-read summary line (issue 17's keys)."""
+        """The machine-read summary line (issue 17's keys, then the AI load's when there was one)."""
+        load = self.ai_load
+        tail = f" ai_load={load['tables']} ai_moves_per_s={load['per_s']:.1f}" if load else ""
         return (f"latency tables={self.tables} limited_calls_per_move={self.per_move:.2f} "
                 f"p99_click_ms={self.p99_click_ms:.0f} p99_public_ms={self.p99_public_ms:.0f} "
-                f"r429={self.r429} invalid={self.invalid}")
+                f"r429={self.r429} invalid={self.invalid}{tail}")
 
     @property
     def sustained(self) -> bool:
@@ -82,10 +85,21 @@ def report(run: Run, meta: dict[str, Any]) -> Figures:
           f"end: {meta['backlog']}")
     for kind, count in sorted(run.invalid.items()):
         print(f"  invalid: {count} x {kind}")
-    lag = tally.loop_lag
-    print(f"event loop lag (clock ticker woke late by): p50 {pct(lag, 0.5):.0f} ms, p99 {pct(lag, 0.99):.0f} ms")
+    load = meta.get("load")
+    if load:
+        print(f"AI load: {load['tables']} tables of Hard bots only, {load['decisions']} Hard decisions measured "
+              f"({load['per_s']:.1f}/s) on {load['workers']} worker process(es); decisions past the AI budget "
+              f"(any table, the timeout agent played): {load['over_budget']}; games started {load['games']}, "
+              f"finished {load['finished']}; their rate-limited calls (not counted above): {load['limited']}")
+    lag, wire, waited = tally.loop_lag, tally.on_wire, meta.get("cpu_wait")
+    print(f"event loop lag (clock ticker woke late by): p50 {pct(lag, 0.5):.0f} ms, p99 {pct(lag, 0.99):.0f} ms; "
+          f"outbox calls on the wire (budget taken to call ended, recording the message included): "
+          f"p50 {pct(wire, 0.5):.0f} ms, p99 {pct(wire, 0.99):.0f} ms")
+    if waited is not None:
+        print(f"the event loop's thread waited {waited:.1f} s for a CPU in the {elapsed:.0f} s measured "
+              f"({waited / elapsed:.0%}; other processes' work on the machine)")
     return Figures(run.n_tables, limited / units, pct(acks, 0.5), pct(acks, 0.99), pct(public, 0.5),
-                   pct(public, 0.99), tally.r429, meta["invalid"])
+                   pct(public, 0.99), tally.r429, meta["invalid"], load)
 
 
 def capacity(figures: list[Figures]) -> str:

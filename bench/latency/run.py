@@ -19,74 +19,25 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextvars
 import gc
-import heapq
 import random
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bench.latency.ai_load import AiLoad
 from bench.latency.games import GameSetup
+from bench.latency.measures import CLICK, HANDED, BenchClock, Click, Tally, cpu_wait_s
 from bench.latency.players import Person, Seen
 from bot import Bot, Config, configure_gc
 from cogs.table.outbox import Budget
 from db.store import Store
-from engine.clock import ManualClock
 from engine.core import CHANCE
 from engine.session import Table, Update
 from fakediscord import FakeDiscord, FakeMessage, FakeUser, RestCall
 from fakediscord.ratelimits import RateLimiter, RateLimits
-
-
-@dataclass
-class Click:
-    """One press and the moments that matter, in perf_counter seconds."""
-
-    table: int
-    sent: float
-    moves: bool  # plays a move (not only a sub-menu or the Choose button)
-    acked: float | None = None  # the interaction's first response reached Discord
-    deferred: bool = False  # that response was a deferral (the redraw came later)
-    posted: float | None = None  # the bot asked for the public message to show the move
-    public: float | None = None  # the public message showing it reached Discord
-
-
-CLICK: contextvars.ContextVar[Click | None] = contextvars.ContextVar("bench_click", default=None)
-"""Set by a person's task before it presses: every task the press causes inherits it."""
-
-HANDED: contextvars.ContextVar[float | None] = contextvars.ContextVar("bench_handed", default=None)
-"""When the bot handed the REST call being answered to discord.py (before any bucket wait)."""
-
-
-@dataclass
-class Tally:
-    """What is counted while measuring."""
-
-    units: int = 0  # revealed cards (Incan Gold) or accepted moves (Sakkara, Indus)
-    limited: Counter[str] = field(default_factory=Counter)  # rate-limited REST calls by kind
-    r429: int = 0
-    loop_lag: list[float] = field(default_factory=list)  # how late the clock ticker woke (s)
-    failed_presses: int = 0  # a press the fake refused (the control was gone) or never answered
-
-
-class BenchClock(ManualClock):
-    """A ManualClock whose timers that come due in one step run together (as on a real loop)."""
-
-    async def advance_together(self, seconds: float) -> None:
-        """Move time forward and run every timer due by then concurrently; repeat for timers they arm."""
-        target = self.time + seconds
-        self.time = target
-        while self._queue and self._queue[0][0] <= target:
-            due: list[Callable[[], Awaitable[None]]] = []
-            while self._queue and self._queue[0][0] <= target:
-                _, _, handle, callback = heapq.heappop(self._queue)
-                if not handle.cancelled:
-                    due.append(callback)
-            await asyncio.gather(*(c() for c in due))
 
 
 class Run:
@@ -116,6 +67,7 @@ class Run:
         self.invalid: Counter[str] = Counter()  # 401/403/429 answers after the tables started, by kind
         self.started = False
         self.bot: Bot | None = None
+        self.load = AiLoad(self.fake, setup, args.ai_load, args.ai_load_delay) if args.ai_load else None
 
     # ------------------------------------------------------------------ what the fake reports
 
@@ -165,13 +117,21 @@ class Run:
             return
         if not self.measuring or RateLimiter.exempt(call.route):
             return
+        if self.load is not None and self.load.owns(self.channel_of(call)):
+            self.load.count_call(self.kind_of(call))
+            return
         if call.status == 429:
             self.tally.r429 += 1
         self.tally.limited[self.kind_of(call)] += 1
 
+    @staticmethod
+    def channel_of(call: RestCall) -> int | None:
+        """Return the channel a REST call is about, if its path names one."""
+        return int(call.path.split("/")[2]) if call.path.startswith("/channels/") else None
+
     def kind_of(self, call: RestCall) -> str:
         """Return the call's category for the table of rate-limited calls."""
-        channel = int(call.path.split("/")[2]) if call.path.startswith("/channels/") else None
+        channel = self.channel_of(call)
         where = "DM" if channel in self.dm_owner else "public" if channel in self.table_people else "other channel"
         if call.route == "/users/@me/channels":
             return "DM opened"
@@ -192,7 +152,7 @@ class Run:
         unit = self.setup.unit
 
         async def counting_played(update: Update) -> None:
-            if self.measuring:
+            if self.measuring and not (self.load is not None and self.load.owns(update.table.channel_id)):
                 if unit == "card":
                     self.tally.units += sum(1 for e in update.events if e["type"] == "card")
                 else:
@@ -224,6 +184,19 @@ class Run:
 
         bot.http.request = handed_request  # type: ignore[method-assign]
 
+        outbox = bot.hub.outbox
+        run_call = outbox._run
+
+        async def timed_run(call: Any) -> None:
+            began = time.perf_counter()
+            try:
+                await run_call(call)
+            finally:
+                if self.measuring:
+                    self.tally.on_wire.append(time.perf_counter() - began)
+
+        outbox._run = timed_run  # type: ignore[method-assign]
+
         start = bot.sessions.start
 
         async def seeded_start(table_id: int, user_id: int, seed: int | None = None) -> Any:
@@ -251,7 +224,9 @@ class Run:
                     self.people[user.id] = Person(user.id, channel.id, setup, random.Random(rng.random()))
             path = ":memory:" if args.memory else str(self.workdir / f"bench-{self.n_tables}.sqlite3")
             store = await Store.open(path)
-            config = Config(token=None, sync_commands=False, ai_delay_s=args.ai_delay,
+            if self.load is not None:
+                self.load.prepare()
+            config = Config(token=None, sync_commands=False, ai_delay_s=args.ai_delay, ai_workers=args.ai_workers,
                             decision_timeout_s=args.decision_timeout, reminder_before_s=args.reminder_before,
                             rate_limited=False)
             bot = Bot(store, config, self.clock)
@@ -259,6 +234,8 @@ class Run:
             try:
                 await fake.start(bot)
                 self.instrument(bot)  # after start: the cogs register their renderers in setup_hook
+                if self.load is not None:
+                    self.load.instrument(bot)
                 return await self.play(bot, channels, seats)
             finally:
                 self.stop = True
@@ -287,6 +264,8 @@ class Run:
         fake.rest_calls.clear()
         configure_gc()  # as bot.main does at start-up (here after the fake's world and the lobbies exist)
         ticker = asyncio.create_task(self.tick())
+        if self.load is not None:
+            self.load.start()
         rng = random.Random(args.seed)
         starters = [asyncio.create_task(self.start_after(rng.uniform(0, self.stagger), start)) for start in starts]
         people = [asyncio.create_task(self.person(person)) for person in self.people.values()]
@@ -295,7 +274,9 @@ class Run:
             await asyncio.sleep(self.warmup)
             self.tally = Tally()
             self.measuring = True
-            began, cpu0 = time.perf_counter(), time.process_time()
+            if self.load is not None:
+                self.load.begin_measuring()
+            began, cpu0, waited0 = time.perf_counter(), time.process_time(), cpu_wait_s()
             backlog0 = bot.hub.outbox.coalesced
             await asyncio.sleep(args.seconds)
         finally:
@@ -303,6 +284,11 @@ class Run:
             self.stop = True
             elapsed = time.perf_counter() - began
             cpu = time.process_time() - cpu0
+            waited1 = cpu_wait_s()
+            cpu_wait = waited1 - waited0 if waited0 is not None and waited1 is not None else None
+            load = self.load.figures(elapsed) if self.load is not None else None
+            if self.load is not None:
+                await self.load.stop()
             self.stopping.set()
             for event in self.wake.values():
                 event.set()
@@ -310,10 +296,11 @@ class Run:
         for task in [*people, *starters, ticker]:
             if task.exception() is not None:
                 raise task.exception()  # type: ignore[misc]
-        return {"setup_s": setup_s, "elapsed": elapsed, "cpu": cpu, "finished": len(self.finished),
+        return {"setup_s": setup_s, "elapsed": elapsed, "cpu": cpu, "cpu_wait": cpu_wait,
+                "finished": len(self.finished),
                 "invalid": fake.invalid_requests - self.invalid_at_start,
                 "coalesced": bot.hub.outbox.coalesced - backlog0, "backlog": bot.hub.outbox.backlog(),
-                "limiter_429": self.limiter.rate_limited if self.limiter is not None else 0}
+                "limiter_429": self.limiter.rate_limited if self.limiter is not None else 0, "load": load}
 
     async def open_table(self, channel: Any, users: list[FakeUser]) -> Callable[[], Awaitable[Any]]:
         """Open a table through the UI: /<game> new, Join, Add bot; return its Start press."""

@@ -10,6 +10,7 @@ most once a minute per channel (a mention costs a rate-limited send; a flood mus
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from typing import Any
@@ -22,6 +23,7 @@ from cogs.i18n import reading, t
 from cogs.i18n.commands import localised_description, localised_name
 from cogs.table.buttons import reply
 from cogs.table.hub import TableBot
+from db.errors import Unavailable
 
 __all__ = ["GAMES", "MENTION_COOLDOWN_S", "Help", "help_embed", "setup"]
 
@@ -94,7 +96,8 @@ class Help(commands.Cog):
             return
         self._answered[message.channel.id] = now
         readers = self.bot.hub.readers
-        await readers.load_guild(message.guild.id)
+        with contextlib.suppress(Unavailable):  # the database is away: the pointer goes out in Discord's language
+            await readers.load_guild(message.guild.id)
         with reading(readers.public(message.guild.id)):
             text = t("help.mention", help="`/help`")
         channel_id = message.channel.id

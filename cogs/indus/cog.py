@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.drawing import board_file
+from cogs.drawing import board_file, drawn
 from cogs.i18n import t
 from cogs.indus.controls import PieceButton
 from cogs.indus.labels import board_png
@@ -85,7 +85,7 @@ class Indus(TableCog, group_name="indus", group_description="Play Indus (2-4 pla
         if table.status == "lobby":
             await interaction.response.send_message(embed=lobby_embed(self.bot.hub, table), ephemeral=True)
             return
-        png = board_png(GAME.view(table.state, None), [seat.display_name for seat in table.seats])
+        png = await drawn(board_png, GAME.view(table.state, None), [seat.display_name for seat in table.seats])
         embed = self.renderer.board_embed(table, png is not None, self.bot.hub)
         ref = await self.bot.hub.message_ref(table, "board")
         if ref is not None:

@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from cogs.drawing import board_file
+from cogs.drawing import board_file, drawn
 from cogs.i18n import t
 from cogs.indus.controls import controls
 from cogs.indus.labels import (
@@ -195,8 +195,8 @@ class IndusRenderer:
             parts.append(f"**{ruin['id']}** {value}" + (f" {takers}" if takers else ""))
         return " · ".join(parts)
 
-    def _fields(self, hub: TableHub, table: Table) -> tuple[dict[str, Any], bytes | None]:
-        png = board_png(GAME.view(table.state, None), [seat.display_name for seat in table.seats])
+    async def _fields(self, hub: TableHub, table: Table) -> tuple[dict[str, Any], bytes | None]:
+        png = await drawn(board_png, GAME.view(table.state, None), [seat.display_name for seat in table.seats])
         owing = table.humans_owing()
         content = t("indus.your_turn_public", mention=f"<@{table.seats[owing[0]].user_id}>") if owing else None
         fields = {"content": content, "embed": self.board_embed(table, png is not None, hub),
@@ -204,7 +204,7 @@ class IndusRenderer:
         return fields, png
 
     async def _post_board(self, hub: TableHub, table: Table) -> None:
-        fields, png = self._fields(hub, table)
+        fields, png = await self._fields(hub, table)
         if png is not None:
             # A new message takes files, an edit replaces its attachments.
             exists = await hub.message_ref(table, "board") is not None
@@ -283,8 +283,8 @@ class IndusRenderer:
         fields = [(t("indus.summary_ruins"), ruins[:1024])]
         if len(ruins) > 1024:  # a huge custom layout: the rest in a second field
             fields.append(("…", ruins[1024:2048]))
-        await post_summary(hub, table, t("indus.summary_title"), total_lines, fields,
-                           picture=final_png(view, [seat.display_name for seat in table.seats], result))
+        picture = await drawn(final_png, view, [seat.display_name for seat in table.seats], result)
+        await post_summary(hub, table, t("indus.summary_title"), total_lines, fields, picture=picture)
 
     def prompt(self, hub: TableHub, table: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:
         """Return the board with the controls of whoever is to move (the same for every seat).

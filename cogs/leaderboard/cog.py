@@ -26,7 +26,7 @@ from cogs.leaderboard.gamelog import render_log
 from cogs.table.buttons import guarded
 from cogs.table.hub import TableBot
 from cogs.table.text import escape
-from db.errors import GameNotFound, StoreError
+from db.errors import GameNotFound, StoreError, Unavailable
 from db.leaderboard import DAY_MS, Leaderboards, PlayerKey, Ranking, StandingsPage, StoredRating, user_key
 from engine.ratings import GameOutcome, Rating, fold, ordinal, sparkline
 
@@ -180,7 +180,12 @@ class Leaderboard(commands.Cog):
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Answer in the server's language: every answer here is public but a refusal (which
         names its own language, the user's)."""
-        await self.bot.hub.readers.load_guild(interaction.guild_id)
+        try:
+            await self.bot.hub.readers.load_guild(interaction.guild_id)
+        except Unavailable as exc:
+            # discord.py lets a check's own exception escape its error handling (no answer, an
+            # unretrieved task exception); as a CheckFailure it reaches the tree's on_error.
+            raise app_commands.CheckFailure("the database is unreachable") from exc
         reader_is(self.bot.hub.readers.public(interaction.guild_id))
         return True
 
@@ -329,6 +334,8 @@ class Leaderboard(commands.Cog):
                 log = await self.bot.store.load_game(id)
             except GameNotFound:
                 raise Refusal("lb.error.no_game", id=id) from None
+            except Unavailable:
+                raise  # an outage, not an unreadable log: the tree answers "reconnecting"
             except StoreError:
                 raise Refusal("lb.error.unreadable", id=id) from None
             if log.game.guild_id != interaction.guild_id:

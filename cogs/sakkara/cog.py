@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.drawing import board_file
+from cogs.drawing import board_file, drawn
 from cogs.i18n import t
 from cogs.sakkara import labels
 from cogs.sakkara.labels import names
@@ -67,14 +67,14 @@ class Sakkara(TableCog, group_name="sakkara", group_description="Play Sakkara (2
         files: list[discord.File] = []
         public = self.renderer.public_embed(table, module is not None, self.bot.hub)
         if module is not None:
-            png = module.board_image(GAME.view(table.state, None), names(table))
+            png = await drawn(module.board_image, GAME.view(table.state, None), names(table))
             files.append(board_file(png, "board.png"))
         embeds = [public]
         seat = table.seat_of(interaction.user.id)
         if seat is not None:
             mine, view = self.renderer.prompt(self.bot.hub, table, seat)
             if module is not None:
-                rack = module.rack_image(GAME.view(table.state, seat), names(table))
+                rack = await drawn(module.rack_image, GAME.view(table.state, seat), names(table))
                 files.append(board_file(rack, "rack.png"))
                 mine.set_image(url="attachment://rack.png")
             embeds.append(mine)

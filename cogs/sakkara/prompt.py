@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from cogs.drawing import board_file
+from cogs.drawing import board_file, drawn
 from cogs.i18n import t
 from cogs.sakkara import labels
 from cogs.sakkara.labels import (
@@ -295,7 +295,7 @@ async def dm_with_rack(hub: TableHub, table: Table, seat: int, *, new: bool = Fa
     if module is None:
         await hub.dm(table, seat, new=new, **fields)
         return
-    png = module.private_image(GAME.view(table.state, seat), names(table))
+    png = await drawn(module.private_image, GAME.view(table.state, seat), names(table))
     embed = fields.get("embed")
     if isinstance(embed, discord.Embed):
         embed.set_image(url=f"attachment://{PRIVATE_PNG}")

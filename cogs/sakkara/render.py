@@ -19,7 +19,7 @@ from typing import Any
 
 import discord
 
-from cogs.drawing import board_file
+from cogs.drawing import board_file, drawn
 from cogs.i18n import t
 from cogs.sakkara import labels
 from cogs.sakkara.labels import builder_text, event_line, motif, names, round_title, seat_field, text_board, whose_turn
@@ -124,7 +124,9 @@ class SakkaraRenderer:
     async def post_public(self, hub: TableHub, table: Table, kind: str = "board", new: bool = False) -> None:
         """Send or edit the public board message, with the board image when boards are installed."""
         module = labels.boards()
-        png = module.board_image(GAME.view(table.state, None), names(table)) if module is not None else None
+        png = None
+        if module is not None:
+            png = await drawn(module.board_image, GAME.view(table.state, None), names(table))
         fields = self._public_fields(hub, table, png)
         await post_with_image(hub, table, kind, png, new=new, **fields)
 
@@ -177,7 +179,8 @@ class SakkaraRenderer:
                            name=seat_label(table.seats[seat]), size=result["scores"][seat],
                            levels=view["levels"][seat], grain=view["grains"][seat]))
         lines.append(winner_line(table, result))
-        await post_summary(hub, table, t("sakkara.summary_title"), lines, picture=final_picture(table, view, result))
+        picture = await drawn(final_picture, table, view, result)
+        await post_summary(hub, table, t("sakkara.summary_title"), lines, picture=picture)
 
 
     def prompt(self, hub: TableHub, table: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:

@@ -21,7 +21,7 @@ import discord
 
 from cogs.i18n import t
 from cogs.table.answer import answering_click
-from cogs.table.gate import admit, claim, turn_away
+from cogs.table.gate import admit, claim, turn_away, unreachable
 from cogs.table.hub import TableBot, TableHub
 from engine.session import Place, SeatSpec, SessionError, Table
 
@@ -105,11 +105,16 @@ def guarded(
             return
         try:
             await callback(item, interaction)
-        except Exception:
+        except Exception as exc:
             # Without the action part: a move's custom_id names a secret choice ("act:7:12:\"torch\"").
             data: dict[str, Any] = dict(interaction.data or {})
-            custom_id = str(data.get("custom_id", ""))
-            log.exception("button %s failed", ":".join(custom_id.split(":", 3)[:3]))
+            custom_id = ":".join(str(data.get("custom_id", "")).split(":", 3)[:3])
+            if unreachable(exc):  # an outage, not a bug: no traceback, and the user may try again
+                log.warning("button %s: the database is unreachable; answered 'reconnecting'", custom_id)
+                with contextlib.suppress(discord.HTTPException):
+                    await reply(interaction, t("error.reconnecting", interaction.locale.value))
+                return
+            log.exception("button %s failed", custom_id)
             with contextlib.suppress(discord.HTTPException):
                 await reply(interaction, t("error.internal"))
 

@@ -29,8 +29,10 @@ from discord import AppCommandOptionType, app_commands
 
 from cogs.i18n import t
 from cogs.table.hub import TableBot
+from db.errors import Unavailable
+from engine.session import RepoUnavailable
 
-__all__ = ["Tree", "admit", "answer_unclaimed", "claim", "options_fit", "turn_away"]
+__all__ = ["Tree", "admit", "answer_unclaimed", "claim", "options_fit", "turn_away", "unreachable"]
 
 log = logging.getLogger("temple_table")
 
@@ -115,6 +117,18 @@ async def _private(interaction: discord.Interaction[Any], key: str) -> None:
             await interaction.response.send_message(text, ephemeral=True)
 
 
+async def _withdraw_thinking(interaction: discord.Interaction[Any]) -> None:
+    """Delete the public "thinking..." placeholder of a command that deferred before it failed, if
+    nothing was answered into it: the first followup would fill it, so a private refusal would show
+    to everyone. A placeholder already answered (a posted lobby, a board) stays."""
+    if not interaction.response.is_done():
+        return
+    with contextlib.suppress(discord.HTTPException):
+        original = await interaction.original_response()
+        if original.flags.loading and not original.flags.ephemeral:
+            await interaction.delete_original_response()
+
+
 def admit(bot: TableBot) -> bool:
     """Return False while the bot shuts down (the caller answers "restarting"); else count the
     current task as handling an interaction until it ends (a clean shutdown waits for it)."""
@@ -131,6 +145,18 @@ async def turn_away(interaction: discord.Interaction[Any]) -> None:
     """Answer an interaction that came in while the bot shuts down."""
     log.info("interaction turned away: the bot is shutting down")
     await _private(interaction, "error.restarting")
+
+
+def unreachable(error: BaseException | None) -> bool:
+    """Return True when ``error`` is, or was caused by, the database being out of reach (discord.py
+    wraps a command's error in CommandInvokeError; the table's adapter chains the store's)."""
+    for _ in range(8):  # a cause chain is short; the bound only guards against a cycle
+        if error is None:
+            return False
+        if isinstance(error, Unavailable | RepoUnavailable):
+            return True
+        error = getattr(error, "original", None) or error.__cause__
+    return False
 
 
 class Tree(app_commands.CommandTree[TableBot]):
@@ -179,6 +205,12 @@ class Tree(app_commands.CommandTree[TableBot]):
         if isinstance(error, CRAFTED_ERRORS):
             log.info("command refused: %s", error)
             await _private(interaction, "error.not_valid")
+            return
+        if unreachable(error):  # an outage, not a bug: a warning without a traceback; the store retries
+            log.warning("command %s: the database is unreachable; answered 'reconnecting'",
+                        interaction.command and interaction.command.qualified_name)
+            await _withdraw_thinking(interaction)
+            await _private(interaction, "error.reconnecting")
             return
         log.error("command %s failed", interaction.command and interaction.command.qualified_name,
                   exc_info=error)

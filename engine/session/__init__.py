@@ -10,6 +10,7 @@
 - :mod:`engine.session.place` — :class:`Place`: where a request comes from, and who may reach a table there.
 - :mod:`engine.session.results` — a finished game's places (shared places, resigners last).
 - :mod:`engine.session.games` — the registry of hosted games (``SPECS``), above the rules.
+- :mod:`engine.session.audit` — a stored game's whole log replayed and summed up, to compare two copies.
 """
 
 from __future__ import annotations

@@ -129,7 +129,7 @@ class Runner:
             raise SessionError("gone") from exc
         table.opened_at = self.clock.now()
         self._register(table)
-        if table.status == "playing" and self._automatic(table, table.state, False, table.version) is not None:
+        if table.status == "playing" and self._automatic(table, table.state) is not None:
             # A chance draw (or an action the rules play unasked) is due and no stored timer will
             # play it: a start whose first draw was never written. Play it now.
             version = table.version
@@ -193,10 +193,9 @@ class Runner:
 
     # ------------------------------------------------------------------ play
 
-    def _automatic(self, table: Table, state: Any, ai_now: bool,
-                   position: int) -> tuple[Any, int, bool] | None:
-        """Return the next automatic (action, seat, forced): a chance draw, an action the rules
-        let the session play unasked (``GameSpec.forced``), or an AI move when ``ai_now``."""
+    def _automatic(self, table: Table, state: Any) -> tuple[Any, int, bool] | None:
+        """Return the next automatic (action, seat, forced) that needs no AI: a chance draw or an
+        action the rules let the session play unasked (``GameSpec.forced``)."""
         game = table.spec.game
         movers = game.to_move(state)
         if not movers:
@@ -207,13 +206,17 @@ class Runner:
             action = table.spec.forced(state, seat)
             if action is not None:
                 return action, seat, True
-        if ai_now:
-            for seat in movers:
-                if table.seats[seat].is_ai:
-                    assert table.seed is not None
-                    [(_, action)] = decide(self.specs, table.spec.name, state, table.seed,
-                                           [(seat, str(table.seats[seat].level), position)])
-                    return action, seat, False
+        return None
+
+    async def _ai_move(self, table: Table, state: Any, position: int) -> tuple[Any, int, bool] | None:
+        """Return the first owing AI seat's move, decided in the AI pool: a Hard search must not
+        hold the event loop (every other table's clicks) even when the bots act without delay."""
+        for seat in table.spec.game.to_move(state):
+            if seat != CHANCE and table.seats[seat].is_ai:
+                assert table.seed is not None
+                [(_, action)] = await self.ai.decide(table.spec.name, state, table.seed,
+                                                     [(seat, str(table.seats[seat].level), position)])
+                return action, seat, False
         return None
 
     def _ai_owes(self, table: Table, state: Any) -> bool:
@@ -238,7 +241,9 @@ class Runner:
             if pending:
                 seat, action = pending.pop(0)
             else:
-                nxt = self._automatic(table, state, ai_now, table.version + len(batch))
+                nxt = self._automatic(table, state)
+                if nxt is None and ai_now:
+                    nxt = await self._ai_move(table, state, table.version + len(batch))
                 if nxt is None:
                     break
                 action, seat, unasked = nxt
@@ -466,20 +471,39 @@ class Runner:
                 return
             # Every AI seat owing now acts: in a simultaneous window (Incan Gold) they choose
             # together, in one write and one redraw; in a turn-based game only one seat owes, and
-            # the next AI turn waits its own delay.
-            seats = [s for s in table.owing() if table.seats[s].is_ai]
+            # the next AI turn waits its own delay. A seat whose decision is already in the pool
+            # (an earlier timer of this window) is not asked again.
+            seats = [s for s in table.owing() if table.seats[s].is_ai and s not in table.thinking]
             if not seats:
-                # Nothing for a bot: a chance draw or an action the rules play unasked may still be
-                # due (a start whose first draw was not written); play it, or nothing.
-                try:
-                    await self._advance(table, [])
-                except Stale:
-                    table.stale = True
+                if not table.thinking:
+                    # Nothing for a bot: a chance draw or an action the rules play unasked may still
+                    # be due (a start whose first draw was not written); play it, or nothing.
+                    try:
+                        await self._advance(table, [])
+                    except Stale:
+                        table.stale = True
                 return
             assert table.seed is not None
-            actions = await self.ai.decide(table.spec.name, table.state, table.seed,
-                                           [(s, str(table.seats[s].level), table.version + n)
-                                            for n, s in enumerate(seats)])
+            state, window, seed = table.state, table.window, table.seed
+            decisions = [(s, str(table.seats[s].level), table.version + n) for n, s in enumerate(seats)]
+            table.thinking.update(seats)
+        # The bots think without the table's lock: the pool may be busy with other tables' bots for
+        # seconds, and a person's click at this table (choosing beside the bots, resigning) must
+        # not wait for that.
+        try:
+            actions = await self.ai.decide(table.spec.name, state, seed, decisions)
+        finally:
+            table.thinking.difference_update(seats)
+        async with table.lock:
+            await self._sync(table)
+            if table.status != "playing" or table.window != window:
+                return  # overtaken (a timeout closed the window): that step armed what comes next
+            game = table.spec.game
+            owing = table.owing()
+            actions = [(s, a) for s, a in actions if s in owing and table.seats[s].is_ai
+                       and a in game.legal_actions(table.state, s)]
+            if not actions:
+                return
             try:
                 self._fired(AUTO, await self._advance(table, actions))
             except Stale:

@@ -42,6 +42,7 @@ class Table:
     results: list[ResultSpec] | None = None  # the standings, once finished (seat order)
     seat_events: list[SeatEvent] = field(default_factory=list)  # timeouts and resignations, in order
     stale: bool = False  # a write's outcome is unknown, or another process wrote: sync before acting
+    thinking: set[int] = field(default_factory=set)  # AI seats whose decision is in the AI pool now
     generation: int = 0
     """Bumped whenever writes by another process were pulled into this table: caches kept beside it
     (the hub's message ids and what each message shows) are stale from then on."""

@@ -3,6 +3,7 @@ buttons, the game's thread, and the controls left on any message."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 
 from incan_kit import act_id, buttons, lobby_id
@@ -90,3 +91,21 @@ def describe_controls(fake: FakeDiscord, found: list[str]) -> str:
     """Return the messages holding ``found`` controls, rendered (for an assertion's message)."""
     ids = {int(item.split(":", 1)[0]) for item in found}
     return "\n---\n".join(fake.messages[i].render() for i in sorted(ids))
+
+
+def loop_is_free(loop: asyncio.AbstractEventLoop) -> bool:
+    """Return True when ``loop`` runs a trifle within 2 s of being asked from this thread.
+
+    Called from code the bot runs: on the loop's own thread the loop is busy with that very call,
+    so the trifle cannot run and this returns False (after 2 s). Elsewhere (the AI pool, the
+    drawing thread) it returns True at once.
+    """
+
+    async def nothing() -> None:
+        return None
+
+    try:
+        asyncio.run_coroutine_threadsafe(nothing(), loop).result(timeout=2.0)
+    except TimeoutError:
+        return False
+    return True

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -94,3 +95,48 @@ def test_an_unreadable_file_as_a_real_user(tmp_path):
     path.chmod(0)
     line = one_line(run_bot(tmp_path, DATABASE_PATH=str(path)))
     assert "not readable and writable" in line
+
+
+# --------------------------------------------------------------------------- PostgreSQL (DATABASE_URL)
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 where nothing listens (bound, read and released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_a_database_server_that_is_not_there(tmp_path):
+    port = free_port()
+    line = one_line(run_bot(tmp_path, DATABASE_URL=f"postgresql://temple:s3cret@127.0.0.1:{port}/temple"))
+    assert "cannot be reached" in line and "server is running" in line and str(port) in line
+    assert "s3cret" not in line
+
+
+def test_a_database_that_does_not_exist(tmp_path, pg_server):
+    url = pg_server.url.rsplit("/", 1)[0] + "/no_such_database"
+    line = one_line(run_bot(tmp_path, DATABASE_URL=url.replace("postgres@", "postgres:s3cret@")))
+    assert "refused" in line and 'database "no_such_database" does not exist' in line
+    assert "DATABASE_URL" in line and "cannot be reached" not in line and "s3cret" not in line
+
+
+def test_a_user_the_database_server_does_not_know(tmp_path, pg_server):
+    url = pg_server.url.replace("postgres@", "stranger:s3cret@")
+    line = one_line(run_bot(tmp_path, DATABASE_URL=url))
+    assert "refused" in line and 'role "stranger" does not exist' in line
+    assert "DATABASE_URL" in line and "s3cret" not in line
+
+
+@pytest.mark.parametrize("url", ["postgresql://temple:s3cret@127.0.0.1:notaport/temple",
+                                 "postgresql://temple:s3cret@[127.0.0.1/temple",
+                                 "mysql://temple:s3cret@127.0.0.1/temple"])
+def test_a_malformed_database_url(tmp_path, url):
+    line = one_line(run_bot(tmp_path, DATABASE_URL=url))
+    assert line.startswith("Configuration error: DATABASE_URL") and "s3cret" not in line
+
+
+def test_a_url_in_a_message_hides_its_password():
+    assert startup.shown("postgresql://temple:s3cret@db:5432/temple") == "postgresql://temple:***@db:5432/temple"
+    assert startup.shown("postgresql://temple@db/temple") == "postgresql://temple@db/temple"
+    assert startup.shown("data/temple_table.sqlite3") == "data/temple_table.sqlite3"

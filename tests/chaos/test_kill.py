@@ -38,6 +38,7 @@ def test_kill_9_at_random_loses_nothing_acknowledged_and_corrupts_nothing(tmp_pa
     assert report.lost == [] and report.corrupt == []
     assert report.acknowledged >= KILLS  # play went on between the kills
     assert report.finished >= 1  # and tables reached their end across restarts
+    assert report.late > 0  # and had not stalled by the last quarter of the kills
     assert report.clean_exit == 0 and report.tracebacks == 0
 
     # The checks can fail: a lost acknowledged move and a result that is not the replay's are found.

@@ -98,6 +98,12 @@ def test_no_module_imports_one_that_imports_it_back() -> None:
     assert circles == []
 
 
+COMMANDS = {"db.copy": {"engine"}}
+"""Entry points (``python -m ...``) that stand above their package's layer, with the imports that
+grants them: db.copy replays every game through the rules to check what it copied. Nothing in the
+product may import a command (see the test below), so the layers still point one way."""
+
+
 @pytest.mark.parametrize(("layer", "forbidden"), [
     ("engine", {"discord", "db", "cogs", "fakediscord", "bot", "demo", "aiosqlite", "asyncpg"}),
     ("db", {"discord", "engine", "cogs", "fakediscord", "bot", "demo"}),
@@ -105,9 +111,22 @@ def test_no_module_imports_one_that_imports_it_back() -> None:
     ("bot", {"fakediscord", "demo"}),  # the demo and the fake stand above the bot, never below it
 ])
 def test_layers_import_downwards_only(layer: str, forbidden: set[str]) -> None:
-    wrong = {name: sorted(_external(name) & forbidden) for name in _sources()
-             if (name == layer or name.startswith(layer + ".")) and _external(name) & forbidden}
+    def offences(name: str) -> list[str]:
+        return sorted(_external(name) & forbidden - COMMANDS.get(name, set()))
+
+    wrong = {name: offences(name) for name in _sources()
+             if (name == layer or name.startswith(layer + ".")) and offences(name)}
     assert wrong == {}
+
+
+def test_no_product_module_imports_a_command() -> None:
+    assert {name: sorted(GRAPH[name] & set(COMMANDS)) for name in GRAPH if GRAPH[name] & set(COMMANDS)} == {}
+
+
+def test_the_commands_are_real_modules_granted_only_what_they_use() -> None:
+    # A stale grant (a renamed command, an import that went away) would silently widen the layer.
+    assert {name: sorted(grant - _external(name)) for name, grant in COMMANDS.items() if name in GRAPH} == {
+        name: [] for name in COMMANDS}
 
 
 def test_the_rules_never_import_the_session_above_them() -> None:

@@ -125,6 +125,13 @@ class SampleCog(commands.GroupCog, group_name="sample"):
             "and a picture", file=discord.File(io.BytesIO(b"\x89PNGfake"), "board.png")
         )
 
+    @app_commands.command(description="Deferred, then withdrawn for a private answer")
+    async def withdrawn(self, interaction: discord.Interaction) -> None:
+        """Defer (thinking), delete the placeholder, then answer privately with a followup."""
+        await interaction.response.defer()
+        await interaction.delete_original_response()
+        await interaction.followup.send("only you", ephemeral=True)
+
     @app_commands.command(description="Private reply")
     async def secret(self, interaction: discord.Interaction) -> None:
         """Reply only the caller can see."""

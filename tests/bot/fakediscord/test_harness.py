@@ -84,6 +84,14 @@ async def test_defer_then_followups_complete_the_thinking_message(fake, bot, tab
     assert fake.calls("POST", "/webhooks/{webhook_id}/{webhook_token}")[1].file_names == ["board.png"]
 
 
+async def test_a_followup_after_the_thinking_message_was_deleted_is_a_message_of_its_own(fake, bot, table, ann):
+    rec = await fake.slash(ann, table, "sample withdrawn")
+    [placeholder] = [m for m in fake.messages.values() if m.id == rec.original_message_id]
+    assert placeholder.deleted and placeholder.content == ""  # deleted while "thinking": never completed
+    [answer] = fake.ephemeral_replies(ann)
+    assert answer.content == "only you" and answer.id != placeholder.id
+
+
 async def test_webhook_routes_edit_and_delete(fake, bot, table, ann):
     events = []
     fake.add_message_listener(lambda kind, m: events.append((kind, m.content)))
