@@ -13,6 +13,10 @@ commit returned. Scenarios:
 
 Run: ``.venv/bin/python bench/db_append.py [--appends 2000] [--dir PATH]``. The database file is
 created in a fresh temporary directory (under ``--dir`` if given) and deleted afterwards.
+
+``--postgresql`` runs the same scenarios on PostgreSQL instead (``fsync=on``, one pool of 10
+connections, as the bot opens it): a throwaway server started from the local binaries
+(``tests/pg_kit.py``), or the database at ``--url`` (its tables must be empty: they are used as is).
 """
 
 from __future__ import annotations
@@ -23,10 +27,15 @@ import os
 import platform
 import random
 import sqlite3
+import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractContextManager, asynccontextmanager, nullcontext
 from pathlib import Path
 from typing import Literal
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
 from db import NewSeat, Store
 
@@ -96,8 +105,7 @@ async def _open_loop(store: Store, ids: list[int], rate: float, seconds: float, 
 
 
 async def _scenario(
-    path: Path,
-    synchronous: Literal["FULL", "NORMAL"],
+    open_store: Callable[[], AsyncIterator[Store]],
     tables: int,
     calls: int,
     batch: int,
@@ -107,8 +115,7 @@ async def _scenario(
 ) -> tuple[float, float, float, float]:
     """Return (calls/s, actions/s, p50 ms, p99 ms) for one scenario on a fresh store; ``rate`` > 0
     offers a Poisson stream of that many calls per second for ``seconds`` instead."""
-    store = await Store.open(path, synchronous=synchronous)
-    try:
+    async with asynccontextmanager(open_store)() as store:
         ids = await _tables(store, tables, channel)
         samples: list[float] = []
         started = time.perf_counter()
@@ -118,10 +125,37 @@ async def _scenario(
             per_table = max(1, calls // tables)
             await asyncio.gather(*(_drive(store, game_id, per_table, batch, samples) for game_id in ids))
         elapsed = time.perf_counter() - started
-    finally:
-        await store.close()
     done = len(samples)
     return done / elapsed, done * batch / elapsed, _pct(samples, 0.50), _pct(samples, 0.99)
+
+
+def _sqlite(path: Path, synchronous: Literal["FULL", "NORMAL"]) -> Callable[[], AsyncIterator[Store]]:
+    async def open_store() -> AsyncIterator[Store]:
+        store = await Store.open(path, synchronous=synchronous)
+        try:
+            yield store
+        finally:
+            await store.close()
+    return open_store
+
+
+def _postgresql(url: str) -> Callable[[], AsyncIterator[Store]]:
+    async def open_store() -> AsyncIterator[Store]:
+        store = await Store.connect(url)
+        try:
+            yield store
+        finally:
+            await store.close()
+    return open_store
+
+
+def _server(args: argparse.Namespace) -> AbstractContextManager[object]:
+    """The throwaway PostgreSQL server for ``--postgresql`` without ``--url`` (else nothing)."""
+    if not args.postgresql or args.url:
+        return nullcontext()
+    from tests.pg_kit import throwaway_postgres
+
+    return throwaway_postgres()
 
 
 async def main() -> None:
@@ -130,11 +164,14 @@ async def main() -> None:
     parser.add_argument("--appends", type=int, default=2000, help="append calls per scenario")
     parser.add_argument("--seconds", type=float, default=4.0, help="length of each open-loop scenario")
     parser.add_argument("--dir", type=Path, default=None, help="directory for the temporary database")
+    parser.add_argument("--postgresql", action="store_true", help="PostgreSQL instead of a SQLite file")
+    parser.add_argument("--url", default=None, help="with --postgresql: an existing, empty database")
     args = parser.parse_args()
+    engine = "PostgreSQL (a pool of 10, fsync=on)" if args.postgresql else f"SQLite {sqlite3.sqlite_version}"
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()},"
-          f" SQLite {sqlite3.sqlite_version}")
+          f" {engine}, load average {os.getloadavg()[0]:.1f}")
     print(f"{args.appends} append calls per scenario; latency = call until its commit returned\n")
-    header = f"{'synchronous':<12}{'scenario':<16}{'calls/s':>10}{'actions/s':>11}{'p50 ms':>9}{'p99 ms':>9}"
+    header = f"{'store':<14}{'scenario':<16}{'calls/s':>10}{'actions/s':>11}{'p50 ms':>9}{'p99 ms':>9}"
     print(header)
     print("-" * len(header))
     # (label, tables, batch, offered calls/s or 0 for as fast as possible)
@@ -146,17 +183,23 @@ async def main() -> None:
         ("1000 @ 500/s", 1000, 1, 500.0),
         ("1000 @ 1000/s", 1000, 1, 1000.0),
     ]
-    with tempfile.TemporaryDirectory(dir=args.dir) as folder:
+    with tempfile.TemporaryDirectory(dir=args.dir) as folder, _server(args) as server:
+        stores: list[tuple[str, Callable[[], AsyncIterator[Store]]]]
+        if args.postgresql:
+            url = args.url or server.new_database("bench")  # type: ignore[attr-defined]
+            stores = [("postgresql", _postgresql(url))]
+        else:
+            stores = [(f"sqlite {mode}", _sqlite(Path(folder) / f"bench_{mode.lower()}.sqlite3", mode))
+                      for mode in ("FULL", "NORMAL")]
         channel = 1
-        for synchronous in ("FULL", "NORMAL"):
-            path = Path(folder) / f"bench_{synchronous.lower()}.sqlite3"
+        for label, open_store in stores:
             for name, tables, batch, offered in scenarios:
                 calls = max(args.appends, tables)
                 rate, actions, p50, p99 = await _scenario(
-                    path, synchronous, tables, calls, batch, channel, offered, args.seconds
+                    open_store, tables, calls, batch, channel, offered, args.seconds
                 )
                 channel += tables
-                row = f"{synchronous:<12}{name:<16}{rate:>10.0f}{actions:>11.0f}{p50:>9.2f}{p99:>9.2f}"
+                row = f"{label:<14}{name:<16}{rate:>10.0f}{actions:>11.0f}{p50:>9.2f}{p99:>9.2f}"
                 print(row, flush=True)
 
 
