@@ -8,13 +8,13 @@ each bot's environment is handed to the bot's own configuration parser.
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
 
 import yaml
 
-from tests.house.test_docker import dockerfile, env_file
+from tests.house.test_docker import database_in_the_container, dockerfile, env_file
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "s3cret"
@@ -29,7 +29,9 @@ def compose() -> dict[str, Any]:
 
 
 def bots() -> dict[str, dict[str, Any]]:
-    return {name: service for name, service in compose()["services"].items() if service.get("build") == "."}
+    """The bot processes: the image's services that `up` starts (a profile's one-off jobs excepted)."""
+    return {name: service for name, service in compose()["services"].items()
+            if service.get("build") == "." and "profiles" not in service}
 
 
 def bot_config(service: dict[str, Any]) -> Any:
@@ -84,3 +86,23 @@ def test_compose_refuses_to_start_without_a_database_password():
     text = (ROOT / "compose.postgres.yaml").read_text()
     assert "${POSTGRES_PASSWORD:?" in text
     assert "POSTGRES_PASSWORD" in (ROOT / ".env.example").read_text()
+
+
+def test_the_copy_job_reads_the_sqlite_database_compose_yaml_keeps_and_writes_the_bots_database():
+    """`docker compose -f compose.postgres.yaml run --rm copy` moves compose.yaml's history over."""
+    services = compose()["services"]
+    copy = services["copy"]
+    assert copy["profiles"] == ["copy"]  # `up` does not run it
+    python, flag, module, source, target = copy["command"]
+    assert (python, flag, module) == ("python", "-m", "db.copy")
+    assert (ROOT / "db" / "copy.py").is_file()
+    from db.urls import sqlite_path
+
+    database = database_in_the_container(env_file(ROOT / ".env.example"))
+    assert PurePosixPath(sqlite_path(source)) == database
+    (bot_url,) = {bot_config(service).database_url for service in bots().values()}
+    assert target == bot_url
+    # The same named volume as compose.yaml's bot, mounted where the image keeps the database.
+    sqlite_bot = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]["bot"]
+    assert set(copy["volumes"]) & set(sqlite_bot["volumes"])
+    assert any(PurePosixPath(v.split(":")[1]) in database.parents for v in copy["volumes"])
