@@ -360,6 +360,10 @@ class Runner:
             try:
                 await work()
             except Exception as exc:
+                if isinstance(exc, SessionError) and exc.code == "gone":
+                    # Another process ended the table while this timer waited for its lock: bringing
+                    # it up to date found it over and forgot it. Nothing is left to do, or to retry.
+                    return
                 table = self.tables.get(table_id)
                 if table is not None:
                     table.stale = True  # a write may have failed half-way: reload before acting again

@@ -463,3 +463,26 @@ def test_tied_seats_share_a_place_and_a_resigner_ranks_after_every_other_seat():
     ranked = placements({"scores": [20, 7, 8, 3], "winners": [0]}, gone, events)
     assert [r.placement for r in ranked] == [4, 2, 1, 3]
     assert [r.is_winner for r in ranked] == [False, False, True, False]
+
+
+async def test_a_timer_whose_table_another_writer_ended_is_dropped_quietly(store, caplog):
+    """Another process cancels the table while the timer waits for the table's lock: the timer finds
+    it gone when it brings the table up to date, and stops (no warning, no retry)."""
+    clock = ManualClock()
+    sessions, rec = make(store, clock)
+    table = await table_of_three(sessions, bots=0)
+    played = len(rec.updates)  # the start's first card
+    await clock.advance(100)  # the reminder
+    caplog.set_level("WARNING")
+    async with table.lock:  # a click being handled: the decision timer, due now, waits behind it
+        due = asyncio.create_task(clock.advance(21))
+        for _ in range(20):
+            await asyncio.sleep(0)
+        await store.cancel_game(table.id)  # meanwhile another process sharing the database ends it
+        table.stale = True  # as its notification marks the cached table
+    await due
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert [r.getMessage() for r in caplog.records if r.levelname == "WARNING"] == []
+    assert sessions.timers.armed(table.id) == set()
+    assert len(rec.updates) == played  # nothing was played for the absent players
