@@ -130,6 +130,7 @@ class Outbox:
         self._queue: deque[_Call] = deque()  # waiting for budget, oldest first
         self._waiting: dict[Hashable, _Call] = {}  # key -> its queued call
         self._busy: dict[Hashable, asyncio.Future[None]] = {}  # key -> done when its call on the wire ends
+        self._sending: set[asyncio.Task[None]] = set()  # the dispatcher's calls on the wire
         self._wake = asyncio.Event()
         self._dispatcher: asyncio.Task[None] | None = None
         self.sent = 0  # calls run (each one or more REST requests)
@@ -199,13 +200,20 @@ class Outbox:
             await asyncio.sleep(0.01)
 
     async def close(self, timeout: float = 5.0) -> None:
-        """Send what is queued (waiting at most ``timeout`` seconds), then stop the dispatcher."""
+        """Send what is queued (waiting at most ``timeout`` seconds), then stop the dispatcher and
+        the calls still on the wire: the bot closes its HTTP session next, and a call left running
+        would fail against it (an ERROR at every slow shutdown)."""
         try:
             await asyncio.wait_for(self.drained(), timeout)
         except TimeoutError:
-            log.warning("shutting down with %d Discord calls not sent", len(self._queue))
+            log.warning("shutting down with %d Discord calls not sent and %d cut short",
+                        len(self._queue), len(self._sending))
         if self._dispatcher is not None:
             self._dispatcher.cancel()
+        sending = list(self._sending)
+        for task in sending:
+            task.cancel()
+        await asyncio.gather(*sending, return_exceptions=True)
 
     def backlog(self) -> int:
         """Return how many calls wait for budget."""
@@ -306,6 +314,8 @@ class Outbox:
             del self._waiting[chosen.key]
             self._mark_busy(chosen)
             task = asyncio.get_running_loop().create_task(self._run_logged(chosen))
+            self._sending.add(task)
+            task.add_done_callback(self._sending.discard)
             task.add_done_callback(_discard_result)
 
     async def _run_logged(self, call: _Call) -> None:

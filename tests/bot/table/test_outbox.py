@@ -121,3 +121,20 @@ async def test_a_token_counts_from_when_its_call_ends_not_from_when_it_was_given
     await first
     await outbox.drained()
     assert quick.sent[0][1] - slow.sent[0][1] >= 0.28  # a whole window after the slow call ended
+
+
+async def test_closing_past_its_timeout_stops_the_calls_still_on_the_wire():
+    """The bot closes its HTTP session right after the outbox: a call left running would fail
+    against the closed session and log an ERROR."""
+    outbox = Outbox(Budget(channel_edits=(1, 0.2)))
+    fast, slow = Recorder(), Recorder(delay=1.0)
+    assert await outbox.submit(("board", 1), {"content": 0}, plan=edit_of(1), run=fast)
+    assert not await outbox.submit(("board", 1), {"content": 1}, plan=edit_of(1), run=slow)  # queued
+    await asyncio.sleep(0.6)  # the bucket refills: the dispatcher puts it on the wire
+    assert outbox.backlog() == 0
+    started = time.monotonic()
+    await outbox.close(timeout=0.1)
+    assert time.monotonic() - started < 2.0
+    await asyncio.sleep(1.5)  # it would have ended by now
+    assert slow.sent == []  # cut short, not left running
+    await outbox.drained()  # nothing is left busy
