@@ -213,7 +213,9 @@ class Leases:
         self.held = now_held
         share = math.ceil(self._buckets / max(live, 1))
         if len(now_held) > share:
-            extras = sorted(now_held)[share:]
+            # Keep a spread of buckets, not the lowest: ids are handed out in order, so with few
+            # tables the low buckets hold them all and a newcomer given the high half got none.
+            extras = sorted(now_held, key=_spread)[share:]
             # Stop running them here before the database lets another process take them.
             await self._drop(extras)
             await self.book.release(extras)
@@ -266,3 +268,9 @@ class Leases:
         if not self._stopped:
             log.warning("leases: the notification feed dropped; it is reopened on the next round")
             self._unlisten = None
+
+
+def _spread(bucket: int) -> int:
+    """Return ``bucket`` with its bits reversed: in this order, any first k buckets are spread evenly
+    over the range (0, 32, 16, 48, 8, ...), so a share kept in this order keeps a spread of tables."""
+    return int(f"{bucket:032b}"[::-1], 2)

@@ -110,6 +110,8 @@ async def test_a_process_that_joins_gets_a_fair_share_and_no_bucket_has_two_owne
     second, second_calls = await _started(table, "b")
     await _until(lambda: len(first.held) == len(second.held) == 4)
     assert first.held.isdisjoint(second.held) and first.held | second.held == set(range(8))
+    # Each keeps a spread of the buckets, so the first tables (ids 1, 2, 3, ...) are shared too.
+    assert first.held == {0, 2, 4, 6} and second.held == {1, 3, 5, 7}
     assert [b for bs in first_calls.lost for b in bs] == sorted(second.held)  # stopped here before released
     assert [b for bs in second_calls.gained for b in bs] == sorted(second.held)
     await second.stop()  # released: the first takes them back on its next round
