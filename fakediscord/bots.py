@@ -37,6 +37,7 @@ DEFAULT_IGNORED_COROUTINES = (
     "delete.<locals>.delete",  # Message.delete(delay=...)
     "Loop._loop",  # discord.ext.tasks background loops
     "Leases._keep",  # the timer leases' renewal loop (several processes on PostgreSQL), lives with the bot
+    "Ahead._think",  # a bot's decision started at its turn; its timer (not the click) waits for it
 )
 
 _COLLECTOR: contextvars.ContextVar[list[asyncio.Task[Any]] | None] = contextvars.ContextVar(

@@ -23,7 +23,8 @@ from typing import Any
 
 from engine.clock import Clock
 from engine.core import CHANCE, Event, IllegalAction, resolve_chance
-from engine.session.ai_pool import AiPool, decide
+from engine.session.ahead import Ahead
+from engine.session.ai_pool import AiPool, Decision, decide
 from engine.session.loading import fill, fill_tail, needs_snapshot, snapshot_of, step
 from engine.session.records import (
     AUTO,
@@ -71,6 +72,7 @@ class Runner:
         self.settings = settings or Settings()
         self.coordinator: Coordinator = coordinator or SingleProcess()
         self.ai = ai or AiPool(self.specs, workers=0, budget_s=self.settings.ai_budget_s)
+        self.ahead = Ahead(self.ai)  # bot decisions started when their turn begins, not when the pause ends
         self.tables: dict[int, Table] = {}  # the loaded tables: a cache, never the truth
         self.by_channel: dict[int, int] = {}
         self.timers = TimerBook(clock)
@@ -169,6 +171,7 @@ class Runner:
             handle.cancel()
         table.timers.clear()
         self.timers.cancel(table.id)
+        self.ahead.drop(table.id)
         self.tables.pop(table.id, None)
         if self.by_channel.get(table.channel_id) == table.id:
             del self.by_channel[table.channel_id]
@@ -218,6 +221,20 @@ class Runner:
                                                      [(seat, str(table.seats[seat].level), position)])
                 return action, seat, False
         return None
+
+    @staticmethod
+    def _decisions(table: Table) -> list[Decision]:
+        """Return what the AI seats owing now (and not already thinking) are asked, in seat order."""
+        seats = [s for s in table.owing() if table.seats[s].is_ai and s not in table.thinking]
+        return [(s, str(table.seats[s].level), table.version + n) for n, s in enumerate(seats)]
+
+    def _think_ahead(self, table: Table) -> None:
+        """Start the owing bots' decision now, so their pause is thinking time (:mod:`.ahead`)."""
+        decisions = self._decisions(table)
+        if decisions and table.seed is not None:
+            self.ahead.start(table.id, table.spec.name, table.state, table.seed, table.version, decisions)
+        else:
+            self.ahead.drop(table.id)
 
     def _ai_owes(self, table: Table, state: Any) -> bool:
         return any(s != CHANCE and table.seats[s].is_ai for s in table.spec.game.to_move(state))
@@ -306,6 +323,8 @@ class Runner:
             if kind == DECISION:
                 table.deadline = due
             self._arm(StoredTimer(table.id, kind, due, at))
+        if delay > 0 and not over and self.coordinator.owns(table.id):
+            self._think_ahead(table)
         await self._notify(self.listener.played(update))
         if needs_snapshot(table):
             await self._save_snapshot(table)
@@ -477,7 +496,8 @@ class Runner:
             # together, in one write and one redraw; in a turn-based game only one seat owes, and
             # the next AI turn waits its own delay. A seat whose decision is already in the pool
             # (an earlier timer of this window) is not asked again.
-            seats = [s for s in table.owing() if table.seats[s].is_ai and s not in table.thinking]
+            decisions = self._decisions(table)
+            seats = [s for s, _, _ in decisions]
             if not seats:
                 if not table.thinking:
                     # Nothing for a bot: a chance draw or an action the rules play unasked may still
@@ -489,13 +509,15 @@ class Runner:
                 return
             assert table.seed is not None
             state, window, seed = table.state, table.window, table.seed
-            decisions = [(s, str(table.seats[s].level), table.version + n) for n, s in enumerate(seats)]
+            ahead = self.ahead.take(table.id, table.version, decisions)
             table.thinking.update(seats)
         # The bots think without the table's lock: the pool may be busy with other tables' bots for
         # seconds, and a person's click at this table (choosing beside the bots, resigning) must
         # not wait for that.
         try:
-            actions = await self.ai.decide(table.spec.name, state, seed, decisions)
+            if ahead is None:
+                ahead = self.ai.decide(table.spec.name, state, seed, decisions)
+            actions = await ahead
         finally:
             table.thinking.difference_update(seats)
         async with table.lock:
@@ -546,3 +568,21 @@ class Runner:
         if self.coordinator.owns(table_id):
             for timer in await self.repo.timers(table_ids=[table_id]):
                 self._arm(timer)
+                version = timer.version or 0
+                if timer.kind == AUTO and timer.due > self.clock.now() and not self.ahead.started(table_id, version):
+                    # (This process hears its own writes too: their bots are thinking already.)
+                    await self._think_ahead_of(table_id, version)
+
+    async def _think_ahead_of(self, table_id: int, version: int) -> None:
+        """Another process wrote a bot turn whose timer is ours: start its decision now, as that
+        process would have (an error here only costs the head start: the timer decides anyway)."""
+        try:
+            table = await self._timer_table(table_id)
+            if table is None:
+                return
+            async with table.lock:
+                await self._sync(table)
+                if table.version == version and table.status == "playing":
+                    self._think_ahead(table)
+        except Exception as exc:
+            log.debug("table %s: no head start for its bots (%s)", table_id, exc)
