@@ -45,6 +45,7 @@ from db.startup import CannotOpen, open_store
 from db.store import Store
 from db.urls import URL_SCHEMES
 from engine.clock import Clock, SystemClock
+from engine.core import THINKING_S
 from engine.session import AiPool, Sessions, Settings, default_workers
 from engine.session.games import SPECS
 
@@ -66,6 +67,7 @@ class Config:
     shard_count: int | None = None
     ai_workers: int = 0  # from the environment: one per core beyond the first (AI_WORKERS)
     ai_budget_s: float = 10.0
+    ai_think_s: float = THINKING_S
     log_level: str = "INFO"
     dev_guild_id: int | None = None
     sync_commands: bool = True  # when the command tree changed (a hash in the database says)
@@ -75,6 +77,13 @@ class Config:
     ai_delay_s: float = 1.5
     rest_per_second: float = 50.0  # this process's share of the bot token's 50 requests/s
     rate_limited: bool = True  # keep within Discord's budgets (off only for tests and the offline demo)
+
+    def __post_init__(self) -> None:
+        # A searching bot thinks AI_THINK_S; past AI_BUDGET_S its move is replaced by the safe default.
+        # Thinking time must leave room for a busy worker, or every Hard move would be replaced.
+        if self.ai_think_s * 2 > self.ai_budget_s:
+            raise ValueError(f"AI_THINK_S ({self.ai_think_s:g}) must be at most half of AI_BUDGET_S "
+                             f"({self.ai_budget_s:g})")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
@@ -114,6 +123,7 @@ class Config:
             shard_count=shard_count,
             ai_workers=int(workers) if workers else default_workers(),
             ai_budget_s=number("AI_BUDGET_S", cls.ai_budget_s, 0.5, 120),
+            ai_think_s=number("AI_THINK_S", cls.ai_think_s, 0.1, 30),
             log_level=level,
             dev_guild_id=int(guild) if guild else None,
             sync_commands=env.get("SYNC_COMMANDS", "true").strip().lower() not in ("0", "false", "no"),
@@ -222,7 +232,8 @@ class Bot(TableBot):
                                                                      number=number))
         self.sessions = Sessions(repo, SPECS, TableListener(self.hub), clock or SystemClock(),
                                  settings, coordinator=coordinator_for(store, config.shard_ids, config.shard_count),
-                                 ai=AiPool(SPECS, workers=config.ai_workers, budget_s=config.ai_budget_s))
+                                 ai=AiPool(SPECS, workers=config.ai_workers, budget_s=config.ai_budget_s,
+                                          think_s=config.ai_think_s))
         self._opening: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:

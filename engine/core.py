@@ -17,12 +17,15 @@ from __future__ import annotations
 import enum
 import json
 import random
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 __all__ = [
     "CHANCE",
+    "THINKING_S",
     "Agent",
     "Event",
     "Game",
@@ -42,6 +45,8 @@ __all__ = [
     "replay",
     "resolve_chance",
     "splitmix64",
+    "thinking_for",
+    "thinking_seconds",
 ]
 
 CHANCE = -1
@@ -154,6 +159,33 @@ class Agent(Protocol):
     def __call__(self, view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
         """Return one of ``legal``."""
         ...
+
+
+THINKING_S = 1.0
+"""How long a searching AI (a Hard level) thinks over one decision unless the bot is told otherwise."""
+
+_thinking: ContextVar[float] = ContextVar("thinking_s", default=THINKING_S)
+
+
+def thinking_seconds() -> float:
+    """Return the thinking time of the decision being made (:data:`THINKING_S`, or the bot's setting).
+
+    A search spends a budget *counted* in rollouts, so the same view and RNG give the same move on
+    any machine; the count is sized for this many seconds on the project machine and scales with
+    it, and the seconds are a wall-clock cap only. It is not an argument of :class:`Agent`, which
+    every level shares and most levels never search.
+    """
+    return _thinking.get()
+
+
+@contextmanager
+def thinking_for(seconds: float) -> Iterator[None]:
+    """Make ``seconds`` the thinking time of the decisions made inside the block."""
+    token = _thinking.set(seconds)
+    try:
+        yield
+    finally:
+        _thinking.reset(token)
 
 
 def splitmix64(x: int) -> int:

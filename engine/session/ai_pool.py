@@ -22,7 +22,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from engine.core import Agent, agent_rng, splitmix64
+from engine.core import THINKING_S, Agent, agent_rng, splitmix64, thinking_for
 from engine.session.records import GameSpec
 
 __all__ = ["AiPool", "Decision", "decide", "default_workers"]
@@ -39,14 +39,16 @@ def default_workers() -> int:
 
 
 def decide(specs: Mapping[str, GameSpec], game: str, state: Any, seed: int,
-           decisions: Sequence[Decision]) -> list[tuple[int, Any]]:
-    """Return the actions of AI seats choosing together (each sees ``state``, not the others' choices)."""
+           decisions: Sequence[Decision], think_s: float = THINKING_S) -> list[tuple[int, Any]]:
+    """Return the actions of AI seats choosing together (each sees ``state``, not the others' choices);
+    a searching level thinks ``think_s`` seconds over each (see :func:`engine.core.thinking_seconds`)."""
     spec = specs[game]
     out = []
-    for seat, level, position in decisions:
-        agent: Agent = spec.agents[level] if level else spec.timeout_agent
-        rng = agent_rng(seed ^ splitmix64(position), seat)
-        out.append((seat, agent(spec.game.observe(state, seat), spec.game.legal_actions(state, seat), rng)))
+    with thinking_for(think_s):
+        for seat, level, position in decisions:
+            agent: Agent = spec.agents[level] if level else spec.timeout_agent
+            rng = agent_rng(seed ^ splitmix64(position), seat)
+            out.append((seat, agent(spec.game.observe(state, seat), spec.game.legal_actions(state, seat), rng)))
     return out
 
 
@@ -57,9 +59,10 @@ def _init_worker(registry: str) -> None:
     _SPECS = getattr(importlib.import_module(module), name)
 
 
-def _decide_in_worker(game: str, state: Any, seed: int, decisions: Sequence[Decision]) -> list[tuple[int, Any]]:
+def _decide_in_worker(game: str, state: Any, seed: int, decisions: Sequence[Decision], think_s: float
+                      ) -> list[tuple[int, Any]]:
     assert _SPECS is not None, "the worker was started without a game registry"
-    return decide(_SPECS, game, state, seed, decisions)
+    return decide(_SPECS, game, state, seed, decisions, think_s)
 
 
 def _warm() -> int:
@@ -70,10 +73,11 @@ class AiPool:
     """Runs AI decisions in ``workers`` processes (0: in a thread) within a time budget each."""
 
     def __init__(self, specs: Mapping[str, GameSpec], *, workers: int = 0, budget_s: float = 10.0,
-                 registry: str = "engine.session.games:SPECS") -> None:
+                 think_s: float = THINKING_S, registry: str = "engine.session.games:SPECS") -> None:
         self.specs = specs
         self.workers = workers
-        self.budget_s = budget_s
+        self.budget_s = budget_s  # the most a decision may take before the timeout agent plays instead
+        self.think_s = think_s  # how long a searching level thinks (its own budget, well inside budget_s)
         self.registry = registry
         self.over_budget = 0  # decisions replaced by the timeout agent
         self._executor: Executor | None = None
@@ -96,10 +100,11 @@ class AiPool:
     async def decide(self, game: str, state: Any, seed: int, decisions: Sequence[Decision]) -> list[tuple[int, Any]]:
         """Return the seats' actions; past the budget the game's timeout agent decides instead."""
         if self.workers <= 0:
-            return await asyncio.to_thread(decide, self.specs, game, state, seed, decisions)
+            return await asyncio.to_thread(decide, self.specs, game, state, seed, decisions, self.think_s)
         loop = asyncio.get_running_loop()
         try:
-            future = loop.run_in_executor(self._pool(), _decide_in_worker, game, state, seed, list(decisions))
+            future = loop.run_in_executor(self._pool(), _decide_in_worker, game, state, seed, list(decisions),
+                                          self.think_s)
             return await asyncio.wait_for(future, self.budget_s)
         except (TimeoutError, BrokenProcessPool) as exc:
             self.over_budget += 1

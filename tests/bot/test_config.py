@@ -19,12 +19,17 @@ def test_defaults_and_values():
     config = Config.from_env({"DISCORD_TOKEN": " abc ", "DEV_GUILD_ID": "123", "DECISION_TIMEOUT_S": "45"})
     assert config.token == "abc" and config.dev_guild_id == 123 and config.decision_timeout_s == 45
     assert Config.from_env({}).database_path == "data/temple_table.sqlite3"
+    assert Config.from_env({}).ai_think_s == 1.0
+    assert Config.from_env({"AI_THINK_S": "2.5"}).ai_think_s == 2.5
 
 
 @pytest.mark.parametrize(("env", "name"), [({"DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID"),
                                            ({"DECISION_TIMEOUT_S": "soon"}, "DECISION_TIMEOUT_S"),
                                            ({"AI_DELAY_S": "-1"}, "AI_DELAY_S"),
-                                           ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL")])
+                                           ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
+                                           ({"AI_THINK_S": "0"}, "AI_THINK_S"),
+                                           ({"AI_THINK_S": "6"}, "AI_THINK_S"),  # over half of AI_BUDGET_S (10)
+                                           ({"AI_THINK_S": "2", "AI_BUDGET_S": "3"}, "AI_THINK_S")])
 def test_malformed_values_name_the_setting(env, name):
     with pytest.raises(ValueError, match=name):
         Config.from_env(env)

@@ -1,0 +1,21 @@
+"""A game registry for the AI pool's worker processes whose only level answers with its thinking time."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.core import thinking_seconds
+from engine.session.games import SPECS as GAMES
+from engine.session.records import GameSpec
+
+
+def says_its_thinking_time(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
+    """Answer the thinking time it was given (not an action: the pool passes answers through)."""
+    return thinking_seconds()
+
+
+SPECS: dict[str, GameSpec] = {
+    "incan_gold": GameSpec(GAMES["incan_gold"].game, {"probe": says_its_thinking_time}, says_its_thinking_time,
+                           "probe", min_players=2, max_players=8),
+}
