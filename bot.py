@@ -78,13 +78,6 @@ class Config:
     rest_per_second: float = 50.0  # this process's share of the bot token's 50 requests/s
     rate_limited: bool = True  # keep within Discord's budgets (off only for tests and the offline demo)
 
-    def __post_init__(self) -> None:
-        # A searching bot thinks AI_THINK_S; past AI_BUDGET_S its move is replaced by the safe default.
-        # Thinking time must leave room for a busy worker, or every Hard move would be replaced.
-        if self.ai_think_s * 2 > self.ai_budget_s:
-            raise ValueError(f"AI_THINK_S ({self.ai_think_s:g}) must be at most half of AI_BUDGET_S "
-                             f"({self.ai_budget_s:g})")
-
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Config:
         """Return the configuration from ``env``; a malformed value raises ValueError naming it."""
@@ -102,6 +95,7 @@ class Config:
                 raise ValueError(f"{name} must be between {low:g} and {high:g}, got {raw}")
             return value
 
+        budget = number("AI_BUDGET_S", cls.ai_budget_s, 0.5, 120)
         shard_ids, shard_count = _shards(env.get("SHARD_IDS", ""), env.get("SHARD_COUNT", ""))
         url = env.get("DATABASE_URL", "").strip() or None
         if url is not None:
@@ -122,8 +116,8 @@ class Config:
             shard_ids=shard_ids,
             shard_count=shard_count,
             ai_workers=int(workers) if workers else default_workers(),
-            ai_budget_s=number("AI_BUDGET_S", cls.ai_budget_s, 0.5, 120),
-            ai_think_s=number("AI_THINK_S", cls.ai_think_s, 0.1, 30),
+            ai_budget_s=budget,
+            ai_think_s=_think_s(number("AI_THINK_S", 0, 0.1, 30), budget),
             log_level=level,
             dev_guild_id=int(guild) if guild else None,
             sync_commands=env.get("SYNC_COMMANDS", "true").strip().lower() not in ("0", "false", "no"),
@@ -146,6 +140,19 @@ def _check_url(url: str) -> None:
     except ValueError as exc:
         raise ValueError(f"DATABASE_URL is not a valid URL ({exc}): the form is "
                          "postgresql://user:password@host:port/database") from None
+
+
+def _think_s(think_s: float, budget_s: float) -> float:
+    """Return the thinking time of a searching bot: AI_THINK_S (0: unset), within AI_BUDGET_S.
+
+    Past AI_BUDGET_S a seat's move is replaced by the game's safe default, so thinking must leave
+    room for a busy worker: at most half of it. Unset, it is 1 s, or half a smaller budget.
+    """
+    if not think_s:
+        return min(THINKING_S, budget_s / 2)
+    if think_s * 2 > budget_s:
+        raise ValueError(f"AI_THINK_S ({think_s:g}) must be at most half of AI_BUDGET_S ({budget_s:g})")
+    return think_s
 
 
 def _shards(ids: str, count: str) -> tuple[tuple[int, ...] | None, int | None]:

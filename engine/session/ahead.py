@@ -26,61 +26,94 @@ __all__ = ["Ahead"]
 
 
 @dataclass(frozen=True)
-class _Pending:
+class _Ask:
+    game: str
+    state: Any
+    seed: int
     version: int
     decisions: tuple[Decision, ...]
+
+
+@dataclass(frozen=True)
+class _Pending:
+    ask: _Ask
     task: asyncio.Future[list[tuple[int, Any]]]
 
 
 class Ahead:
-    """The AI decisions started ahead of their timers, one per table at most."""
+    """The AI decisions started ahead of their timers: at most one computing per table."""
 
     def __init__(self, ai: AiPool) -> None:
         self.ai = ai
         self._pending: dict[int, _Pending] = {}
+        self._next: dict[int, _Ask] = {}  # asked while the table's previous search was still computing
 
     def __len__(self) -> int:
         return len(self._pending)
 
     def start(self, table_id: int, game: str, state: Any, seed: int, version: int,
               decisions: Sequence[Decision]) -> None:
-        """Start deciding for ``decisions`` at ``version`` of a table (replacing an older start)."""
-        self.drop(table_id)
-        task = asyncio.ensure_future(self._think(game, state, seed, decisions))
-        task.add_done_callback(_retrieve)
-        self._pending[table_id] = _Pending(version, tuple(decisions), task)
+        """Start deciding for ``decisions`` at ``version`` of a table (the same again: nothing to do)."""
+        ask = _Ask(game, state, seed, version, tuple(decisions))
+        pending = self._pending.get(table_id)
+        if pending is not None and (pending.ask.version, pending.ask.decisions) == (version, ask.decisions):
+            return
+        if pending is not None and not pending.task.done():
+            # A person's click in a simultaneous window (Incan Gold) moves the version while the bots
+            # search. Cancelling cannot stop a worker that has begun, so a restart per click would
+            # pile searches up: the one under way finishes, then the newest position is searched.
+            self._next[table_id] = ask
+            return
+        self._next.pop(table_id, None)
+        self._launch(table_id, ask)
 
-    async def _think(self, game: str, state: Any, seed: int, decisions: Sequence[Decision]
-                     ) -> list[tuple[int, Any]]:
+    def _launch(self, table_id: int, ask: _Ask) -> None:
+        task = asyncio.ensure_future(self._think(ask))
+        task.add_done_callback(lambda done: self._done(table_id, done))
+        self._pending[table_id] = _Pending(ask, task)
+
+    async def _think(self, ask: _Ask) -> list[tuple[int, Any]]:
         # A task of its own name: nothing waits for it until the timer (the fake Discord's tests
         # let it run in the background, as they do a view's timeout).
-        return await self.ai.decide(game, state, seed, decisions)
+        return await self.ai.decide(ask.game, ask.state, ask.seed, ask.decisions)
+
+    def _done(self, table_id: int, task: asyncio.Future[Any]) -> None:
+        if not task.cancelled():
+            task.exception()  # seen here: an error is the timer's to meet (it decides afresh), not the loop's to log
+        pending = self._pending.get(table_id)
+        if pending is not None and pending.task is task and table_id in self._next:
+            self._launch(table_id, self._next.pop(table_id))
 
     def started(self, table_id: int, version: int) -> bool:
-        """Return whether a decision was started for this version of the table."""
-        pending = self._pending.get(table_id)
-        return pending is not None and pending.version == version
+        """Return whether a decision was started (or queued) for this version of the table."""
+        pending, queued = self._pending.get(table_id), self._next.get(table_id)
+        return ((pending is not None and pending.ask.version == version)
+                or (queued is not None and queued.version == version))
 
     def take(self, table_id: int, version: int, decisions: Sequence[Decision]
              ) -> Awaitable[list[tuple[int, Any]]] | None:
-        """Return the decision started for exactly this version and these seats, or None (a stale one
-        is dropped)."""
+        """Return the decision started for exactly this version and these seats, or None (anything
+        else of the table's is dropped: the caller decides afresh)."""
         pending = self._pending.pop(table_id, None)
+        self._next.pop(table_id, None)
         if pending is None:
             return None
-        if pending.version == version and pending.decisions == tuple(decisions):
+        if (pending.ask.version, pending.ask.decisions) == (version, tuple(decisions)):
             return pending.task
         pending.task.cancel()
         return None
 
     def drop(self, table_id: int) -> None:
-        """Forget a table's decision started ahead (the table ended or moved on)."""
+        """Forget a table's decisions started ahead (the table ended, or its timers went elsewhere)."""
+        self._next.pop(table_id, None)
         pending = self._pending.pop(table_id, None)
         if pending is not None:
             pending.task.cancel()  # a worker already computing finishes, and its answer is ignored
 
+    def clear(self) -> None:
+        """Forget every decision started ahead (the session layer is closing)."""
+        for table_id in list(self._pending):
+            self.drop(table_id)
+        self._next.clear()
 
-def _retrieve(task: asyncio.Future[Any]) -> None:
-    """Mark a dropped decision's outcome as seen: its error is the timer's to meet, not the loop's to log."""
-    if not task.cancelled():
-        task.exception()
+

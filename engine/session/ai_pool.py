@@ -105,7 +105,8 @@ class AiPool:
         try:
             future = loop.run_in_executor(self._pool(), _decide_in_worker, game, state, seed, list(decisions),
                                           self.think_s)
-            return await asyncio.wait_for(future, self.budget_s)
+            # The budget is per seat: Incan Gold's bots choose together, one after another in one call.
+            return await asyncio.wait_for(future, self.budget_s * max(1, len(decisions)))
         except (TimeoutError, BrokenProcessPool) as exc:
             self.over_budget += 1
             if isinstance(exc, BrokenProcessPool):

@@ -559,6 +559,9 @@ class Runner:
         for table_id in self.timers.tables():
             if self.coordinator.bucket_of(table_id) in gone:
                 self.timers.cancel(table_id)
+        for table_id in list(self.tables):
+            if self.coordinator.bucket_of(table_id) in gone:
+                self.ahead.drop(table_id)  # its bots now think in the process that runs its timers
 
     async def _changed(self, table_id: int) -> None:
         """Another process wrote to a table: mark the cache stale and re-arm its timers if they are ours."""
@@ -570,19 +573,23 @@ class Runner:
                 self._arm(timer)
                 version = timer.version or 0
                 if timer.kind == AUTO and timer.due > self.clock.now() and not self.ahead.started(table_id, version):
-                    # (This process hears its own writes too: their bots are thinking already.)
-                    await self._think_ahead_of(table_id, version)
+                    await self._think_ahead_of(table, table_id, version)
 
-    async def _think_ahead_of(self, table_id: int, version: int) -> None:
-        """Another process wrote a bot turn whose timer is ours: start its decision now, as that
-        process would have (an error here only costs the head start: the timer decides anyway)."""
+    async def _think_ahead_of(self, cached: Table | None, table_id: int, version: int) -> None:
+        """A bot turn whose timer is ours was written (by another process, or heard back from this
+        one): start its decision now, as a process running its own timers does in :meth:`_advance`.
+        A failure here only costs the head start: the timer decides anyway."""
+        if cached is not None and cached.version == version:
+            # The cache holds that very version (this process's own write, heard back): a decision
+            # depends on nothing else, so no read is needed (should the table have moved on since,
+            # the answer is merely stale).
+            if cached.status == "playing":
+                self._think_ahead(cached)
+            return
         try:
-            table = await self._timer_table(table_id)
-            if table is None:
-                return
-            async with table.lock:
-                await self._sync(table)
-                if table.version == version and table.status == "playing":
-                    self._think_ahead(table)
-        except Exception as exc:
-            log.debug("table %s: no head start for its bots (%s)", table_id, exc)
+            table = await self._timer_table(table_id)  # loaded and brought up to date
+        except (RepoUnavailable, Stale) as exc:
+            log.info("table %s: no head start for its bots (%s)", table_id, exc)
+            return
+        if table is not None and table.version == version and table.status == "playing":
+            self._think_ahead(table)

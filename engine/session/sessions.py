@@ -88,6 +88,7 @@ class Sessions(Runner):
         if self._warming is not None and not self._warming.done():
             self._warming.cancel()
         self.timers.cancel_all()
+        self.ahead.clear()
         for table in self.tables.values():
             for handle in table.timers:
                 handle.cancel()

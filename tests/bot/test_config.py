@@ -21,6 +21,7 @@ def test_defaults_and_values():
     assert Config.from_env({}).database_path == "data/temple_table.sqlite3"
     assert Config.from_env({}).ai_think_s == 1.0
     assert Config.from_env({"AI_THINK_S": "2.5"}).ai_think_s == 2.5
+    assert Config.from_env({"AI_BUDGET_S": "1.5"}).ai_think_s == 0.75  # unset: within a small budget
 
 
 @pytest.mark.parametrize(("env", "name"), [({"DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID"),

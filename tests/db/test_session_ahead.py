@@ -8,17 +8,20 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from test_session import ANN, CHANNEL, GUILD, Recorder
 
 from cogs.table.storage import StoreRepository
 from db import Store
+from db.leases import leases_of
 from engine.clock import ManualClock
 from engine.session import Sessions, Settings, Table
 from engine.session.ai_pool import AiPool, Decision, decide
 from engine.session.games import SPECS
+from engine.session.leases import Leases
 
 
 class WatchedPool(AiPool):
@@ -126,3 +129,48 @@ async def test_a_decision_slower_than_the_pause_is_played_when_it_comes_and_aske
     await until(lambda: bots_owing(table) == [])
     assert len(pool.asked) == 1 and table.version == version + len(bots)
     await sessions.close()
+
+
+async def test_the_process_running_the_timers_thinks_ahead_when_another_process_starts_the_turn(pg_server):
+    """On PostgreSQL the process that writes a bot turn may not run that table's timers: the one that
+    does starts the decision when it hears of the write, and nobody else decides."""
+    clock = ManualClock(time.time())
+    url = pg_server.new_database()
+    procs = []
+    for _ in range(2):
+        store = await Store.connect(url, pool_size=4)
+        book = leases_of(store)
+        assert book is not None
+        pool, rec = WatchedPool(clock), Recorder()
+        sessions = Sessions(StoreRepository(store), SPECS, rec, clock,
+                            Settings(decision_timeout_s=120, reminder_before_s=30, ai_delay_s=2.0),
+                            coordinator=Leases(book, renew_s=0.25, ttl_s=2.0), ai=pool)
+        await sessions.open()
+        procs.append((store, sessions, pool, rec))
+    try:
+        leases = [cast(Leases, p[1].coordinator) for p in procs]
+        await until(lambda: sum(len(lease.held) for lease in leases) == leases[0].bucket_count)
+        # A table (in a channel of its own) whose timers the other process runs.
+        writer, runner, table = None, None, None
+        for channel in range(CHANNEL, CHANNEL + 20):
+            sessions = procs[channel % 2][1]
+            candidate = await sessions.create("incan_gold", GUILD, channel, ANN)
+            owner = [p for p in procs if cast(Leases, p[1].coordinator).owns(candidate.id)]
+            if owner and owner[0][1] is not sessions:
+                writer, runner, table = procs[channel % 2], owner[0], candidate
+                break
+        assert writer is not None and runner is not None and table is not None
+        for _ in range(2):
+            await writer[1].add_ai(table.id, ANN.user_id or 0, "medium")
+        start = clock.now()
+        await writer[1].start(table.id, ANN.user_id or 0, seed=11)
+        bots = [s for s in table.owing() if table.seats[s].is_ai]
+        await until(lambda: runner[2].answered == 1)
+        assert runner[2].asked == [(start, [(s, "medium", table.version + n) for n, s in enumerate(bots)])]
+        await clock.advance(2.0)
+        await until(lambda: any(u.start == table.version for u in runner[3].updates))
+        assert len(runner[2].asked) == 1 and writer[2].asked == []  # decided once, by the timers' process
+    finally:
+        for store, sessions, _, _ in procs:
+            await sessions.close()
+            await store.close()
