@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.core import Agent
 
-from . import heuristics, search
+from . import evaluation, heuristics, search
 from .rules import EMPTY, RANK_OF, SPACE_INDEX
 
 __all__ = ["AGENTS", "EXPERIMENTS", "easy", "hard", "medium", "search_player", "state_from_view"]
@@ -35,7 +35,7 @@ def easy(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
     kind = legal[0]["do"]
     if kind in ("keep", "return"):
         return next(a for a in legal if a["do"] == "keep")
-    ev = heuristics._Eval(st, st.seat, False)
+    ev = evaluation._Eval(st, st.seat, False)
     ev.careful = False
     if kind == "place":
         low = min(RANK_OF[a["rank"]] for a in legal)

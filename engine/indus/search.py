@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .heuristics import _Eval, _turn_value
+from .evaluation import _Eval
+from .heuristics import _turn_value
 from .layout import SIZE
 from .rules import (
     EMPTY,
