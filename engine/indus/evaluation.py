@@ -9,6 +9,7 @@ hides nothing; only the future dice are unknown).
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -25,7 +26,46 @@ from .rules import (
     standing,
 )
 
-__all__ = ["ALIGNED", "NSQ", "state_from_view"]
+__all__ = ["ALIGNED", "HARD_WEIGHTS", "NSQ", "Weights", "state_from_view"]
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The evaluation's tunable weights (Hard's extras; Medium and Easy use none of them)."""
+
+    leader: float = 0.3
+    """3–4 players: the extra weight of the leading opponent in the utility. Measured, 4 players,
+    Hard vs Medium, paired 200 games: 0.0 → 65.5 %, 0.3 → 72.0 %, 0.5 → 66.2 %."""
+    soft: float = 1.0
+    """Weight of proportional (not winner-takes-all) ruin shares at the start of a game (times
+    the share of the game still to come). Measured, 2 players, Hard vs Medium, 200 games:
+    0.0 → 65.0 %, 0.5 → 71.5 %, 1.0 → 73.0 %; 4 players 66.0 % → 65.5 % (no change)."""
+    threat_future: float = 0.6
+    """How much more likely an opponent's capture is because more than one turn may pass."""
+    cover: float = 0.5
+    """Weight of the loss when another seat covers my top piece."""
+    secure: float = 0.4
+    """Weight of my lone piece's chance to be secured by me later (times what it would capture)."""
+    secured: float = 0.8
+    """What a square secured by a move is worth beyond its points (it is permanent)."""
+    arrival: float = 1.0
+    """The extra cost of a move into a square another colour secured (the piece is lost)."""
+    flex: tuple[float, float, float, float] = (0.0, 0.0, 0.35, 0.7)
+    """What moving an Assistant / a Professor off the frame costs (the rerolls it kept open)."""
+    place_flex: tuple[float, float, float, float] = (0.0, 0.0, 0.25, 0.45)
+    """What placing an Assistant / a Professor is worth for the rerolls it keeps open."""
+    reply_top: int = 4
+    """Hard charges this many best candidate moves with the next seat's expected reply..."""
+    reply_weight: float = 0.5
+    """...times this weight."""
+    keep_slope: float = 2.5
+    keep_base: float = 0.5
+    """One's own captured piece is worth its return while the game is young: keep_slope times the
+    share of the game still to come plus keep_base."""
+
+
+HARD_WEIGHTS = Weights()
+"""Today's Hard."""
 
 NSQ = SIZE * SIZE
 # ALIGNED[q]: the (frame slot, die) pairs that land on square q (4 per square, §5.2).
@@ -38,6 +78,19 @@ ALIGNED: tuple[tuple[tuple[int, int], ...], ...] = tuple(
 def _layout(cells: tuple[str, ...], values: str, source: str) -> Layout:
     """Return the layout of a view (cached: agents rebuild it on every decision)."""
     return build_layout(cells, json.loads(values), source)
+
+
+RuinRow = tuple[bool, tuple[int, ...], int, int]
+"""A ruin as the evaluation reads it: (is a building, squares, first value, second value)."""
+
+
+@lru_cache(maxsize=32)
+def _ruin_tables(layout: Layout) -> tuple[tuple[RuinRow, ...], tuple[tuple[int, ...], ...]]:
+    """Return a layout's ruins as rows and, per square, the ruins through it (cached: every
+    evaluated position of a search builds an evaluator)."""
+    rows = tuple((r.kind == "B", tuple(r.squares), r.first, r.second) for r in layout.ruins)
+    at = tuple(tuple(i for i, r in enumerate(layout.ruins) if q in r.squares) for q in range(NSQ))
+    return rows, at
 
 
 def _piece(d: dict[str, Any]) -> int:
@@ -78,29 +131,29 @@ def state_from_view(view: dict[str, Any]) -> State:
 class _Eval:
     """A mutable scratch copy of a position, scored for one seat (``me``)."""
 
-    def __init__(self, st: State, me: int, hard: bool) -> None:
+    def __init__(self, st: State, me: int, hard: bool, weights: Weights = HARD_WEIGHTS) -> None:
         self.hard = hard
+        self.w = weights
         self.careful = True  # False: blind to the captures the other seats may make next (Easy)
         self.me = me
         self.ncol = colours_in_play(st.players)
         self.seat_of = [seat_of(c, st.players) for c in range(self.ncol)]
         opp = 1.0 / (st.players - 1)
         self.wseat = [1.0 if s == me else -opp for s in range(st.players)]
-        if hard and st.players > 2 and _LEADER > 0.0:
+        leader = weights.leader
+        if hard and st.players > 2 and leader > 0.0:
             # with 3-4 players the seat to beat is the leading opponent: weigh it more
             scores = standing(st)["scores"]
             lead = max((s for s in range(st.players) if s != me), key=lambda s: scores[s])
-            self.wseat = [w * (1.0 - _LEADER) for w in self.wseat]
+            self.wseat = [w * (1.0 - leader) for w in self.wseat]
             self.wseat[me] = 1.0
-            self.wseat[lead] -= _LEADER
+            self.wseat[lead] -= leader
         self.wcol = [self.wseat[self.seat_of[c]] for c in range(self.ncol)]
         self.stacks = [list(s) for s in st.stacks]
         self.owners = list(st.owners)
         self.frame = list(st.frame)
         self.reserve = [list(r) for r in st.reserve]
-        ruins = st.layout.ruins
-        self.ruins = [(r.kind == "B", r.squares, r.first, r.second) for r in ruins]
-        self.ruins_at = [[i for i, r in enumerate(ruins) if q in r.squares] for q in range(NSQ)]
+        self.ruins, self.ruins_at = _ruin_tables(st.layout)
         left = sum(sum(r) for r in st.reserve) + sum(1 for p in st.frame if p != EMPTY)
         total = 48
         # How much of the game is still to come (1 at the start, 0 at the end): threats, cover
@@ -128,14 +181,14 @@ class _Eval:
             return 0.0
         w = self.wcol
         exact = self._majority(counts, top, building, first, second)
-        if not self.hard or _SOFT == 0.0:
+        if not self.hard or self.w.soft == 0.0:
             return exact
         # Hard: early on a lead can still be overturned, so blend the exact payout with a share
         # proportional to the pieces counted (λ·future of the weight; exact at the end).
         total = sum(counts)
         pot = first + second if building else first
         prop = pot * sum(w[c] * counts[c] for c in range(self.ncol)) / total
-        mix = min(1.0, _SOFT * self.future)
+        mix = min(1.0, self.w.soft * self.future)
         return (1.0 - mix) * exact + mix * prop
 
     def _majority(self, counts: list[int], top: int, building: bool, first: int, second: int) -> float:
@@ -182,7 +235,7 @@ class _Eval:
             tries = 2 if high else 1
             prob = 1.0 - miss**tries
             # more than one turn may pass before the square is safe; other seats compete too
-            return min(1.0, prob * (1.0 + 0.6 * self.future)) if seat != self.me else prob
+            return min(1.0, prob * (1.0 + self.w.threat_future * self.future)) if seat != self.me else prob
         return 1.0 - miss
 
     def capture_loss(self, q: int, attacker: int) -> float:
@@ -228,7 +281,7 @@ class _Eval:
             loss = sum(self.ruin_value(i) for i in nonb) - before
             stack.pop()
             worst = min(worst, loss * self.hit_prob(o, q))
-        return 0.5 * worst * self.future
+        return self.w.cover * worst * self.future
 
     def secure_chance(self, q: int, colour: int) -> float:
         """Return the value of my lone piece on ``q`` being secured by me later (Hard)."""
@@ -239,7 +292,7 @@ class _Eval:
         if prob == 0.0:
             return 0.0
         others = sum(p & 3 for p in stack if self.seat_of[p >> 2] != self.me)
-        return 0.4 * prob * (others + 1.0) * self.future
+        return self.w.secure * prob * (others + 1.0) * self.future
 
     # -- moves ----------------------------------------------------------------------------
 
@@ -248,10 +301,10 @@ class _Eval:
         q = LANDING[slot][die]
         colour, rank = piece >> 2, piece & 3
         owner = self.owners[q]
-        flex = (0.0, 0.0, 0.35, 0.7)[rank] * self.future if self.hard else 0.0
+        flex = self.w.flex[rank] * self.future if self.hard else 0.0
         if owner != NOBODY and owner != colour:
             # captured on arrival: the piece becomes the owner's prisoner
-            return self.wseat[self.seat_of[owner]] * rank - flex - (1.0 if self.hard else 0.0)
+            return self.wseat[self.seat_of[owner]] * rank - flex - (self.w.arrival if self.hard else 0.0)
         stack = self.stacks[q]
         before = self.square_value(q)
         before_risk = self.square_risk(q, -1) if self.hard else 0.0
@@ -270,7 +323,7 @@ class _Eval:
             self.owners[q] = colour
             after = self.square_value(q)
             if self.hard:
-                after += 0.8 * self.future  # a secured square is permanent
+                after += self.w.secured * self.future  # a secured square is permanent
         else:
             self.stacks[q] = [*stack, piece]
             after = self.square_value(q)
@@ -284,17 +337,9 @@ class _Eval:
 
     def own_capture_value(self, piece: int) -> float:
         """Return what one's own captured piece is worth: the better of keep and return."""
-        return max(float(piece & 3), 2.5 * self.future + 0.5)
+        return max(float(piece & 3), self.w.keep_slope * self.future + self.w.keep_base)
 
     def movable(self, colours: tuple[int, ...], min_rank: int) -> list[int]:
         """Return frame slots with a piece of ``colours`` and rank at least ``min_rank``."""
         return [s for s, p in enumerate(self.frame) if p != EMPTY and p >> 2 in colours and p & 3 >= min_rank]
 
-
-_LEADER = 0.3
-"""Hard with 3–4 players: the extra weight of the leading opponent in its utility. Measured, 4
-players, Hard vs Medium, paired 200 games: 0.0 → 65.5 %, 0.3 → 72.0 %, 0.5 → 66.2 %."""
-_SOFT = 1.0
-"""Hard's weight of proportional (not winner-takes-all) ruin shares at the start of a game
-(times the share of the game still to come). Measured, 2 players, Hard vs Medium, 200 games:
-0.0 → 65.0 %, 0.5 → 71.5 %, 1.0 → 73.0 %; 4 players 66.0 % → 65.5 % (no change)."""

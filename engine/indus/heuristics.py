@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .evaluation import _Eval, state_from_view
+from .evaluation import HARD_WEIGHTS, Weights, _Eval, state_from_view
 from .layout import SIZE
 from .rules import (
     EMPTY,
@@ -46,9 +46,6 @@ from .rules import (
 __all__ = ["hard", "medium", "state_from_view"]
 
 
-_REPLY_TOP = 4
-"""Hard charges this many best candidate moves with the opponents' expected reply."""
-_REPLY_WEIGHT = 0.5
 _REPLY_ALL = False
 """Whether every other seat replies (4 players), or only the next one."""
 _REPLY_PLACE = False
@@ -165,7 +162,7 @@ def _hard_place(ev: _Eval, st: State, legal: list[Any]) -> Any:
         val = _turn_value({**values, slot: new_vals}, {**ranks, slot: rank})
         if st.phase == "place":
             # a high rank left on the frame keeps rerolls open for later turns
-            val += (0.0, 0.0, 0.25, 0.45)[rank] * ev.future
+            val += ev.w.place_flex[rank] * ev.future
         if val > best_val + 1e-9:
             best, best_val = action, val
     return best
@@ -183,11 +180,11 @@ def _choose_move(ev: _Eval, st: State, legal: list[Any], hard: bool) -> Any:
     if hard:
         # charge the best few with the next seat's best expected reply
         rescored = []
-        for val, neg_i, a in scored[:_REPLY_TOP]:
+        for val, neg_i, a in scored[: ev.w.reply_top]:
             slot = SPACE_INDEX[a["space"]]
             nxt_state = _after_move(st, slot, ev.frame[slot])
-            reply = _opponent_reply(_Eval(nxt_state, ev.me, True), nxt_state)
-            rescored.append((val - _REPLY_WEIGHT * reply, neg_i, a))
+            reply = _opponent_reply(_Eval(nxt_state, ev.me, True, ev.w), nxt_state)
+            rescored.append((val - ev.w.reply_weight * reply, neg_i, a))
         best = max(rescored, key=lambda t: (t[0], t[1]))[2]
     if {"do": "reroll"} in legal:
         colours = movable_colours(st)
@@ -213,19 +210,19 @@ def _after_move(st: State, slot: int, piece: int) -> State:
     return nxt
 
 
-def _decide(view: dict[str, Any], legal: list[Any], hard: bool) -> Any:
+def _decide(view: dict[str, Any], legal: list[Any], hard: bool, weights: Weights = HARD_WEIGHTS) -> Any:
     """Return Medium's or Hard's choice."""
     if len(legal) == 1:
         return legal[0]
     st = state_from_view(view)
-    ev = _Eval(st, st.seat, hard)
+    ev = _Eval(st, st.seat, hard, weights)
     kind = legal[0]["do"]
     if kind == "place":
         return _hard_place(ev, st, legal) if hard else _medium_place(ev, st, legal)
     if kind in ("keep", "return"):
         piece = st.pending
         # keep a prisoner (1/2/3) or return it for one more move later
-        keep = float(piece & 3) >= 2.5 * ev.future + 0.5 if hard else piece & 3 == 3
+        keep = float(piece & 3) >= weights.keep_slope * ev.future + weights.keep_base if hard else piece & 3 == 3
         return next(a for a in legal if a["do"] == ("keep" if keep else "return"))
     return _choose_move(ev, st, legal, hard)
 
