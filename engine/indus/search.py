@@ -40,7 +40,7 @@ from .rules import (
     seat_colours,
 )
 
-__all__ = ["BUDGET", "STYLE", "Budget", "Style", "choose_move", "choose_place"]
+__all__ = ["BUDGET", "SEARCH_WEIGHTS", "STYLE", "Budget", "Style", "choose_move", "choose_place"]
 
 Action = dict[str, Any]
 
@@ -60,13 +60,20 @@ class Style:
     reply_weight: float = 0.5  # what an opponent's expected reply gain costs me
     reply_all: bool = False  # 3-4 players: every other seat replies (else the next one)
     reply_rerolls: bool = True  # the reply uses the rerolls the replier's ranks allow
-    hand: float = 0.5  # weight of what the frame pieces left promise for the next turn
+    hand: float = 0.0  # weight of what the frame pieces left promise for the next turn
     weights: Weights = HARD_WEIGHTS  # the evaluation's
 
 
-BUDGET = Budget(nodes=400, seconds=1.0)
+SEARCH_WEIGHTS = replace(HARD_WEIGHTS, cover=0.0, place_flex=(0.0, 0.0, 0.5, 0.9))
+"""Hard's weights with the changes that measured best against Hard (each alone, Hard with the
+weight against today's Hard, 2 players, paired 80 games): cover 1.0 → 38.8 %, 0.25 → 53.7 %,
+0.0 → 55.0 %; place_flex doubled → 52.5 %. Measured and left alone: soft 2.0 → 50.6 %,
+secure 0.8 → 51.2 %, secured 1.6 → 51.2 %, threat_future 1.2 → 53.1 %, reply weight 1.0 over 8
+moves → 52.5 %, flex and place_flex ×2 → 62.5 % (×3 → 50.0 %, ×5 → 48.7 %, flex ×2 alone
+46.9 %: noise). The hand term: 0.5 → 38.8 % (with a reroll bug), 0.3 → 41.2 %."""
+BUDGET = Budget(nodes=100, seconds=1.0)
 """The lobby's budget per decision."""
-STYLE = Style()
+STYLE = Style(weights=SEARCH_WEIGHTS)
 
 
 class _Clock:
