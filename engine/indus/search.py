@@ -19,8 +19,9 @@ machine far slower than expected.
 
 Measured (bench/indus_ai.py, paired seeds, 2 players, 400 games, default budget of 100 nodes):
 58.4 % against today's Hard, 95 % CI [53.5, 63.1] %. Most of the gain is the evaluation's own
-weights (:data:`SEARCH_WEIGHTS`); the reply-charged search of the best placements measured no
-gain by itself (46.7 % over 60 games at 400 nodes with Hard's weights).
+weights (:data:`SEARCH_WEIGHTS`, which also has the 4-player figures); the reply-charged search
+of the best placements measured no gain by itself (46.7 % over 60 games at 400 nodes with
+Hard's weights).
 """
 
 from __future__ import annotations
@@ -66,7 +67,12 @@ class Style:
     reply_all: bool = False  # 3-4 players: every other seat replies (else the next one)
     reply_rerolls: bool = True  # the reply uses the rerolls the replier's ranks allow
     hand: float = 0.0  # weight of what the frame pieces left promise for the next turn
-    weights: Weights = HARD_WEIGHTS  # the evaluation's
+    weights: Weights = HARD_WEIGHTS  # the evaluation's with 2 players
+    weights_many: Weights = HARD_WEIGHTS  # the evaluation's with 3-4 players
+
+    def at(self, players: int) -> Style:
+        """Return the settings for a game of ``players`` (its evaluation weights in ``weights``)."""
+        return self if players == 2 else replace(self, weights=self.weights_many)
 
 
 SEARCH_WEIGHTS = replace(HARD_WEIGHTS, cover=0.0, place_flex=(0.0, 0.0, 0.5, 0.9))
@@ -75,7 +81,9 @@ weight against today's Hard, 2 players, paired 80 games): cover 1.0 → 38.8 %, 
 0.0 → 55.0 %; place_flex doubled → 52.5 %. Measured and left alone: soft 2.0 → 50.6 %,
 secure 0.8 → 51.2 %, secured 1.6 → 51.2 %, threat_future 1.2 → 53.1 %, reply weight 1.0 over 8
 moves → 52.5 %, flex and place_flex ×2 → 62.5 % (×3 → 50.0 %, ×5 → 48.7 %, flex ×2 alone
-46.9 %: noise). The hand term: 0.5 → 38.8 % (with a reroll bug), 0.3 → 41.2 %."""
+46.9 %: noise). The hand term: 0.5 → 38.8 % (with a reroll bug), 0.3 → 41.2 %. With 4 players (one search
+against three Hards, 240 games, fair 25 %) these weights lost: 20.0 %; Hard's own weights
+27.8 % and Hard's with place_flex doubled 27.8 % (160 games each), so 3-4 players keep Hard's."""
 BUDGET = Budget(nodes=100, seconds=1.0)
 """The lobby's budget per decision."""
 STYLE = Style(weights=SEARCH_WEIGHTS)
@@ -156,7 +164,7 @@ def choose_move(st: State, legal: list[Action], style: Style | None = None,
                 budget: Budget | None = None) -> Action:
     """Return the move (or reroll) with the best reply-charged value; Hard's gain ranks the
     candidates and breaks what the budget leaves unsearched."""
-    style = style or STYLE
+    style = (style or STYLE).at(st.players)
     me = st.seat
     clock = _Clock(budget or BUDGET)
     ev = _Eval(st, me, True, style.weights)
@@ -206,7 +214,7 @@ def choose_place(st: State, legal: list[Action], style: Style | None = None,
     leaves promise for the next turn. A quick value (each move's immediate gain) ranks every
     placement; the best are searched in that order while the budget lasts (a placement's
     landing does not depend on its rank, only its rerolls do)."""
-    style = style or STYLE
+    style = (style or STYLE).at(st.players)
     me = st.seat
     clock = _Clock(budget or BUDGET)
     ev = _Eval(st, me, True, style.weights)
