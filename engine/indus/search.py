@@ -83,7 +83,8 @@ secure 0.8 → 51.2 %, secured 1.6 → 51.2 %, threat_future 1.2 → 53.1 %, rep
 moves → 52.5 %, flex and place_flex ×2 → 62.5 % (×3 → 50.0 %, ×5 → 48.7 %, flex ×2 alone
 46.9 %: noise). The hand term: 0.5 → 38.8 % (with a reroll bug), 0.3 → 41.2 %. With 4 players (one search
 against three Hards, 240 games, fair 25 %) these weights lost: 20.0 %; Hard's own weights
-27.8 % and Hard's with place_flex doubled 27.8 % (160 games each), so 3-4 players keep Hard's."""
+27.8 % and Hard's with place_flex doubled 27.8 % (160 games each), so 3-4 players keep Hard's
+(then 25.1 %, 95 % CI [21.1, 29.6] %, over 400 games: no better than fair)."""
 BUDGET = Budget(nodes=100, seconds=1.0)
 """The lobby's budget per decision."""
 STYLE = Style(weights=SEARCH_WEIGHTS)
