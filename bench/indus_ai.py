@@ -1,24 +1,27 @@
 """Indus AI strength: head-to-head matchups of the levels, and Hard's decision time.
 
 Usage: python bench/indus_ai.py [--games 400] [--players 2|4] [--matchups hard:medium,medium:easy]
-       [--procs 2] [--seed 30000] [--layout default|random]
+       [--procs 2] [--seed 30000] [--layout default|random] [--nodes N] [--seconds S]
 
 2 players: paired seeds, games 2k and 2k+1 share the seed with the seats swapped.
 4 players: one seat of level A against three of level B (the issue's "against three of today's
 Hard"; a fair share is 25 %); A's seat rotates 0, 1, 2, 3 over four games of one seed.
 Levels: easy, medium, hard (the lobby's) and search (ai.EXPERIMENTS, under trial).
 A shared win counts as a fraction. Prints one ``matchup=`` line per pair (kit_ai.py) and one
-``timing=`` line per level.
+``timing=`` line per level (the search player's against its budget's seconds, the 1.2 × cap of
+the issue). ``--nodes``/``--seconds`` set the search player's budget per decision (default:
+search.BUDGET).
 """
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 
 from kit_ai import Timed, machine_line, matchup_line, parallel, timing_line
 
 from engine.core import play
-from engine.indus import GAME, ai
+from engine.indus import GAME, ai, search
 
 
 def game(job: tuple[str, str, int, int, int, str]) -> tuple[float, dict[str, list[float]]]:
@@ -44,9 +47,16 @@ def main() -> None:
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=30_000)
     ap.add_argument("--layout", default="default", choices=("default", "random"))
+    ap.add_argument("--nodes", type=int, default=None)
+    ap.add_argument("--seconds", type=float, default=None)
     args = ap.parse_args()
+    if args.nodes is not None:
+        search.BUDGET = replace(search.BUDGET, nodes=args.nodes)
+    if args.seconds is not None:
+        search.BUDGET = replace(search.BUDGET, seconds=args.seconds)
     print(machine_line(args.procs))
-    print(f"# indus: {args.players} players, layout {args.layout}, seeds from {args.seed}", flush=True)
+    print(f"# indus: {args.players} players, layout {args.layout}, seeds from {args.seed}; search budget "
+          f"{search.BUDGET.nodes} nodes, cap {search.BUDGET.seconds:g} s", flush=True)
     times: dict[str, list[float]] = {}
     p = args.players
     for pair in filter(None, args.matchups.split(",")):
@@ -59,7 +69,8 @@ def main() -> None:
             for n, ts in t.items():
                 times.setdefault(n, []).extend(ts)
     for n, ts in sorted(times.items()):
-        print(timing_line(n, ts, None))
+        searching = {**ai.AGENTS, **ai.EXPERIMENTS}[n] is ai.search_player
+        print(timing_line(n, ts, search.BUDGET.seconds if searching else None))
 
 
 if __name__ == "__main__":

@@ -2,9 +2,10 @@
 
 - **Easy** plays like a beginner (:func:`easy`).
 - **Medium** and **Hard** are the greedy and the expectimax players of :mod:`.heuristics`.
-- ``EXPERIMENTS["search"]`` values each move after the next seat's reply (:mod:`.search`). It is
-  measured against Hard by ``bench/indus_ai.py --matchups search:hard`` and joins the lobby once
-  it beats Hard clearly; until then the ladder stays the one measured to climb.
+- ``EXPERIMENTS["search"]`` plans Hard's whole turn again with every move charged with the
+  opponents' expected replies, within a node budget (:mod:`.search`). It is measured against
+  Hard by ``bench/indus_ai.py --matchups search:hard`` and joins the lobby once it beats Hard
+  clearly; until then the ladder stays the one measured to climb.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from engine.core import Agent
 
-from . import heuristics, search
+from . import evaluation, heuristics, search
 from .rules import EMPTY, RANK_OF, SPACE_INDEX
 
 __all__ = ["AGENTS", "EXPERIMENTS", "easy", "hard", "medium", "search_player", "state_from_view"]
@@ -35,7 +36,7 @@ def easy(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
     kind = legal[0]["do"]
     if kind in ("keep", "return"):
         return next(a for a in legal if a["do"] == "keep")
-    ev = heuristics._Eval(st, st.seat, False)
+    ev = evaluation._Eval(st, st.seat, False)
     ev.careful = False
     if kind == "place":
         low = min(RANK_OF[a["rank"]] for a in legal)
@@ -60,12 +61,12 @@ def easy(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
 
 
 def search_player(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
-    """Search (under trial): moves valued after the next seat's reply, by expectimax over the dice."""
+    """Search (under trial): Hard's whole turn searched with every move charged with the replies."""
     kind = legal[0]["do"]
     if len(legal) == 1 or kind not in ("move", "place"):
         return heuristics.hard(view, legal, rng)
     st = state_from_view(view)
-    if kind == "place" and st.phase == "place" and search.PLACE_SEARCH:
+    if kind == "place" and st.phase == "place":
         return search.choose_place(st, legal)
     if kind == "move":
         return search.choose_move(st, legal)

@@ -25,305 +25,27 @@ is scored as its own pseudo-player, as in §8.
 
 from __future__ import annotations
 
-import json
 import random
-from functools import lru_cache
 from typing import Any
 
-from .layout import SIZE, Layout, build_layout
+from .evaluation import HARD_WEIGHTS, Weights, _Eval, state_from_view
+from .layout import SIZE
 from .rules import (
     EMPTY,
     GAME,
     LANDING,
-    NOBODY,
     RANK_OF,
     RANKS,
     SPACE_INDEX,
     SPACES,
     State,
-    colours_in_play,
     movable_colours,
     seat_colours,
-    seat_of,
-    standing,
 )
 
 __all__ = ["hard", "medium", "state_from_view"]
 
-NSQ = SIZE * SIZE
-# ALIGNED[q]: the (frame slot, die) pairs that land on square q (4 per square, §5.2).
-ALIGNED: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple((s, d) for s in range(4 * SIZE) for d in range(1, 7) if LANDING[s][d] == q) for q in range(NSQ)
-)
 
-
-@lru_cache(maxsize=32)
-def _layout(cells: tuple[str, ...], values: str, source: str) -> Layout:
-    """Return the layout of a view (cached: agents rebuild it on every decision)."""
-    return build_layout(cells, json.loads(values), source)
-
-
-def _piece(d: dict[str, Any]) -> int:
-    """Return the piece code of a view's piece dict."""
-    return 4 * int(d["colour"]) + RANK_OF[d["rank"]]
-
-
-def state_from_view(view: dict[str, Any]) -> State:
-    """Return the State described by a view (exact: Indus has nothing hidden; dice unknown)."""
-    lay = view["layout"]
-    values = {r["id"]: ([r["first"], r["second"]] if "second" in r else r["first"]) for r in lay["ruins"]}
-    layout = _layout(tuple(lay["cells"]), json.dumps(values, sort_keys=True), lay["source"])
-    frame = [EMPTY] * (4 * SIZE)
-    for name, p in view["frame"].items():
-        frame[SPACE_INDEX[name]] = _piece(p)
-    board = view["board"]
-    return State(
-        players=view["players"],
-        seed=0,
-        draws=0,
-        layout=layout,
-        phase=view["phase"],
-        seat=view["seat"] if view["seat"] is not None else 0,
-        frame=tuple(frame),
-        stacks=tuple(tuple(_piece(p) for p in b["stack"]) for b in board),
-        owners=tuple(b["owner"] for b in board),
-        start=tuple((s["W"], s["A"], s["P"]) for s in view["start_pieces"]),
-        reserve=tuple((r["W"], r["A"], r["P"]) for r in view["reserve"]),
-        prisoners=tuple(tuple(_piece(p) for p in taken) for taken in view["prisoners"]),
-        roll=view["roll"],
-        die=view["die"] or 0,
-        placed=view["placed_colour"] if view["placed_colour"] is not None else NOBODY,
-        pending=_piece(view["pending"]) if view["pending"] else EMPTY,
-        turn=view["turn"],
-    )
-
-
-class _Eval:
-    """A mutable scratch copy of a position, scored for one seat (``me``)."""
-
-    def __init__(self, st: State, me: int, hard: bool) -> None:
-        self.hard = hard
-        self.careful = True  # False: blind to the captures the other seats may make next (Easy)
-        self.me = me
-        self.ncol = colours_in_play(st.players)
-        self.seat_of = [seat_of(c, st.players) for c in range(self.ncol)]
-        opp = 1.0 / (st.players - 1)
-        self.wseat = [1.0 if s == me else -opp for s in range(st.players)]
-        if hard and st.players > 2 and _LEADER > 0.0:
-            # with 3-4 players the seat to beat is the leading opponent: weigh it more
-            scores = standing(st)["scores"]
-            lead = max((s for s in range(st.players) if s != me), key=lambda s: scores[s])
-            self.wseat = [w * (1.0 - _LEADER) for w in self.wseat]
-            self.wseat[me] = 1.0
-            self.wseat[lead] -= _LEADER
-        self.wcol = [self.wseat[self.seat_of[c]] for c in range(self.ncol)]
-        self.stacks = [list(s) for s in st.stacks]
-        self.owners = list(st.owners)
-        self.frame = list(st.frame)
-        self.reserve = [list(r) for r in st.reserve]
-        ruins = st.layout.ruins
-        self.ruins = [(r.kind == "B", r.squares, r.first, r.second) for r in ruins]
-        self.ruins_at = [[i for i, r in enumerate(ruins) if q in r.squares] for q in range(NSQ)]
-        left = sum(sum(r) for r in st.reserve) + sum(1 for p in st.frame if p != EMPTY)
-        total = 48
-        # How much of the game is still to come (1 at the start, 0 at the end): threats, cover
-        # and frame flexibility matter less as the game runs out.
-        self.future = min(1.0, left / total)
-
-    # -- scoring --------------------------------------------------------------------------
-
-    def ruin_value(self, i: int) -> float:
-        """Return the utility to ``me`` of ruin ``i`` if the game ended now."""
-        building, squares, first, second = self.ruins[i]
-        counts = [0] * self.ncol
-        stacks = self.stacks
-        if building:
-            for q in squares:
-                for p in stacks[q]:
-                    counts[p >> 2] += 1
-        else:
-            for q in squares:
-                s = stacks[q]
-                if s:
-                    counts[s[-1] >> 2] += 1
-        top = max(counts)
-        if top == 0:
-            return 0.0
-        w = self.wcol
-        exact = self._majority(counts, top, building, first, second)
-        if not self.hard or _SOFT == 0.0:
-            return exact
-        # Hard: early on a lead can still be overturned, so blend the exact payout with a share
-        # proportional to the pieces counted (λ·future of the weight; exact at the end).
-        total = sum(counts)
-        pot = first + second if building else first
-        prop = pot * sum(w[c] * counts[c] for c in range(self.ncol)) / total
-        mix = min(1.0, _SOFT * self.future)
-        return (1.0 - mix) * exact + mix * prop
-
-    def _majority(self, counts: list[int], top: int, building: bool, first: int, second: int) -> float:
-        """Return the utility of a ruin's exact end-of-game payout for ``counts``."""
-        firsts = [c for c in range(self.ncol) if counts[c] == top]
-        w = self.wcol
-        if building and len(firsts) == 1:
-            f = firsts[0]
-            val = w[f] * first
-            runner = max(counts[c] for c in range(self.ncol) if c != f)
-            if runner > 0:
-                seconds = [c for c in range(self.ncol) if c != f and counts[c] == runner]
-                share = second // len(seconds)
-                val += share * sum(w[c] for c in seconds)
-            return val
-        pot = first + second if building else first
-        share = pot // len(firsts)
-        return share * sum(w[c] for c in firsts)
-
-    def square_value(self, q: int) -> float:
-        """Return the utility of every ruin through square ``q``."""
-        return sum(self.ruin_value(i) for i in self.ruins_at[q])
-
-    # -- threats --------------------------------------------------------------------------
-
-    def hit_prob(self, colour: int, q: int) -> float:
-        """Return the chance that ``colour`` can land a piece on ``q`` on its next turn."""
-        faces: set[int] = set()
-        high = False
-        seat = self.seat_of[colour]
-        for slot, die in ALIGNED[q]:
-            p = self.frame[slot]
-            if p != EMPTY and p >> 2 == colour:
-                faces.add(die)
-                high = high or (p & 3) >= 2
-            elif self.hard and p == EMPTY and sum(self.reserve[colour]) > 0:
-                faces.add(die)  # it may place a piece there first
-        if not faces:
-            return 0.0
-        miss = 1.0 - len(faces) / 6.0
-        if self.hard:
-            # rerolls give more tries when a higher rank waits on the frame
-            high = high or any(p != EMPTY and p >> 2 == colour and p & 3 >= 2 for p in self.frame)
-            tries = 2 if high else 1
-            prob = 1.0 - miss**tries
-            # more than one turn may pass before the square is safe; other seats compete too
-            return min(1.0, prob * (1.0 + 0.6 * self.future)) if seat != self.me else prob
-        return 1.0 - miss
-
-    def capture_loss(self, q: int, attacker: int) -> float:
-        """Return the utility change if ``attacker`` secures ``q`` now (capturing the others)."""
-        stack = self.stacks[q]
-        before = self.square_value(q)
-        kept = [p for p in stack if p >> 2 == attacker]
-        gone = [p for p in stack if p >> 2 != attacker]
-        self.stacks[q] = [*kept, 4 * attacker + 1]
-        after = self.square_value(q)
-        self.stacks[q] = stack
-        captor = self.seat_of[attacker]
-        prison = sum((p & 3) * self.wseat[captor] for p in gone if self.seat_of[p >> 2] != captor)
-        return after - before + prison
-
-    def square_risk(self, q: int, colour: int) -> float:
-        """Return the expected utility change at ``q`` from other seats securing it next."""
-        risk = 0.0
-        stack = self.stacks[q]
-        for o in range(self.ncol):
-            if self.seat_of[o] == self.me or o == colour:
-                continue
-            if sum(1 for p in stack if p >> 2 == o) == 1:
-                prob = self.hit_prob(o, q)
-                if prob > 0.0:
-                    risk += prob * min(0.0, self.capture_loss(q, o))
-        return risk
-
-    def cover_risk(self, q: int) -> float:
-        """Return the expected loss when another seat covers my top piece on ``q`` (Hard)."""
-        stack = self.stacks[q]
-        if not stack or self.seat_of[stack[-1] >> 2] != self.me or self.owners[q] != NOBODY:
-            return 0.0
-        nonb = [i for i in self.ruins_at[q] if not self.ruins[i][0]]
-        if not nonb:
-            return 0.0
-        before = sum(self.ruin_value(i) for i in nonb)
-        worst = 0.0
-        for o in range(self.ncol):
-            if self.seat_of[o] == self.me or any(p >> 2 == o for p in stack):
-                continue
-            stack.append(4 * o + 1)
-            loss = sum(self.ruin_value(i) for i in nonb) - before
-            stack.pop()
-            worst = min(worst, loss * self.hit_prob(o, q))
-        return 0.5 * worst * self.future
-
-    def secure_chance(self, q: int, colour: int) -> float:
-        """Return the value of my lone piece on ``q`` being secured by me later (Hard)."""
-        stack = self.stacks[q]
-        if self.owners[q] != NOBODY or sum(1 for p in stack if p >> 2 == colour) != 1:
-            return 0.0
-        prob = self.hit_prob(colour, q)
-        if prob == 0.0:
-            return 0.0
-        others = sum(p & 3 for p in stack if self.seat_of[p >> 2] != self.me)
-        return 0.4 * prob * (others + 1.0) * self.future
-
-    # -- moves ----------------------------------------------------------------------------
-
-    def move_value(self, slot: int, piece: int, die: int) -> float:
-        """Return the utility gain of moving ``piece`` from frame ``slot`` with ``die``."""
-        q = LANDING[slot][die]
-        colour, rank = piece >> 2, piece & 3
-        owner = self.owners[q]
-        flex = (0.0, 0.0, 0.35, 0.7)[rank] * self.future if self.hard else 0.0
-        if owner != NOBODY and owner != colour:
-            # captured on arrival: the piece becomes the owner's prisoner
-            return self.wseat[self.seat_of[owner]] * rank - flex - (1.0 if self.hard else 0.0)
-        stack = self.stacks[q]
-        before = self.square_value(q)
-        before_risk = self.square_risk(q, -1) if self.hard else 0.0
-        secures = owner == NOBODY and any(p >> 2 == colour for p in stack)
-        gain = 0.0
-        if secures:
-            new = [p for p in stack if p >> 2 == colour]
-            new.append(piece)
-            for p in stack:
-                if p >> 2 != colour:
-                    if self.seat_of[p >> 2] == self.me:
-                        gain += self.own_capture_value(p)
-                    else:
-                        gain += p & 3
-            self.stacks[q] = new
-            self.owners[q] = colour
-            after = self.square_value(q)
-            if self.hard:
-                after += 0.8 * self.future  # a secured square is permanent
-        else:
-            self.stacks[q] = [*stack, piece]
-            after = self.square_value(q)
-            if owner == NOBODY and self.careful:
-                after += self.square_risk(q, colour)
-                if self.hard:
-                    after += self.cover_risk(q) + self.secure_chance(q, colour) - before_risk
-        self.stacks[q] = stack
-        self.owners[q] = owner
-        return after - before + gain - flex
-
-    def own_capture_value(self, piece: int) -> float:
-        """Return what one's own captured piece is worth: the better of keep and return."""
-        return max(float(piece & 3), 2.5 * self.future + 0.5)
-
-    def movable(self, colours: tuple[int, ...], min_rank: int) -> list[int]:
-        """Return frame slots with a piece of ``colours`` and rank at least ``min_rank``."""
-        return [s for s, p in enumerate(self.frame) if p != EMPTY and p >> 2 in colours and p & 3 >= min_rank]
-
-
-_LEADER = 0.3
-"""Hard with 3–4 players: the extra weight of the leading opponent in its utility. Measured, 4
-players, Hard vs Medium, paired 200 games: 0.0 → 65.5 %, 0.3 → 72.0 %, 0.5 → 66.2 %."""
-_SOFT = 1.0
-"""Hard's weight of proportional (not winner-takes-all) ruin shares at the start of a game
-(times the share of the game still to come). Measured, 2 players, Hard vs Medium, 200 games:
-0.0 → 65.0 %, 0.5 → 71.5 %, 1.0 → 73.0 %; 4 players 66.0 % → 65.5 % (no change)."""
-_REPLY_TOP = 4
-"""Hard charges this many best candidate moves with the opponents' expected reply."""
-_REPLY_WEIGHT = 0.5
 _REPLY_ALL = False
 """Whether every other seat replies (4 players), or only the next one."""
 _REPLY_PLACE = False
@@ -440,7 +162,7 @@ def _hard_place(ev: _Eval, st: State, legal: list[Any]) -> Any:
         val = _turn_value({**values, slot: new_vals}, {**ranks, slot: rank})
         if st.phase == "place":
             # a high rank left on the frame keeps rerolls open for later turns
-            val += (0.0, 0.0, 0.25, 0.45)[rank] * ev.future
+            val += ev.w.place_flex[rank] * ev.future
         if val > best_val + 1e-9:
             best, best_val = action, val
     return best
@@ -458,11 +180,11 @@ def _choose_move(ev: _Eval, st: State, legal: list[Any], hard: bool) -> Any:
     if hard:
         # charge the best few with the next seat's best expected reply
         rescored = []
-        for val, neg_i, a in scored[:_REPLY_TOP]:
+        for val, neg_i, a in scored[: ev.w.reply_top]:
             slot = SPACE_INDEX[a["space"]]
             nxt_state = _after_move(st, slot, ev.frame[slot])
-            reply = _opponent_reply(_Eval(nxt_state, ev.me, True), nxt_state)
-            rescored.append((val - _REPLY_WEIGHT * reply, neg_i, a))
+            reply = _opponent_reply(_Eval(nxt_state, ev.me, True, ev.w), nxt_state)
+            rescored.append((val - ev.w.reply_weight * reply, neg_i, a))
         best = max(rescored, key=lambda t: (t[0], t[1]))[2]
     if {"do": "reroll"} in legal:
         colours = movable_colours(st)
@@ -488,19 +210,19 @@ def _after_move(st: State, slot: int, piece: int) -> State:
     return nxt
 
 
-def _decide(view: dict[str, Any], legal: list[Any], hard: bool) -> Any:
+def _decide(view: dict[str, Any], legal: list[Any], hard: bool, weights: Weights = HARD_WEIGHTS) -> Any:
     """Return Medium's or Hard's choice."""
     if len(legal) == 1:
         return legal[0]
     st = state_from_view(view)
-    ev = _Eval(st, st.seat, hard)
+    ev = _Eval(st, st.seat, hard, weights)
     kind = legal[0]["do"]
     if kind == "place":
         return _hard_place(ev, st, legal) if hard else _medium_place(ev, st, legal)
     if kind in ("keep", "return"):
         piece = st.pending
         # keep a prisoner (1/2/3) or return it for one more move later
-        keep = float(piece & 3) >= 2.5 * ev.future + 0.5 if hard else piece & 3 == 3
+        keep = float(piece & 3) >= weights.keep_slope * ev.future + weights.keep_base if hard else piece & 3 == 3
         return next(a for a in legal if a["do"] == ("keep" if keep else "return"))
     return _choose_move(ev, st, legal, hard)
 

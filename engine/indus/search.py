@@ -1,224 +1,270 @@
-"""Indus's Hard AI: expectimax over the dice, a ply deeper than the heuristic players.
+"""Indus's search player: Hard's turn planned again with every move charged with the replies.
 
-Indus hides nothing; the only unknown is the dice. Hard values a move by the position it leaves
-*after the next seat's reply*: for each of the six faces of that seat's die, the reply is that
-seat's greedy best move, and the position reached is scored by a value function
-(:func:`position_value`: ruin majorities, softened early in the game; prisoners; the pieces
-left open to capture, and one's own lone pieces that may be secured later). A reroll is valued
-as the mean over the next die of the best move it allows (each again valued after the reply).
-Everything is enumerated, nothing sampled: the same position gives the same move.
+Indus hides nothing; the only unknown is the dice, which are enumerated (1/6 each), never
+sampled and never peeked at. Today's Hard (:mod:`.heuristics`) values a move by its immediate
+gain (:meth:`_Eval.move_value`) and, at move time only, charges its best few moves with the next
+seat's greedy reply. The search player values every candidate in the whole turn the same way:
+
+- a **move** is worth its gain minus the opponents' expected best reply (over their die, with
+  the rerolls their ranks on the frame allow) in the position it leaves;
+- a **reroll** is worth the expectimax of the rolls still to come, each move again charged with
+  the replies;
+- a **placement** is worth the expectimax of its turn (roll, reroll, reroll) with those move
+  values. Every placement is first ranked by Hard's quick value; the best ones are searched in
+  that order while the budget lasts.
+
+One reply evaluation is a *node*. The budget bounds the nodes per decision (deterministic: the
+same position gives the same move on any machine); its seconds are only a safety cap for a
+machine far slower than expected.
+
+Measured (bench/indus_ai.py, paired seeds, 2 players, 400 games, default budget of 100 nodes):
+58.4 % against today's Hard, 95 % CI [53.5, 63.1] %. Most of the gain is the evaluation's own
+weights (:data:`SEARCH_WEIGHTS`, which also has the 4-player figures); the reply-charged search
+of the best placements measured no gain by itself (46.7 % over 60 games at 400 nodes with
+Hard's weights).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+import time
+from dataclasses import dataclass, replace
 from typing import Any
 
-from .heuristics import _Eval, _turn_value
+from .evaluation import HARD_WEIGHTS, Weights, _Eval
+from .heuristics import _turn_value
 from .layout import SIZE
 from .rules import (
     EMPTY,
     GAME,
     LANDING,
-    NOBODY,
     RANK_OF,
     RANKS,
     SPACE_INDEX,
     SPACES,
     State,
-    colours_in_play,
+    movable_colours,
     seat_colours,
-    standing,
-    winners,
 )
 
-__all__ = ["position_value", "reply_value"]
+__all__ = ["BUDGET", "SEARCH_WEIGHTS", "STYLE", "Budget", "Style", "choose_move", "choose_place"]
 
 Action = dict[str, Any]
 
-FOLLOW = 0.5
-"""Weight of one's own best move on the coming turn, after the reply (its chances are not all
-one's own: the turn has one move, and the other seats move in between with 3-4 players)."""
-PLACE_SEARCH = False
-"""Whether placements are searched too (measured: no gain over the heuristic's expectimax)."""
-REFINE = 3
-"""Placements valued again with the next seat's reply (the best of the quick valuation)."""
-RISK = 0.6
-"""Weight of the threats and chances one more turn away (the next reply is searched)."""
-FLEX = (0.0, 0.0, 0.25, 0.45)
-"""What an Assistant / a Professor on the frame is worth for the rerolls it keeps open."""
-WIN_BONUS = 15.0
-"""What winning is worth beyond the points, once the game is over in a searched line."""
+
+@dataclass(frozen=True)
+class Budget:
+    """How much one decision may search: reply evaluations (the bound), and a wall-clock cap."""
+
+    nodes: int
+    seconds: float
 
 
-def _final(st: State, me: int) -> float:
-    """Return the utility of a finished game: margin over the others, and the win."""
-    table = standing(st)
-    scores: list[int] = table["scores"]
-    others = [scores[s] for s in range(st.players) if s != me]
-    won = winners(scores, table["prisoner_points"])
-    bonus = WIN_BONUS / len(won) if me in won else 0.0
-    return float(scores[me] - max(others)) + bonus
+@dataclass(frozen=True)
+class Style:
+    """The search's settings."""
+
+    reply_weight: float = 0.5  # what an opponent's expected reply gain costs me
+    reply_all: bool = False  # 3-4 players: every other seat replies (else the next one)
+    reply_rerolls: bool = True  # the reply uses the rerolls the replier's ranks allow
+    hand: float = 0.0  # weight of what the frame pieces left promise for the next turn
+    weights: Weights = HARD_WEIGHTS  # the evaluation's with 2 players
+    weights_many: Weights = HARD_WEIGHTS  # the evaluation's with 3-4 players
+
+    def at(self, players: int) -> Style:
+        """Return the settings for a game of ``players`` (its evaluation weights in ``weights``)."""
+        return self if players == 2 else replace(self, weights=self.weights_many)
 
 
-def position_value(st: State, me: int) -> float:
-    """Return what the position is worth to ``me``: majorities now (softened while the game is
-    young), prisoners, and the captures one turn away on either side."""
-    if st.phase == "over":
-        return _final(st, me)
-    ev = _Eval(st, me, True)
-    value = 0.0
-    for i in range(len(ev.ruins)):
-        value += ev.ruin_value(i)
-    for s, taken in enumerate(st.prisoners):
-        value += ev.wseat[s] * sum(p & 3 for p in taken)
-    mine = seat_colours(me, st.players)
-    for p in st.frame:
-        if p != EMPTY:
-            # a high rank waiting on the frame keeps rerolls open for later turns
-            value += ev.wcol[p >> 2] * FLEX[p & 3] * ev.future
-    for q in range(SIZE * SIZE):
-        if st.owners[q] != NOBODY or not st.stacks[q]:
+SEARCH_WEIGHTS = replace(HARD_WEIGHTS, cover=0.0, place_flex=(0.0, 0.0, 0.5, 0.9))
+"""Hard's weights with the changes that measured best against Hard (each alone, Hard with the
+weight against today's Hard, 2 players, paired 80 games): cover 1.0 → 38.8 %, 0.25 → 53.7 %,
+0.0 → 55.0 %; place_flex doubled → 52.5 %. Measured and left alone: soft 2.0 → 50.6 %,
+secure 0.8 → 51.2 %, secured 1.6 → 51.2 %, threat_future 1.2 → 53.1 %, reply weight 1.0 over 8
+moves → 52.5 %, flex and place_flex ×2 → 62.5 % (×3 → 50.0 %, ×5 → 48.7 %, flex ×2 alone
+46.9 %: noise). The hand term: 0.5 → 38.8 % (with a reroll bug), 0.3 → 41.2 %. With 4 players (one search
+against three Hards, 240 games, fair 25 %) these weights lost: 20.0 %; Hard's own weights
+27.8 % and Hard's with place_flex doubled 27.8 % (160 games each), so 3-4 players keep Hard's
+(then 25.1 %, 95 % CI [21.1, 29.6] %, over 400 games: no better than fair)."""
+BUDGET = Budget(nodes=100, seconds=1.0)
+"""The lobby's budget per decision."""
+STYLE = Style(weights=SEARCH_WEIGHTS)
+
+
+class _Clock:
+    """Counts nodes against the budget and reads the clock as a safety cap."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.left = budget.nodes
+        self.deadline = time.perf_counter() + budget.seconds
+
+    def spend(self, nodes: int) -> bool:
+        """Return True if ``nodes`` more may be spent (and spend them)."""
+        if self.left < nodes or time.perf_counter() > self.deadline:
+            return False
+        self.left -= nodes
+        return True
+
+
+def _reply(after: State, me: int, style: Style) -> float:
+    """Return the opponents' expected best gain on their next turn after my move, as my loss."""
+    if after.phase == "over" or after.seat == me:
+        return 0.0
+    players = after.players
+    seats = [s for s in range(players) if s != me] if style.reply_all else [after.seat]
+    ev = _Eval(after, after.seat, False)
+    total = 0.0
+    for seat in seats:
+        slots = ev.movable(seat_colours(seat, players), 1)
+        if not slots:
             continue
-        value += RISK * (ev.square_risk(q, -1) + ev.cover_risk(q))
-        for c in mine:
-            value += ev.secure_chance(q, c)
-    return value
+        opp = 1.0 / (players - 1)
+        ev.wcol = [1.0 if ev.seat_of[c] == seat else -opp for c in range(ev.ncol)]
+        ev.wseat = [1.0 if s == seat else -opp for s in range(players)]
+        ev.me = seat
+        values = {s: [0.0, *(ev.move_value(s, ev.frame[s], d) for d in range(1, 7))] for s in slots}
+        if style.reply_rerolls:
+            total += _turn_value(values, {s: ev.frame[s] & 3 for s in slots})
+        else:
+            total += sum(max(values[s][d] for s in slots) for d in range(1, 7)) / 6.0
+    # a reply's gain to that seat costs me about its weight among my opponents
+    return total * (1.0 if players == 2 else 1.0 / (players - 1))
 
 
-def _move_action(st: State, slot: int) -> Action:
+def _move_action(st: State, slot: int, die: int) -> Action:
     piece = st.frame[slot]
-    square = LANDING[slot][st.die]
+    square = LANDING[slot][die]
     return {"do": "move", "space": SPACES[slot], "colour": piece >> 2, "rank": RANKS[piece & 3],
             "row": square // SIZE, "col": square % SIZE}
 
 
+def _deep_values(st: State, me: int, slot: int, style: Style) -> list[float]:
+    """Return, per die face, the value of moving the frame piece in ``slot``: its gain minus the
+    replies it leaves (``st`` is in its move phase; the die is set per face)."""
+    out = [0.0]
+    for die in range(1, 7):
+        moving = replace(st, die=die)
+        gain = _Eval(moving, me, True, style.weights).move_value(slot, st.frame[slot], die)
+        after, _ = GAME.apply(moving, me, _move_action(moving, slot, die))
+        if after.phase == "keep":
+            after = _settle(after)
+        out.append(gain - style.reply_weight * _reply(after, me, style))
+    return out
+
+
 def _settle(st: State) -> State:
-    """Answer a pending keep/return of one's own captured piece by the heuristic rule."""
-    if st.phase != "keep":
-        return st
+    """Answer a pending keep / return of one's own captured piece as Hard does."""
     ev = _Eval(st, st.seat, False)
     piece = st.pending
     keep = float(piece & 3) >= 2.5 * ev.future + 0.5
-    nxt, _ = GAME.apply(st, st.seat, {"do": "keep" if keep else "return", **_piece(piece)})
+    nxt, _ = GAME.apply(st, st.seat, {"do": "keep" if keep else "return", "colour": piece >> 2,
+                                      "rank": RANKS[piece & 3]})
     return nxt
 
 
-def _piece(piece: int) -> dict[str, Any]:
-    return {"colour": piece >> 2, "rank": RANKS[piece & 3]}
-
-
-def after_move(st: State, slot: int) -> State:
-    """Return the state after the mover moves the frame piece in ``slot`` with the current die."""
-    nxt, _ = GAME.apply(st, st.seat, _move_action(st, slot))
-    return _settle(nxt)
-
-
-def reply_value(st: State, me: int) -> float:
-    """Return ``me``'s value of ``st`` after the seat to move makes its greedy best move, averaged
-    over its die (its placement is not modelled: any of its frame pieces may move)."""
-    if st.phase == "over" or st.seat == me:
-        return position_value(st, me)
-    seat = st.seat
-    colours = seat_colours(seat, st.players)
-    slots = [i for i, p in enumerate(st.frame) if p != EMPTY and p >> 2 in colours]
-    if not slots:
-        return position_value(st, me)
-    ev = _Eval(st, seat, False)
-    total = 0.0
-    base = replace(st, phase="move", roll=1, placed=NOBODY, pending=EMPTY)
-    for die in range(1, 7):
-        best = max(slots, key=lambda s: (ev.move_value(s, st.frame[s], die), -s))
-        reached = after_move(replace(base, die=die), best)
-        total += position_value(reached, me) + FOLLOW * follow_up(reached, me)
-    return total / 6.0
-
-
-def follow_up(st: State, me: int) -> float:
-    """Return ``me``'s expected best move gain on its coming turn (its frame pieces, any die)."""
-    if st.phase == "over" or st.seat != me:
-        return 0.0
-    colours = seat_colours(me, st.players)
-    slots = [i for i, p in enumerate(st.frame) if p != EMPTY and p >> 2 in colours]
-    if not slots:
-        return 0.0
-    ev = _Eval(st, me, True)
-    return sum(max(ev.move_value(s, st.frame[s], d) for s in slots) for d in range(1, 7)) / 6.0
-
-
-def move_values(st: State, me: int, slots: list[int]) -> dict[int, float]:
-    """Return the reply-aware value of moving each of ``slots`` with the current die."""
-    return {s: reply_value(after_move(st, s), me) for s in slots}
-
-
-def reroll_value(st: State, me: int, slots_of_rank: list[int]) -> float:
-    """Return the mean over the next die of the best reply-aware move among ``slots_of_rank``."""
-    total = 0.0
-    for die in range(1, 7):
-        nxt = replace(st, phase="move", roll=st.roll + 1, die=die)
-        total += max(move_values(nxt, me, slots_of_rank).values())
-    return total / 6.0
-
-
-def choose_move(st: State, legal: list[Action]) -> Action:
-    """Return the move (or reroll) with the best reply-aware value."""
+def choose_move(st: State, legal: list[Action], style: Style | None = None,
+                budget: Budget | None = None) -> Action:
+    """Return the move (or reroll) with the best reply-charged value; Hard's gain ranks the
+    candidates and breaks what the budget leaves unsearched."""
+    style = (style or STYLE).at(st.players)
     me = st.seat
+    clock = _Clock(budget or BUDGET)
+    ev = _Eval(st, me, True, style.weights)
     moves = [a for a in legal if a["do"] == "move"]
-    values = move_values(st, me, [_slot(a) for a in moves])
-    best = max(moves, key=lambda a: (values[_slot(a)], -moves.index(a)))
+    quick = sorted(((ev.move_value(SPACE_INDEX[a["space"]], st.frame[SPACE_INDEX[a["space"]]], st.die), -i, a)
+                    for i, a in enumerate(moves)), key=lambda t: (t[0], t[1]), reverse=True)
+    scored: list[tuple[float, int, Action]] = []
+    for gain, neg, a in quick:
+        if not clock.spend(1):
+            break
+        after, _ = GAME.apply(st, me, a)
+        if after.phase == "keep":
+            after = _settle(after)
+        scored.append((gain - style.reply_weight * _reply(after, me, style), neg, a))
+    best_val, _, best = max(scored, key=lambda t: (t[0], t[1])) if scored else quick[0]
     if {"do": "reroll"} in legal:
-        ncol = colours_in_play(st.players)
-        colours = (st.placed,) if st.placed != NOBODY else seat_colours(me, st.players)
-        assert all(0 <= c < ncol for c in colours)
-        nxt_slots = [i for i, p in enumerate(st.frame) if p != EMPTY and p >> 2 in colours and p & 3 >= st.roll + 1]
-        if reroll_value(st, me, nxt_slots) > values[_slot(best)] + 1e-9:
+        nxt_roll = st.roll + 1
+        colours = movable_colours(st)
+        slots = [s for s, p in enumerate(st.frame) if p != EMPTY and p >> 2 in colours and p & 3 >= nxt_roll]
+        if clock.spend(6 * len(slots)):
+            table = {s: _deep_values(replace(st, roll=nxt_roll), me, s, style) for s in slots}
+            future = _turn_value(table, {s: st.frame[s] & 3 for s in slots}, nxt_roll)
+        else:
+            values = {s: [0.0, *(ev.move_value(s, st.frame[s], d) for d in range(1, 7))] for s in slots}
+            future = _turn_value(values, {s: st.frame[s] & 3 for s in slots}, nxt_roll)
+        if future > best_val + 1e-9:
             return {"do": "reroll"}
     return best
 
 
-def choose_place(st: State, legal: list[Action], refine: int = REFINE) -> Action:
-    """Return the placement with the best expectimax turn: every placement is valued through
-    the roll / reroll tree with the position each move leaves; the best few again with the
-    position after the next seat's reply."""
+def _hand_value(hand: dict[int, tuple[int, list[float]]], colours: tuple[int, ...]) -> float:
+    """Return what the frame pieces in ``hand`` (slot -> (piece, gain by die)) promise for the
+    next turn: the best colour's expectimax turn (the colour placed is the colour that moves)."""
+    best = 0.0
+    for colour in colours:
+        group = {s: v for s, (p, v) in hand.items() if p >> 2 == colour}
+        if group:
+            best = max(best, _turn_value(group, {s: hand[s][0] & 3 for s in group}))
+    return best
+
+
+def choose_place(st: State, legal: list[Action], style: Style | None = None,
+                 budget: Budget | None = None) -> Action:
+    """Return the placement whose turn (roll, rerolls, reply-charged moves) is worth the most.
+
+    Each move of the turn is also credited with ``style.hand`` times what the frame pieces it
+    leaves promise for the next turn. A quick value (each move's immediate gain) ranks every
+    placement; the best are searched in that order while the budget lasts (a placement's
+    landing does not depend on its rank, only its rerolls do)."""
+    style = (style or STYLE).at(st.players)
     me = st.seat
-    future = _Eval(st, me, False).future
-    quick: dict[tuple[int, int], list[float]] = {}  # (piece, slot) -> value by die
+    clock = _Clock(budget or BUDGET)
+    ev = _Eval(st, me, True, style.weights)
+    flex = style.weights.place_flex
+    mine = seat_colours(me, st.players)
+    gains: dict[tuple[int, int], list[float]] = {}  # (piece, slot) -> immediate gain by die
 
-    def outcome(slot: int, piece: int, die: int, reply: bool) -> float:
-        frame = list(st.frame)
-        frame[slot] = piece
-        moving = replace(st, frame=tuple(frame), phase="move", roll=1, die=die, placed=piece >> 2)
-        after = after_move(moving, slot)
-        return reply_value(after, me) if reply else position_value(after, me)
+    def gain(piece: int, slot: int) -> list[float]:
+        key = (piece, slot)
+        if key not in gains:
+            saved = ev.frame[slot]
+            ev.frame[slot] = piece
+            gains[key] = [0.0, *(ev.move_value(slot, piece, d) for d in range(1, 7))]
+            ev.frame[slot] = saved
+        return gains[key]
 
-    def values(slot: int, piece: int, reply: bool) -> list[float]:
-        return [0.0, *(outcome(slot, piece, d, reply) for d in range(1, 7))]
-
-    def turn(action: Action, reply: bool, cache: dict[tuple[int, int], list[float]]) -> float:
-        colour, rank, slot = int(action["colour"]), RANK_OF[action["rank"]], SPACE_INDEX[action["space"]]
-        movers = (colour,) if st.players == 2 else seat_colours(me, st.players)
+    def turn(a: Action, deep: dict[tuple[int, int], list[float]] | None, moving: State | None) -> float:
+        colour, rank, slot = int(a["colour"]), RANK_OF[a["rank"]], SPACE_INDEX[a["space"]]
+        movers = (colour,) if st.players == 2 else mine
+        hand = {s: (p, gain(p, s)) for s, p in enumerate(st.frame) if p != EMPTY and p >> 2 in mine}
+        hand[slot] = (4 * colour + rank, gain(4 * colour + rank, slot))
         table: dict[int, list[float]] = {}
         ranks: dict[int, int] = {}
-        for s, p in enumerate(st.frame):
-            if p != EMPTY and p >> 2 in movers:
-                if (p, s) not in cache:
-                    cache[(p, s)] = values(s, p, reply)
-                table[s], ranks[s] = cache[(p, s)], p & 3
-        key = (4 * colour + 1, slot)
-        if key not in cache:
-            cache[key] = values(slot, 4 * colour + 1, reply)  # the landing does not depend on rank
-        table[slot], ranks[slot] = cache[key], rank
-        # a high rank that stays on the frame keeps rerolls open for later turns
-        return _turn_value(table, ranks) + FLEX[rank] * future
+        for s, (p, vals) in hand.items():
+            if p >> 2 not in movers:
+                continue
+            if deep is not None and moving is not None:
+                key = (p if s != slot else 4 * colour + 1, s)
+                if key not in deep:
+                    deep[key] = _deep_values(moving, me, s, style)
+                vals = deep[key]
+            bonus = style.hand * _hand_value({t: h for t, h in hand.items() if t != s}, mine) if style.hand else 0.0
+            table[s] = [v + bonus for v in vals]
+            ranks[s] = p & 3
+        return _turn_value(table, ranks) + flex[rank] * ev.future
 
-    scored = sorted(((turn(a, False, quick), -i, a) for i, a in enumerate(legal)), key=lambda t: (t[0], t[1]),
+    ranked = sorted(((turn(a, None, None), -i, a) for i, a in enumerate(legal)), key=lambda t: (t[0], t[1]),
                     reverse=True)
-    if refine <= 1:
-        return scored[0][2]
-    deep: dict[tuple[int, int], list[float]] = {}
-    best = max(((turn(a, True, deep), neg, a) for _, neg, a in scored[:refine]), key=lambda t: (t[0], t[1]))
-    return best[2]
-
-
-def _slot(action: Action) -> int:
-    return SPACES.index(action["space"])
+    deep: dict[tuple[int, int], list[float]] = {}  # (piece, slot) -> reply-charged value by die
+    best: tuple[float, int, Action] | None = None
+    for _, neg, a in ranked:
+        colour, slot = int(a["colour"]), SPACE_INDEX[a["space"]]
+        movers = (colour,) if st.players == 2 else mine
+        placed, _ = GAME.apply(st, me, a)
+        keys = {(p if s != slot else 4 * colour + 1, s) for s, p in enumerate(placed.frame)
+                if p != EMPTY and p >> 2 in movers}
+        if not clock.spend(6 * len(keys - deep.keys())):
+            break
+        val = turn(a, deep, replace(placed, phase="move", roll=1))
+        if best is None or (val, neg) > (best[0], best[1]):
+            best = (val, neg, a)
+    return best[2] if best is not None else ranked[0][2]
