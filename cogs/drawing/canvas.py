@@ -36,7 +36,7 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.truetype(str(FONT_FILE), size * SCALE, layout_engine=ImageFont.Layout.BASIC)
 
 
-PALETTE_SOURCES = ("drawing/canvas.py", "indus/board.py", "sakkara/board.py", "sakkara/motifs.py")
+PALETTE_SOURCES = ("drawing/canvas.py", "indus/board.py", "sakkara/board.py", "sakkara/motifs.py", "sakkara/rack.py")
 """The modules (relative to ``cogs/``) whose colours make the palette: every module that draws."""
 
 

@@ -20,8 +20,9 @@ from PIL import Image
 from cogs import i18n
 from cogs.drawing.canvas import Canvas
 from cogs.drawing.labels import player_names, tr, trn
-from cogs.sakkara.motifs import INK, draw_tile, motif_word
-from engine.sakkara.tiles import BOARD_SIDE, MOTIFS, SPELLS
+from cogs.sakkara.motifs import BG, INK, draw_tile, motif_word, tile_sprite
+from cogs.sakkara.rack import RACK_WIDTH, rack_canvas, rack_image
+from engine.sakkara.tiles import BOARD_SIDE, MOTIFS
 
 __all__ = ["RACK_WIDTH", "SIZE", "board_canvas", "board_image", "panel_box", "private_image", "rack_image",
            "space_label", "warm", "worker_label"]
@@ -41,7 +42,6 @@ HEIGHT = STRIP_Y + 78
 SIZE = (WIDTH, HEIGHT)
 """Pixel size of every board image."""
 
-BG = "#f6f0e1"
 SAND = "#e6d5ae"
 GRID = "#b59e6e"
 LAYER = "#8c7046"
@@ -100,19 +100,6 @@ def _arrow(c: Canvas, cx: float, cy: float, direction: str, dist: float) -> None
     base = (cx + dx * dist, cy + dy * dist)
     side = (-dy * 6, dx * 6)
     c.polygon([tip, (base[0] + side[0], base[1] + side[1]), (base[0] - side[0], base[1] - side[1])], fill=ACCENT)
-
-
-def tile_sprite(motif: str, side: int, label: bool = True) -> Image.Image:
-    """Return one tile face as a reusable sprite (the icons are the costly part of a board)."""
-    return _tile(motif, side, motif_word(motif) if label else None)
-
-
-@lru_cache(maxsize=256)
-def _tile(motif: str, side: int, word: str | None) -> Image.Image:
-    # keyed by the word, not a flag: a cached tile never prints another language's name
-    s = Canvas.sprite(side + 1, side + 1)
-    draw_tile(s, motif, 0, 0, side, word)
-    return s.image
 
 
 @lru_cache(maxsize=256)
@@ -176,7 +163,7 @@ def board_image(view: dict[str, Any], names: Sequence[str] | None = None) -> byt
 def private_image(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
     """Return one seat's private picture: the public board with that seat's rack under it (for
     its own DM or ephemeral prompt only)."""
-    board, rack = _shared_board(view, names), _rack(view, names)
+    board, rack = _shared_board(view, names), rack_canvas(view, names)
     c = Canvas(WIDTH, HEIGHT + rack.height, BG)
     c.image.paste(board.image, (0, 0))
     c.image.paste(rack.image, (0, board.image.height))
@@ -356,57 +343,6 @@ def _used_strip(c: Canvas, view: dict[str, Any], names: Sequence[str]) -> None:
         tx += side + gap
     c.text(tx + 4, y + 47, tr("boards.top"), 12, fill="#7a6a4a", anchor="lm")
 
-
-RACK_COLS = 8
-RACK_TILE = 62
-RACK_W = 2 * MARGIN + RACK_COLS * (RACK_TILE + 30) + 8
-
-
-def rack_image(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
-    """Return a PNG of one seat's private rack (and a Snake's reveal of the opponent's rack)."""
-    return _rack(view, names).png()
-
-
-def _rack(view: dict[str, Any], names: Sequence[str] | None) -> Canvas:
-    seats = player_names(names, 2)
-    seat = view.get("seat", 0) if view.get("seat") in (0, 1) else 0
-    rack: dict[str, int] = {m: n for m, n in (view.get("rack") or {}).items() if n}
-    revealed: dict[str, int] | None = view.get("revealed_rack")
-    sections: list[tuple[str, dict[str, int]]] = [(trn("boards.sakkara.your_rack", sum(rack.values()),
-                                                       name=seats[seat]), rack)]
-    if revealed is not None:
-        sections.append((trn("boards.sakkara.revealed", sum(revealed.values()), name=seats[1 - seat]),
-                         {m: n for m, n in revealed.items() if n}))
-    row_h = RACK_TILE + 16
-    heights = [34 + row_h * max(1, -(-len(tiles) // RACK_COLS)) for _, tiles in sections]
-    spell_h = 30 + 24 * 2
-    height = MARGIN + sum(heights) + spell_h + MARGIN
-    c = Canvas(RACK_W, height, BG)
-    y = MARGIN
-    for (title, tiles), h in zip(sections, heights, strict=True):
-        c.text(MARGIN, y + 14, title, 18, fill=INK, anchor="lm", bold=True)
-        if not tiles:
-            c.text(MARGIN, y + 34 + RACK_TILE / 2, tr("boards.sakkara.rack_empty"), 15, fill="#7a6a4a", anchor="lm")
-        ordered = [m for m in MOTIFS if m in tiles] + sorted(m for m in tiles if m not in MOTIFS)
-        for i, motif in enumerate(ordered):
-            r, col = divmod(i, RACK_COLS)
-            tx, ty = MARGIN + col * (RACK_TILE + 30), y + 34 + r * row_h
-            c.paste(tile_sprite(motif, RACK_TILE), tx, ty)
-            c.text(tx + RACK_TILE + 3, ty + RACK_TILE - 2, f"x{tiles[motif]}", 17, fill=INK, anchor="ls", bold=True)
-        y += h
-    # the spell recipes: printed on the real board's border, handy next to one's own tiles
-    c.text(MARGIN, y + 14, tr("boards.sakkara.spells"), 15, fill=INK, anchor="lm", bold=True)
-    for i, spell in enumerate(SPELLS):
-        sx = MARGIN + (i % 2) * (RACK_W // 2)
-        sy = y + 30 + (i // 2) * 24
-        c.text(sx, sy + 10, tr(f"boards.sakkara.spell.{spell.name}"), 14, fill=INK, anchor="lm")
-        for j, motif in enumerate(spell.recipe):
-            c.paste(tile_sprite(motif, 21, False), sx + 96 + j * 24, sy)
-    return c
-
-
-RACK_WIDTH = RACK_W
-"""Width of every rack image (its height grows with a long rack or a Snake's reveal)."""
 
 
 def warm() -> None:

@@ -28,6 +28,7 @@ from cogs import drawing
 from cogs.drawing.canvas import printable
 from cogs.indus import board as indus_board_mod
 from cogs.sakkara import board as sakkara_board_mod
+from cogs.sakkara import motifs as sakkara_motifs
 
 SAKKARA = sakkara_engine.GAME
 INDUS = indus_engine.GAME
@@ -216,7 +217,7 @@ def test_board_file_wraps_the_png() -> None:
 def test_warm_fills_the_caches_without_error() -> None:
     sakkara_board_mod.warm()
     indus_board_mod.warm()
-    assert sakkara_board_mod._tile.cache_info().currsize >= 16
+    assert sakkara_motifs._tile.cache_info().currsize >= 16
 
 
 def test_labels_match_the_coordinates_printed_on_the_images() -> None:
