@@ -17,7 +17,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["SCALE", "Canvas", "Colour", "font", "printable", "text_width"]
+__all__ = ["SCALE", "Canvas", "Colour", "encode", "font", "printable", "text_width"]
 
 SCALE = 2
 """Supersampling factor: drawn at SCALE x the output size, reduced once at the end."""
@@ -217,15 +217,23 @@ class Canvas:
             text = text[:-1]
         return text + "…"
 
-    def png(self) -> bytes:
-        """Return the image reduced to output size, as a 256-colour PNG.
-
-        The boards are flat colours, so a palette (see :func:`palette`) is visually lossless and
-        makes the file ~2.5x smaller and much faster to encode than RGB.
-        """
+    def reduced(self) -> Image.Image:
+        """Return the image at output size (RGB): what :meth:`png` encodes, for pictures made of
+        several canvases (reduced apart, pasted side by side at output size, encoded once)."""
         small = self.image.reduce(SCALE)
-        if small.mode != "RGB":
-            small = small.convert("RGB")
-        out = io.BytesIO()
-        small.quantize(palette=palette(), dither=Image.Dither.NONE).save(out, format="PNG", compress_level=3)
-        return out.getvalue()
+        return small if small.mode == "RGB" else small.convert("RGB")
+
+    def png(self) -> bytes:
+        """Return the image reduced to output size, as a 256-colour PNG (see :func:`encode`)."""
+        return encode(self.reduced())
+
+
+def encode(image: Image.Image) -> bytes:
+    """Return an output-size RGB image as a 256-colour PNG.
+
+    The boards are flat colours, so a palette (see :func:`palette`) is visually lossless and
+    makes the file ~2.5x smaller and much faster to encode than RGB.
+    """
+    out = io.BytesIO()
+    image.quantize(palette=palette(), dither=Image.Dither.NONE).save(out, format="PNG", compress_level=3)
+    return out.getvalue()

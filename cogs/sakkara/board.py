@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image
 
 from cogs import i18n
-from cogs.drawing.canvas import Canvas
+from cogs.drawing.canvas import Canvas, encode
 from cogs.drawing.labels import player_names, tr, trn
 from cogs.sakkara.motifs import BG, INK, draw_tile, motif_word, tile_sprite
 from cogs.sakkara.rack import RACK_WIDTH, rack_canvas, rack_image
@@ -157,33 +158,62 @@ def _status(view: dict[str, Any], names: Sequence[str]) -> str:
 
 def board_image(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
     """Return a PNG of the public Sakkara view: board, workers, displays, pyramids, used tiles."""
-    return _shared_board(view, names).png()
+    board = _shared_board(view, names)
+    if board.png is None:
+        board.png = encode(board.image)
+    return board.png
 
 
 def private_image(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
     """Return one seat's private picture: the public board with that seat's rack under it (for
     its own DM or ephemeral prompt only)."""
-    board, rack = _shared_board(view, names), rack_canvas(view, names)
-    c = Canvas(WIDTH, HEIGHT + rack.height, BG)
-    c.image.paste(board.image, (0, 0))
-    c.image.paste(rack.image, (0, board.image.height))
-    return c.png()
+    key = (_key(view), tuple(names or ()), i18n.current_language())
+    png = _PRIVATE.get(key)
+    if png is not None:  # a prompt redrawn with nothing of its picture changed
+        _PRIVATE.move_to_end(key)
+        return png
+    board, rack = _shared_board(view, names).image, rack_canvas(view, names).reduced()
+    # Put together at output size: the board is reduced once for every picture of its moment,
+    # and a 2x reduction never mixes pixels across the seam (an even row), so this is the very
+    # picture one supersampled canvas would give.
+    picture = Image.new("RGB", (WIDTH, HEIGHT + rack.height), BG)
+    picture.paste(board, (0, 0))
+    picture.paste(rack, (0, HEIGHT))
+    png = _PRIVATE[key] = encode(picture)
+    while len(_PRIVATE) > 64:  # ~40 KB each
+        _PRIVATE.popitem(last=False)
+    return png
 
 
-def _shared_board(view: dict[str, Any], names: Sequence[str] | None) -> Canvas:
+@dataclass
+class _Board:
+    """A public board at output size, and its PNG once one was asked for."""
+
+    image: Image.Image
+    png: bytes | None = None
+
+
+def _key(view: dict[str, Any]) -> str:
+    return json.dumps(view, sort_keys=True, default=str)
+
+
+def _shared_board(view: dict[str, Any], names: Sequence[str] | None) -> _Board:
     """Return the public board of ``view``, drawn once for a move's public message and the private
-    pictures of the same moment (each drew it again: ~50 ms of CPU each). Shared: never drawn on."""
-    public = json.dumps({k: v for k, v in view.items() if k not in PRIVATE_KEYS}, sort_keys=True, default=str)
+    pictures of the same moment (each drew it again: ~50 ms of CPU each)."""
+    public = _key({k: v for k, v in view.items() if k not in PRIVATE_KEYS})
     key = (public, tuple(names or ()), i18n.current_language())  # the words on it are the reader's
     board = _BOARDS.get(key)
     if board is None:
-        board = _BOARDS[key] = board_canvas(view, names)
-        while len(_BOARDS) > 4:  # a few moments of a few tables: a supersampled board is ~10 MB
+        board = _BOARDS[key] = _Board(board_canvas(view, names).reduced())
+        while len(_BOARDS) > 8:  # a few moments of a few tables, ~2 MB each at output size
             _BOARDS.popitem(last=False)
+    else:
+        _BOARDS.move_to_end(key)
     return board
 
 
-_BOARDS: OrderedDict[tuple[str, tuple[str, ...], str], Canvas] = OrderedDict()
+_BOARDS: OrderedDict[tuple[str, tuple[str, ...], str], _Board] = OrderedDict()
+_PRIVATE: OrderedDict[tuple[str, tuple[str, ...], str], bytes] = OrderedDict()
 
 
 def board_canvas(view: dict[str, Any], names: Sequence[str] | None) -> Canvas:
