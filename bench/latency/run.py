@@ -240,6 +240,7 @@ class Run:
             if self.load is not None:
                 self.load.prepare()
             config = Config(token=None, sync_commands=False, ai_delay_s=args.ai_delay, ai_workers=args.ai_workers,
+                            draw_workers=args.draw_workers,
                             decision_timeout_s=args.decision_timeout, reminder_before_s=args.reminder_before,
                             rate_limited=False)
             bot = Bot(store, config, self.clock)

@@ -19,12 +19,14 @@ def test_defaults_and_values():
     config = Config.from_env({"DISCORD_TOKEN": " abc ", "DEV_GUILD_ID": "123", "DECISION_TIMEOUT_S": "45"})
     assert config.token == "abc" and config.dev_guild_id == 123 and config.decision_timeout_s == 45
     assert Config.from_env({}).database_path == "data/temple_table.sqlite3"
+    assert Config.from_env({}).draw_workers == 1 and Config.from_env({"DRAW_WORKERS": "0"}).draw_workers == 0
 
 
 @pytest.mark.parametrize(("env", "name"), [({"DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID"),
                                            ({"DECISION_TIMEOUT_S": "soon"}, "DECISION_TIMEOUT_S"),
                                            ({"AI_DELAY_S": "-1"}, "AI_DELAY_S"),
-                                           ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL")])
+                                           ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
+                                           ({"DRAW_WORKERS": "two"}, "DRAW_WORKERS")])
 def test_malformed_values_name_the_setting(env, name):
     with pytest.raises(ValueError, match=name):
         Config.from_env(env)
