@@ -24,6 +24,7 @@ from cogs.i18n import t
 from cogs.sakkara import labels
 from cogs.sakkara.labels import builder_text, event_line, motif, names, round_title, seat_field, text_board, whose_turn
 from cogs.sakkara.prompt import dm_with_rack, prompt_at
+from cogs.table.answer import acknowledged_while_drawing
 from cogs.table.buttons import PeekButton
 from cogs.table.hub import TableHub
 from cogs.table.lobby import post_summary
@@ -126,7 +127,8 @@ class SakkaraRenderer:
         module = labels.boards()
         png = None
         if module is not None:
-            png = await drawn(module.board_image, GAME.view(table.state, None), names(table))
+            with acknowledged_while_drawing():
+                png = await drawn(module.board_image, GAME.view(table.state, None), names(table))
         fields = self._public_fields(hub, table, png)
         await post_with_image(hub, table, kind, png, new=new, **fields)
 
