@@ -17,7 +17,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["SCALE", "Canvas", "Colour", "encode", "font", "printable", "text_width"]
+__all__ = ["SCALE", "Canvas", "Colour", "encode", "font", "png_of", "printable", "quantized", "text_width"]
 
 SCALE = 2
 """Supersampling factor: drawn at SCALE x the output size, reduced once at the end."""
@@ -234,6 +234,17 @@ def encode(image: Image.Image) -> bytes:
     The boards are flat colours, so a palette (see :func:`palette`) is visually lossless and
     makes the file ~2.5x smaller and much faster to encode than RGB.
     """
+    return png_of(quantized(image))
+
+
+def quantized(image: Image.Image) -> Image.Image:
+    """Return an output-size RGB image mapped to :func:`palette` (each pixel on its own, no
+    dithering: parts mapped apart and pasted together give the picture mapped whole)."""
+    return image.quantize(palette=palette(), dither=Image.Dither.NONE)
+
+
+def png_of(image: Image.Image) -> bytes:
+    """Return a :func:`quantized` image as PNG bytes."""
     out = io.BytesIO()
-    image.quantize(palette=palette(), dither=Image.Dither.NONE).save(out, format="PNG", compress_level=3)
+    image.save(out, format="PNG", compress_level=3)
     return out.getvalue()

@@ -19,7 +19,7 @@ from typing import Any
 from PIL import Image
 
 from cogs import i18n
-from cogs.drawing.canvas import Canvas, encode
+from cogs.drawing.canvas import Canvas, png_of, quantized
 from cogs.drawing.labels import player_names, tr, trn
 from cogs.sakkara.motifs import BG, INK, draw_tile, motif_word, tile_sprite
 from cogs.sakkara.rack import RACK_WIDTH, rack_canvas, rack_image
@@ -160,7 +160,7 @@ def board_image(view: dict[str, Any], names: Sequence[str] | None = None) -> byt
     """Return a PNG of the public Sakkara view: board, workers, displays, pyramids, used tiles."""
     board = _shared_board(view, names)
     if board.png is None:
-        board.png = encode(board.image)
+        board.png = png_of(board.image)
     return board.png
 
 
@@ -172,22 +172,31 @@ def private_image(view: dict[str, Any], names: Sequence[str] | None = None) -> b
     if png is not None:  # a prompt redrawn with nothing of its picture changed
         _PRIVATE.move_to_end(key)
         return png
-    board, rack = _shared_board(view, names).image, rack_canvas(view, names).reduced()
-    # Put together at output size: the board is reduced once for every picture of its moment,
-    # and a 2x reduction never mixes pixels across the seam (an even row), so this is the very
-    # picture one supersampled canvas would give.
-    picture = Image.new("RGB", (WIDTH, HEIGHT + rack.height), BG)
+    board, rack = _shared_board(view, names).image, quantized(rack_canvas(view, names).reduced())
+    # Put together at output size and in the palette: the board is drawn, reduced and mapped once
+    # for every picture of its moment; a 2x reduction never mixes pixels across the seam (an even
+    # row) and the palette maps pixel by pixel, so this is the very picture one supersampled
+    # canvas would give.
+    picture = Image.new("P", (WIDTH, HEIGHT + rack.height), _background_index())
+    picture.putpalette(board.getpalette() or [])
     picture.paste(board, (0, 0))
     picture.paste(rack, (0, HEIGHT))
-    png = _PRIVATE[key] = encode(picture)
-    while len(_PRIVATE) > 64:  # ~40 KB each
+    png = _PRIVATE[key] = png_of(picture)
+    while len(_PRIVATE) > 256:  # ~45 KB each
         _PRIVATE.popitem(last=False)
     return png
 
 
+@lru_cache(maxsize=1)
+def _background_index() -> int:
+    index = quantized(Image.new("RGB", (1, 1), BG)).getpixel((0, 0))
+    assert isinstance(index, int)
+    return index
+
+
 @dataclass
 class _Board:
-    """A public board at output size, and its PNG once one was asked for."""
+    """A public board at output size in the palette, and its PNG once one was asked for."""
 
     image: Image.Image
     png: bytes | None = None
@@ -204,8 +213,11 @@ def _shared_board(view: dict[str, Any], names: Sequence[str] | None) -> _Board:
     key = (public, tuple(names or ()), i18n.current_language())  # the words on it are the reader's
     board = _BOARDS.get(key)
     if board is None:
-        board = _BOARDS[key] = _Board(board_canvas(view, names).reduced())
-        while len(_BOARDS) > 8:  # a few moments of a few tables, ~2 MB each at output size
+        board = _BOARDS[key] = _Board(quantized(board_canvas(view, names).reduced()))
+        # Many: in the bot the private pictures of a moment are asked for after its public board,
+        # behind the other tables' pictures in the drawing process (with 8, at 300 Sakkara tables
+        # most boards were drawn three times). ~0.6 MB each at output size in the palette.
+        while len(_BOARDS) > 48:
             _BOARDS.popitem(last=False)
     else:
         _BOARDS.move_to_end(key)
