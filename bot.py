@@ -31,6 +31,7 @@ import discord
 from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
 
+from cogs import drawing
 from cogs.i18n import t
 from cogs.i18n.commands import CatalogueTranslator
 from cogs.table import buttons, lobby, resign
@@ -68,6 +69,7 @@ class Config:
     ai_workers: int = 0  # from the environment: one per core beyond the first (AI_WORKERS)
     ai_budget_s: float = 10.0
     ai_think_s: float = THINKING_S
+    draw_workers: int = 0  # from the environment: 1 (DRAW_WORKERS; 0: the drawing thread, as tests do)
     log_level: str = "INFO"
     dev_guild_id: int | None = None
     sync_commands: bool = True  # when the command tree changed (a hash in the database says)
@@ -103,6 +105,9 @@ class Config:
         workers = env.get("AI_WORKERS", "").strip()
         if workers and not workers.isdigit():
             raise ValueError(f"AI_WORKERS must be a whole number (0: no worker processes), got {workers!r}")
+        drawers = env.get("DRAW_WORKERS", "").strip()
+        if drawers and not drawers.isdigit():
+            raise ValueError(f"DRAW_WORKERS must be a whole number (0: a thread of the bot's process), got {drawers!r}")
         guild = env.get("DEV_GUILD_ID", "").strip()
         if guild and not guild.isdigit():
             raise ValueError(f"DEV_GUILD_ID must be a server id (digits), got {guild!r}")
@@ -118,6 +123,7 @@ class Config:
             ai_workers=int(workers) if workers else default_workers(),
             ai_budget_s=budget,
             ai_think_s=_think_s(number("AI_THINK_S", 0, 0.1, 30), budget),
+            draw_workers=int(drawers) if drawers else 1,
             log_level=level,
             dev_guild_id=int(guild) if guild else None,
             sync_commands=env.get("SYNC_COMMANDS", "true").strip().lower() not in ("0", "false", "no"),
@@ -245,6 +251,7 @@ class Bot(TableBot):
 
     async def setup_hook(self) -> None:
         """Load cogs, register buttons, start restoring the timers, sync commands (see the module doc)."""
+        drawing.draw_apart(self.config.draw_workers)  # board pictures in their own process(es)
         for extension in EXTENSIONS:
             try:
                 await self.load_extension(extension)
@@ -303,6 +310,7 @@ class Bot(TableBot):
         await self.hub.outbox.close()  # what waits for Discord's budget goes out first
         await self.hub.readers.flush()  # the players' last locales, before the store closes
         await self.hub.closed_dms.flush()  # and who has closed DMs
+        drawing.stop_apart()
         await super().close()
 
 

@@ -3,6 +3,8 @@
 Positions: seeded random playouts of each game (chance from the state's own seed), sampled
 evenly, finished games included. The first render of a process fills the sprite and text
 caches; it is timed apart ("cold") and the table reports the warm renders a running bot sees.
+``sakkara_move`` is what a move draws: the public board and both private pictures (each the
+board with a rack under it), the board drawn once for the three.
 
     .venv/bin/python bench/board_render.py [--positions 200]
 """
@@ -74,6 +76,13 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
 
 
+def sakkara_move(views: tuple[Any, Any, Any]) -> bytes:
+    """What a Sakkara move draws: the public board and both players' private pictures (board + rack)."""
+    sakkara_board.board_image(views[0])
+    sakkara_board.private_image(views[1])
+    return sakkara_board.private_image(views[2])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=200)
@@ -83,6 +92,10 @@ def main() -> None:
     cases: list[tuple[str, Callable[[Any], bytes], list[Any]]] = [
         ("sakkara_board", sakkara_board.board_image, [sakkara_engine.GAME.view(s, None) for s in sak]),
         ("sakkara_rack", sakkara_board.rack_image, [sakkara_engine.GAME.view(s, i % 2) for i, s in enumerate(sak)]),
+        ("sakkara_private", sakkara_board.private_image,
+         [sakkara_engine.GAME.view(s, i % 2) for i, s in enumerate(sak)]),
+        ("sakkara_move", sakkara_move,
+         [tuple(sakkara_engine.GAME.view(s, seat) for seat in (None, 0, 1)) for s in sak]),
     ]
     for players in (2, 3, 4):
         layout = "default" if players != 3 else "random"

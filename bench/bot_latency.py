@@ -71,6 +71,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="bot delay of the --ai-load tables (0: the lowest /settings bot_delay allows)")
     parser.add_argument("--ai-workers", type=int, default=default_workers(),
                         help="AI worker processes (default: the bot's, AI_WORKERS unset: cores - 1)")
+    parser.add_argument("--draw-workers", type=int, default=1,
+                        help="picture-drawing processes (default: the bot's, DRAW_WORKERS unset: 1; 0: a thread)")
     parser.add_argument("--decision-timeout", type=float, default=120.0, help="seconds to decide (as deployed)")
     parser.add_argument("--reminder-before", type=float, default=30.0, help="private reminder this long before")
     parser.add_argument("--rest-per-second", type=float, default=50.0,
@@ -92,7 +94,7 @@ async def amain(argv: list[str] | None = None) -> int:
           f"load average {os.getloadavg()[0]:.1f}), {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC")
     print(f"{setup.name}; think {args.think[0]:g}-{args.think[1]:g} s, bot delay {args.ai_delay:g} s, "
           f"{args.seconds:g} s measured per size; {'rate-limited' if args.rate_limited else 'NOT rate-limited'}; "
-          f"AI pool: {args.ai_workers} worker process(es)")
+          f"AI pool: {args.ai_workers} worker process(es); drawing processes: {args.draw_workers} (0: a thread)")
     if args.ai_load:
         print(f"AI load: {args.ai_load} more tables, every seat Hard, bot delay {args.ai_load_delay:g} s")
     figures: list[Figures] = []

@@ -42,6 +42,7 @@ class Tally:
     r429: int = 0
     loop_lag: list[float] = field(default_factory=list)  # how late the clock ticker woke (s)
     on_wire: list[float] = field(default_factory=list)  # outbox calls: budget taken -> call ended (s)
+    requests: list[float] = field(default_factory=list)  # budget taken -> its requests ended (tokens back)
     failed_presses: int = 0  # a press the fake refused (the control was gone) or never answered
 
 

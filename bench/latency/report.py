@@ -94,7 +94,8 @@ def report(run: Run, meta: dict[str, Any]) -> Figures:
     lag, wire, waited = tally.loop_lag, tally.on_wire, meta.get("cpu_wait")
     print(f"event loop lag (clock ticker woke late by): p50 {pct(lag, 0.5):.0f} ms, p99 {pct(lag, 0.99):.0f} ms; "
           f"outbox calls on the wire (budget taken to call ended, recording the message included): "
-          f"p50 {pct(wire, 0.5):.0f} ms, p99 {pct(wire, 0.99):.0f} ms")
+          f"p50 {pct(wire, 0.5):.0f} ms, p99 {pct(wire, 0.99):.0f} ms; to the requests' end (budget given "
+          f"back): p50 {pct(tally.requests, 0.5):.0f} ms, p99 {pct(tally.requests, 0.99):.0f} ms")
     if waited is not None:
         print(f"the event loop's thread waited {waited:.1f} s for a CPU in the {elapsed:.0f} s measured "
               f"({waited / elapsed:.0%}; other processes' work on the machine)")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextvars
 import gc
 import random
 import time
@@ -187,15 +188,27 @@ class Run:
         outbox = bot.hub.outbox
         run_call = outbox._run
 
+        ended = outbox.requests_ended
+        began_at: contextvars.ContextVar[float] = contextvars.ContextVar("began_at")
+
         async def timed_run(call: Any) -> None:
             began = time.perf_counter()
+            token = began_at.set(began)
             try:
                 await run_call(call)
             finally:
+                began_at.reset(token)
                 if self.measuring:
                     self.tally.on_wire.append(time.perf_counter() - began)
 
+        def timed_end() -> None:
+            began = began_at.get(None)
+            if began is not None and self.measuring:
+                self.tally.requests.append(time.perf_counter() - began)
+            ended()
+
         outbox._run = timed_run  # type: ignore[method-assign]
+        outbox.requests_ended = timed_end  # type: ignore[method-assign]
 
         start = bot.sessions.start
 
@@ -227,6 +240,7 @@ class Run:
             if self.load is not None:
                 self.load.prepare()
             config = Config(token=None, sync_commands=False, ai_delay_s=args.ai_delay, ai_workers=args.ai_workers,
+                            draw_workers=args.draw_workers,
                             decision_timeout_s=args.decision_timeout, reminder_before_s=args.reminder_before,
                             rate_limited=False)
             bot = Bot(store, config, self.clock)

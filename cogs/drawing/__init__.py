@@ -13,13 +13,21 @@ import asyncio
 import contextvars
 import functools
 import io
+import logging
+import multiprocessing
+import pickle
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import ParamSpec, TypeVar
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, ParamSpec, TypeVar
 
 import discord
 
-__all__ = ["board_file", "drawn"]
+from cogs import i18n
+
+__all__ = ["board_file", "draw_apart", "drawn", "stop_apart"]
+
+log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -31,12 +39,58 @@ move (bench/bot_latency.py --game sakkara: p99 from a click to its response 5 s 
 Pillow lets go of the GIL in its pasting, reducing and encoding, so the loop runs meanwhile. One
 thread: pictures come out in the order they were asked for, and no two share a font at once."""
 
+_APART: ProcessPoolExecutor | None = None
+"""With :func:`draw_apart`, pictures are drawn in worker processes instead. On a thread, every
+Pillow call (a picture makes a few hundred) gives the GIL up and must win it back from a busy event
+loop, which keeps it for up to ``sys.getswitchinterval()`` (5 ms): beside 300 Sakkara tables the
+drawing thread managed ~6 moves/s. A worker process has its own GIL."""
+
+
+def draw_apart(workers: int) -> None:
+    """Draw pictures in ``workers`` processes from now on (0: on the drawing thread, as tests do).
+    Called by the bot at start-up (``DRAW_WORKERS``); :func:`stop_apart` ends them."""
+    global _APART
+    stop_apart()
+    if workers > 0:
+        # forkserver/spawn, never fork: the parent runs an event loop and database threads.
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+        _APART = ProcessPoolExecutor(workers, mp_context=context)
+
+
+def stop_apart() -> None:
+    """End the drawing processes (pictures are drawn on the drawing thread after this)."""
+    global _APART
+    if _APART is not None:
+        _APART.shutdown(wait=False, cancel_futures=True)
+        _APART = None
+
+
+def _in_language(language: str, draw: Callable[..., R], args: tuple[Any, ...], kwargs: dict[str, Any]) -> R:
+    with i18n.reading(language):
+        return draw(*args, **kwargs)
+
 
 async def drawn(draw: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
-    """Return ``draw(*args, **kwargs)``, run on the drawing thread (with the caller's language)."""
+    """Return ``draw(*args, **kwargs)``, run in a drawing process or on the drawing thread (with
+    the caller's language)."""
+    loop = asyncio.get_running_loop()
+    apart = _APART
+    if apart is not None:
+        try:
+            return await loop.run_in_executor(
+                apart, functools.partial(_in_language, i18n.current_language(), draw, args, dict(kwargs)))
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): this and the next pictures are drawn here.
+            log.warning("a drawing process died; pictures are drawn on the bot's thread from now on")
+            if _APART is apart:
+                stop_apart()
+        except (pickle.PicklingError, AttributeError, TypeError):
+            # Not something another process can be handed (a function made on the fly): drawn here.
+            pass
     context = contextvars.copy_context()  # the reader's language (cogs.i18n) goes with the picture
     call = functools.partial(context.run, draw, *args, **kwargs)
-    return await asyncio.get_running_loop().run_in_executor(_DRAWING, call)
+    return await loop.run_in_executor(_DRAWING, call)
 
 
 def board_file(png: bytes, name: str = "board.png") -> discord.File:

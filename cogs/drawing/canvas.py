@@ -17,7 +17,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["SCALE", "Canvas", "Colour", "font", "printable", "text_width"]
+__all__ = ["SCALE", "Canvas", "Colour", "encode", "font", "png_of", "printable", "quantized", "text_width"]
 
 SCALE = 2
 """Supersampling factor: drawn at SCALE x the output size, reduced once at the end."""
@@ -36,7 +36,7 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.truetype(str(FONT_FILE), size * SCALE, layout_engine=ImageFont.Layout.BASIC)
 
 
-PALETTE_SOURCES = ("drawing/canvas.py", "indus/board.py", "sakkara/board.py", "sakkara/motifs.py")
+PALETTE_SOURCES = ("drawing/canvas.py", "indus/board.py", "sakkara/board.py", "sakkara/motifs.py", "sakkara/rack.py")
 """The modules (relative to ``cogs/``) whose colours make the palette: every module that draws."""
 
 
@@ -217,15 +217,34 @@ class Canvas:
             text = text[:-1]
         return text + "…"
 
-    def png(self) -> bytes:
-        """Return the image reduced to output size, as a 256-colour PNG.
-
-        The boards are flat colours, so a palette (see :func:`palette`) is visually lossless and
-        makes the file ~2.5x smaller and much faster to encode than RGB.
-        """
+    def reduced(self) -> Image.Image:
+        """Return the image at output size (RGB): what :meth:`png` encodes, for pictures made of
+        several canvases (reduced apart, pasted side by side at output size, encoded once)."""
         small = self.image.reduce(SCALE)
-        if small.mode != "RGB":
-            small = small.convert("RGB")
-        out = io.BytesIO()
-        small.quantize(palette=palette(), dither=Image.Dither.NONE).save(out, format="PNG", compress_level=3)
-        return out.getvalue()
+        return small if small.mode == "RGB" else small.convert("RGB")
+
+    def png(self) -> bytes:
+        """Return the image reduced to output size, as a 256-colour PNG (see :func:`encode`)."""
+        return encode(self.reduced())
+
+
+def encode(image: Image.Image) -> bytes:
+    """Return an output-size RGB image as a 256-colour PNG.
+
+    The boards are flat colours, so a palette (see :func:`palette`) is visually lossless and
+    makes the file ~2.5x smaller and much faster to encode than RGB.
+    """
+    return png_of(quantized(image))
+
+
+def quantized(image: Image.Image) -> Image.Image:
+    """Return an output-size RGB image mapped to :func:`palette` (each pixel on its own, no
+    dithering: parts mapped apart and pasted together give the picture mapped whole)."""
+    return image.quantize(palette=palette(), dither=Image.Dither.NONE)
+
+
+def png_of(image: Image.Image) -> bytes:
+    """Return a :func:`quantized` image as PNG bytes."""
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=3)
+    return out.getvalue()

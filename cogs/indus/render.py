@@ -32,6 +32,7 @@ from cogs.indus.labels import (
     space_label,
     square_name,
 )
+from cogs.table.answer import acknowledged_while_drawing
 from cogs.table.hub import TableHub
 from cogs.table.lobby import post_summary
 from cogs.table.text import deadline_line, name_of, place_of, seat_label, standings, winner_line
@@ -196,7 +197,8 @@ class IndusRenderer:
         return " · ".join(parts)
 
     async def _fields(self, hub: TableHub, table: Table) -> tuple[dict[str, Any], bytes | None]:
-        png = await drawn(board_png, GAME.view(table.state, None), [seat.display_name for seat in table.seats])
+        with acknowledged_while_drawing():
+            png = await drawn(board_png, GAME.view(table.state, None), [seat.display_name for seat in table.seats])
         owing = table.humans_owing()
         content = t("indus.your_turn_public", mention=f"<@{table.seats[owing[0]].user_id}>") if owing else None
         fields = {"content": content, "embed": self.board_embed(table, png is not None, hub),

@@ -12,16 +12,18 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image
 
 from cogs import i18n
-from cogs.drawing.canvas import Canvas
+from cogs.drawing.canvas import Canvas, png_of, quantized
 from cogs.drawing.labels import player_names, tr, trn
-from cogs.sakkara.motifs import INK, draw_tile, motif_word
-from engine.sakkara.tiles import BOARD_SIDE, MOTIFS, SPELLS
+from cogs.sakkara.motifs import BG, INK, draw_tile, motif_word, tile_sprite
+from cogs.sakkara.rack import RACK_WIDTH, rack_canvas, rack_image
+from engine.sakkara.tiles import BOARD_SIDE, MOTIFS
 
 __all__ = ["RACK_WIDTH", "SIZE", "board_canvas", "board_image", "panel_box", "private_image", "rack_image",
            "space_label", "warm", "worker_label"]
@@ -41,7 +43,6 @@ HEIGHT = STRIP_Y + 78
 SIZE = (WIDTH, HEIGHT)
 """Pixel size of every board image."""
 
-BG = "#f6f0e1"
 SAND = "#e6d5ae"
 GRID = "#b59e6e"
 LAYER = "#8c7046"
@@ -102,19 +103,6 @@ def _arrow(c: Canvas, cx: float, cy: float, direction: str, dist: float) -> None
     c.polygon([tip, (base[0] + side[0], base[1] + side[1]), (base[0] - side[0], base[1] - side[1])], fill=ACCENT)
 
 
-def tile_sprite(motif: str, side: int, label: bool = True) -> Image.Image:
-    """Return one tile face as a reusable sprite (the icons are the costly part of a board)."""
-    return _tile(motif, side, motif_word(motif) if label else None)
-
-
-@lru_cache(maxsize=256)
-def _tile(motif: str, side: int, word: str | None) -> Image.Image:
-    # keyed by the word, not a flag: a cached tile never prints another language's name
-    s = Canvas.sprite(side + 1, side + 1)
-    draw_tile(s, motif, 0, 0, side, word)
-    return s.image
-
-
 @lru_cache(maxsize=256)
 def _stack(top: str, shown: int, word: str | None) -> Image.Image:
     """Return one space's stack as a sprite: cardboard edges of ``shown`` covered tiles, the top face."""
@@ -170,33 +158,74 @@ def _status(view: dict[str, Any], names: Sequence[str]) -> str:
 
 def board_image(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
     """Return a PNG of the public Sakkara view: board, workers, displays, pyramids, used tiles."""
-    return _shared_board(view, names).png()
+    board = _shared_board(view, names)
+    if board.png is None:
+        board.png = png_of(board.image)
+    return board.png
 
 
 def private_image(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
     """Return one seat's private picture: the public board with that seat's rack under it (for
     its own DM or ephemeral prompt only)."""
-    board, rack = _shared_board(view, names), _rack(view, names)
-    c = Canvas(WIDTH, HEIGHT + rack.height, BG)
-    c.image.paste(board.image, (0, 0))
-    c.image.paste(rack.image, (0, board.image.height))
-    return c.png()
+    key = (_key(view), tuple(names or ()), i18n.current_language())
+    png = _PRIVATE.get(key)
+    if png is not None:  # a prompt redrawn with nothing of its picture changed
+        _PRIVATE.move_to_end(key)
+        return png
+    board, rack = _shared_board(view, names).image, quantized(rack_canvas(view, names).reduced())
+    # Put together at output size and in the palette: the board is drawn, reduced and mapped once
+    # for every picture of its moment; a 2x reduction never mixes pixels across the seam (an even
+    # row) and the palette maps pixel by pixel, so this is the very picture one supersampled
+    # canvas would give.
+    picture = Image.new("P", (WIDTH, HEIGHT + rack.height), _background_index())
+    picture.putpalette(board.getpalette() or [])
+    picture.paste(board, (0, 0))
+    picture.paste(rack, (0, HEIGHT))
+    png = _PRIVATE[key] = png_of(picture)
+    while len(_PRIVATE) > 256:  # ~45 KB each
+        _PRIVATE.popitem(last=False)
+    return png
 
 
-def _shared_board(view: dict[str, Any], names: Sequence[str] | None) -> Canvas:
+@lru_cache(maxsize=1)
+def _background_index() -> int:
+    index = quantized(Image.new("RGB", (1, 1), BG)).getpixel((0, 0))
+    assert isinstance(index, int)
+    return index
+
+
+@dataclass
+class _Board:
+    """A public board at output size in the palette, and its PNG once one was asked for."""
+
+    image: Image.Image
+    png: bytes | None = None
+
+
+def _key(view: dict[str, Any]) -> str:
+    return json.dumps(view, sort_keys=True, default=str)
+
+
+def _shared_board(view: dict[str, Any], names: Sequence[str] | None) -> _Board:
     """Return the public board of ``view``, drawn once for a move's public message and the private
-    pictures of the same moment (each drew it again: ~50 ms of CPU each). Shared: never drawn on."""
-    public = json.dumps({k: v for k, v in view.items() if k not in PRIVATE_KEYS}, sort_keys=True, default=str)
+    pictures of the same moment (each drew it again: ~50 ms of CPU each)."""
+    public = _key({k: v for k, v in view.items() if k not in PRIVATE_KEYS})
     key = (public, tuple(names or ()), i18n.current_language())  # the words on it are the reader's
     board = _BOARDS.get(key)
     if board is None:
-        board = _BOARDS[key] = board_canvas(view, names)
-        while len(_BOARDS) > 4:  # a few moments of a few tables: a supersampled board is ~10 MB
+        board = _BOARDS[key] = _Board(quantized(board_canvas(view, names).reduced()))
+        # Many: in the bot the private pictures of a moment are asked for after its public board,
+        # behind the other tables' pictures in the drawing process (with 8, at 300 Sakkara tables
+        # most boards were drawn three times). ~0.6 MB each at output size in the palette.
+        while len(_BOARDS) > 48:
             _BOARDS.popitem(last=False)
+    else:
+        _BOARDS.move_to_end(key)
     return board
 
 
-_BOARDS: OrderedDict[tuple[str, tuple[str, ...], str], Canvas] = OrderedDict()
+_BOARDS: OrderedDict[tuple[str, tuple[str, ...], str], _Board] = OrderedDict()
+_PRIVATE: OrderedDict[tuple[str, tuple[str, ...], str], bytes] = OrderedDict()
 
 
 def board_canvas(view: dict[str, Any], names: Sequence[str] | None) -> Canvas:
@@ -356,57 +385,6 @@ def _used_strip(c: Canvas, view: dict[str, Any], names: Sequence[str]) -> None:
         tx += side + gap
     c.text(tx + 4, y + 47, tr("boards.top"), 12, fill="#7a6a4a", anchor="lm")
 
-
-RACK_COLS = 8
-RACK_TILE = 62
-RACK_W = 2 * MARGIN + RACK_COLS * (RACK_TILE + 30) + 8
-
-
-def rack_image(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
-    """Return a PNG of one seat's private rack (and a Snake's reveal of the opponent's rack)."""
-    return _rack(view, names).png()
-
-
-def _rack(view: dict[str, Any], names: Sequence[str] | None) -> Canvas:
-    seats = player_names(names, 2)
-    seat = view.get("seat", 0) if view.get("seat") in (0, 1) else 0
-    rack: dict[str, int] = {m: n for m, n in (view.get("rack") or {}).items() if n}
-    revealed: dict[str, int] | None = view.get("revealed_rack")
-    sections: list[tuple[str, dict[str, int]]] = [(trn("boards.sakkara.your_rack", sum(rack.values()),
-                                                       name=seats[seat]), rack)]
-    if revealed is not None:
-        sections.append((trn("boards.sakkara.revealed", sum(revealed.values()), name=seats[1 - seat]),
-                         {m: n for m, n in revealed.items() if n}))
-    row_h = RACK_TILE + 16
-    heights = [34 + row_h * max(1, -(-len(tiles) // RACK_COLS)) for _, tiles in sections]
-    spell_h = 30 + 24 * 2
-    height = MARGIN + sum(heights) + spell_h + MARGIN
-    c = Canvas(RACK_W, height, BG)
-    y = MARGIN
-    for (title, tiles), h in zip(sections, heights, strict=True):
-        c.text(MARGIN, y + 14, title, 18, fill=INK, anchor="lm", bold=True)
-        if not tiles:
-            c.text(MARGIN, y + 34 + RACK_TILE / 2, tr("boards.sakkara.rack_empty"), 15, fill="#7a6a4a", anchor="lm")
-        ordered = [m for m in MOTIFS if m in tiles] + sorted(m for m in tiles if m not in MOTIFS)
-        for i, motif in enumerate(ordered):
-            r, col = divmod(i, RACK_COLS)
-            tx, ty = MARGIN + col * (RACK_TILE + 30), y + 34 + r * row_h
-            c.paste(tile_sprite(motif, RACK_TILE), tx, ty)
-            c.text(tx + RACK_TILE + 3, ty + RACK_TILE - 2, f"x{tiles[motif]}", 17, fill=INK, anchor="ls", bold=True)
-        y += h
-    # the spell recipes: printed on the real board's border, handy next to one's own tiles
-    c.text(MARGIN, y + 14, tr("boards.sakkara.spells"), 15, fill=INK, anchor="lm", bold=True)
-    for i, spell in enumerate(SPELLS):
-        sx = MARGIN + (i % 2) * (RACK_W // 2)
-        sy = y + 30 + (i // 2) * 24
-        c.text(sx, sy + 10, tr(f"boards.sakkara.spell.{spell.name}"), 14, fill=INK, anchor="lm")
-        for j, motif in enumerate(spell.recipe):
-            c.paste(tile_sprite(motif, 21, False), sx + 96 + j * 24, sy)
-    return c
-
-
-RACK_WIDTH = RACK_W
-"""Width of every rack image (its height grows with a long rack or a Snake's reveal)."""
 
 
 def warm() -> None:

@@ -8,13 +8,18 @@ grey); the icon and its name under it tell motifs apart without relying on colou
 from __future__ import annotations
 
 import math
+from functools import lru_cache
+
+from PIL import Image
 
 from cogs.drawing.canvas import Canvas, Colour, text_width
 from cogs.drawing.labels import tr
 from engine.sakkara.tiles import TILES
 
-__all__ = ["FACE", "INK", "MOTIF_COLOUR", "draw_motif", "draw_tile", "motif_word"]
+__all__ = ["BG", "FACE", "INK", "MOTIF_COLOUR", "draw_motif", "draw_tile", "motif_word", "tile_sprite"]
 
+BG = "#f6f0e1"
+"""The background of every Sakkara picture."""
 INK = "#1e2430"
 FACE: dict[str, str] = {
     "green": "#a9d98f",
@@ -139,3 +144,16 @@ def draw_motif(c: Canvas, motif: str, cx: float, cy: float, s: float, face: Colo
             c.circle(cx + sign * s * 0.07, cy + s * 0.32, s * 0.035, fill=face)
     else:  # an unknown motif (a corrected tile table): its first letters
         c.text(cx, cy, motif[:3], max(8, round(s * 0.4)), fill=ink, anchor="mm")
+
+
+def tile_sprite(motif: str, side: int, label: bool = True) -> Image.Image:
+    """Return one tile face as a reusable sprite (the icons are the costly part of a board)."""
+    return _tile(motif, side, motif_word(motif) if label else None)
+
+
+@lru_cache(maxsize=256)
+def _tile(motif: str, side: int, word: str | None) -> Image.Image:
+    # keyed by the word, not a flag: a cached tile never prints another language's name
+    s = Canvas.sprite(side + 1, side + 1)
+    draw_tile(s, motif, 0, 0, side, word)
+    return s.image

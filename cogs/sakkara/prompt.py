@@ -33,6 +33,7 @@ from cogs.sakkara.labels import (
     whose_turn,
     worker_name,
 )
+from cogs.table.answer import acknowledged_while_drawing
 from cogs.table.buttons import ActButton, ActSelect, control_for, guarded, refuse, table_for
 from cogs.table.hub import TableHub
 from cogs.table.text import deadline_line, name_of
@@ -295,7 +296,8 @@ async def dm_with_rack(hub: TableHub, table: Table, seat: int, *, new: bool = Fa
     if module is None:
         await hub.dm(table, seat, new=new, **fields)
         return
-    png = await drawn(module.private_image, GAME.view(table.state, seat), names(table))
+    with acknowledged_while_drawing():
+        png = await drawn(module.private_image, GAME.view(table.state, seat), names(table))
     embed = fields.get("embed")
     if isinstance(embed, discord.Embed):
         embed.set_image(url=f"attachment://{PRIVATE_PNG}")

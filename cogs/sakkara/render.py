@@ -24,6 +24,7 @@ from cogs.i18n import t
 from cogs.sakkara import labels
 from cogs.sakkara.labels import builder_text, event_line, motif, names, round_title, seat_field, text_board, whose_turn
 from cogs.sakkara.prompt import dm_with_rack, prompt_at
+from cogs.table.answer import acknowledged_while_drawing
 from cogs.table.buttons import PeekButton
 from cogs.table.hub import TableHub
 from cogs.table.lobby import post_summary
@@ -126,7 +127,8 @@ class SakkaraRenderer:
         module = labels.boards()
         png = None
         if module is not None:
-            png = await drawn(module.board_image, GAME.view(table.state, None), names(table))
+            with acknowledged_while_drawing():
+                png = await drawn(module.board_image, GAME.view(table.state, None), names(table))
         fields = self._public_fields(hub, table, png)
         await post_with_image(hub, table, kind, png, new=new, **fields)
 
@@ -179,7 +181,7 @@ class SakkaraRenderer:
                            name=seat_label(table.seats[seat]), size=result["scores"][seat],
                            levels=view["levels"][seat], grain=view["grains"][seat]))
         lines.append(winner_line(table, result))
-        picture = await drawn(final_picture, table, view, result)
+        picture = await drawn(final_picture, names(table), view, result)
         await post_summary(hub, table, t("sakkara.summary_title"), lines, picture=picture)
 
 
@@ -188,15 +190,16 @@ class SakkaraRenderer:
         return prompt_at(table, seat, "")
 
 
-def final_picture(table: Table, view: dict[str, Any], result: dict[str, Any]) -> bytes | None:
+def final_picture(players: list[str], view: dict[str, Any], result: dict[str, Any]) -> bytes | None:
     """Return the final board with the scoring marked, or None when it cannot be drawn (the
-    standings then go out without it: they matter more than the picture)."""
+    standings then go out without it: they matter more than the picture). Plain data in, so a
+    drawing process can be handed it."""
     if labels.boards() is None:
         return None
     from cogs.sakkara.final import final_image  # beside the board module, optional like it
 
     try:
-        return final_image(view, names(table), result)
+        return final_image(view, players, result)
     except Exception:  # a drawing bug must not hold back the summary
         log.warning("sakkara final picture failed; the summary goes without it", exc_info=True)
         return None

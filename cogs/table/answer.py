@@ -11,16 +11,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import discord
 
-__all__ = ["ACK_GUARD_S", "ANSWER", "Answer", "answering", "answering_click"]
+__all__ = ["ACK_GUARD_S", "ANSWER", "PICTURE_ACK_S", "Answer", "acknowledged_while_drawing", "answering",
+           "answering_click"]
 
 ACK_GUARD_S = 1.5
 """A click is answered by its own redraw; if the work takes longer than this, it is deferred first
 (Discord fails an interaction not answered within 3 s)."""
+
+PICTURE_ACK_S = 0.02
+"""A click whose answer waits for a board picture is acknowledged after this long, and the picture
+follows as an edit of the response (both interaction calls, exempt from the rate limits): a
+picture takes tens of ms in the drawing process, more when other tables' pictures are queued
+before it (100 tables of bots beside 100 of people: 1.5 s at p99, every such click deferred by
+the guard instead)."""
 
 ANSWER: contextvars.ContextVar[Answer | None] = contextvars.ContextVar("table_answer", default=None)
 """The click being processed by this task, so the redraw of the pressed message can answer it."""
@@ -118,3 +126,18 @@ async def answering_click(interaction: discord.Interaction) -> AsyncIterator[Ans
         answer.closed = True
         ANSWER.reset(token)
         await answer.settled()
+
+
+@contextlib.contextmanager
+def acknowledged_while_drawing() -> Iterator[None]:
+    """Acknowledge the click this task is processing if the block (a picture being drawn) takes
+    longer than :data:`PICTURE_ACK_S`; nothing for a timer's or a command's redraw."""
+    answer = ANSWER.get()
+    if answer is None or answer.closed or answer.claimed or answer.message_id is None:
+        yield
+        return
+    handle = asyncio.get_running_loop().call_later(PICTURE_ACK_S, answer.guard)
+    try:
+        yield
+    finally:
+        handle.cancel()

@@ -180,7 +180,7 @@ class Tree(app_commands.CommandTree[TableBot]):
             return False
         try:
             given = dict(iter(interaction.namespace))  # iter: its __getattr__ answers None for "keys"
-        except (ValueError, TypeError, KeyError):  # e.g. a user option whose id is not a number
+        except (ValueError, TypeError, KeyError, OverflowError):  # e.g. a user id that is no number, or infinite
             return await self._crafted(interaction, f"/{command.qualified_name}: unreadable options")
         if not options_fit(command, given):
             return await self._crafted(interaction, f"/{command.qualified_name}: options outside its declaration")

@@ -300,6 +300,7 @@ class TableHub(Closing):
             log.warning("table %s: Discord refused a %s message (%s %s)", table.id, kind, exc.status, exc.text)
             self._shown.pop((table.id, kind, seat), None)
             return
+        self.outbox.requests_ended()  # recording the message sends nothing: the budget is free again
         if message is not None:
             await self.remember(table, kind, message, seat, open=_opens(kind, fields))
 
@@ -389,6 +390,7 @@ class TableHub(Closing):
             log.warning("table %s: Discord refused a DM to seat %s (%s %s)", table.id, seat, exc.status, exc.text)
             self._shown.pop((table.id, "dm", seat), None)
             return
+        self.outbox.requests_ended()  # as in _post_now
         if message is not None:
             await self.remember(table, "dm", message, seat, open=_opens("dm", fields))
 

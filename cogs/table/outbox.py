@@ -8,9 +8,12 @@ the caller waiting until the bucket refills. So the hub hands every limited call
 - **budgets**: a sliding window per budget (this process's share of the global one; per channel
   sends and edits; DM and thread creation), each one token short of Discord's bucket, so that
   discord.py never sees a bucket at zero and never makes its caller sleep. A request's token
-  counts from when its call *ends* (and all the while it runs), the latest moment it can have
-  reached Discord: a call that waited for the event loop, discord.py or the network after it was
-  given its budget cannot land in the same window of Discord's bucket as the ones after it;
+  counts from when its requests *end* (and all the while they run), the latest moment they can
+  have reached Discord: a call that waited for the event loop, discord.py or the network after it
+  was given its budget cannot land in the same window of Discord's bucket as the ones after it.
+  A call's run says when its requests are over (:meth:`Outbox.requests_ended`) before it records
+  Discord's answer in the database: that write sends nothing, and holding the tokens through it
+  (a group commit, hundreds of ms on a loaded machine) left most of the budget unused;
 - **one place per message**: calls are keyed by what they show (a table's message of a kind).
   While a key's call waits for budget, newer content *replaces* it (a stale edit is never sent);
   while a key's call is on the wire, the next waits for it (two edits of one message never race);
@@ -37,6 +40,9 @@ from typing import Any
 __all__ = ["BucketKey", "Budget", "Outbox"]
 
 log = logging.getLogger(__name__)
+
+_RUNNING: contextvars.ContextVar[_Call | None] = contextvars.ContextVar("outbox_running", default=None)
+"""The call whose run is executing in this context (read by :meth:`Outbox.requests_ended`)."""
 
 BucketKey = tuple[str, int]
 """A per-route budget: ("send" | "edit" | "thread", channel id) or ("dm", 0) for opening DMs."""
@@ -215,6 +221,18 @@ class Outbox:
             task.cancel()
         await asyncio.gather(*sending, return_exceptions=True)
 
+    def requests_ended(self) -> None:
+        """Called by a run when its REST requests are over (before it records their answer): its
+        tokens count from now and free budget for the next calls. The key stays busy until the run
+        returns, so the next call of the same message still comes after the record. Nothing outside
+        a run, or when called twice."""
+        call = _RUNNING.get()
+        if call is None or not call.tokens:
+            return
+        self._give_back(call)
+        if self._queue:
+            self._kick()
+
     def backlog(self) -> int:
         """Return how many calls wait for budget."""
         return len(self._queue)
@@ -254,7 +272,7 @@ class Outbox:
         return True
 
     def _give_back(self, call: _Call) -> None:
-        """The call has ended: its tokens count from now (see the module doc)."""
+        """The call's requests have ended: its tokens count from now (see the module doc)."""
         now = self.now()
         for window in call.tokens:
             window.end(now)
@@ -268,11 +286,13 @@ class Outbox:
 
     async def _run(self, call: _Call) -> None:
         done = self._busy[call.key]
+        running = _RUNNING.set(call)
         try:
             self.sent += 1
             await call.run(call.fields, call.new)
         finally:
-            self._give_back(call)
+            _RUNNING.reset(running)
+            self._give_back(call)  # what requests_ended did not give back already
             del self._busy[call.key]
             done.set_result(None)
             if call.done is not None and not call.done.done():

@@ -22,6 +22,7 @@ def test_defaults_and_values():
     assert Config.from_env({}).ai_think_s == 1.0
     assert Config.from_env({"AI_THINK_S": "2.5"}).ai_think_s == 2.5
     assert Config.from_env({"AI_BUDGET_S": "1.5"}).ai_think_s == 0.75  # unset: within a small budget
+    assert Config.from_env({}).draw_workers == 1 and Config.from_env({"DRAW_WORKERS": "0"}).draw_workers == 0
 
 
 @pytest.mark.parametrize(("env", "name"), [({"DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID"),
@@ -30,7 +31,8 @@ def test_defaults_and_values():
                                            ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL"),
                                            ({"AI_THINK_S": "0"}, "AI_THINK_S"),
                                            ({"AI_THINK_S": "6"}, "AI_THINK_S"),  # over half of AI_BUDGET_S (10)
-                                           ({"AI_THINK_S": "2", "AI_BUDGET_S": "3"}, "AI_THINK_S")])
+                                           ({"AI_THINK_S": "2", "AI_BUDGET_S": "3"}, "AI_THINK_S"),
+                                           ({"DRAW_WORKERS": "two"}, "DRAW_WORKERS")])
 def test_malformed_values_name_the_setting(env, name):
     with pytest.raises(ValueError, match=name):
         Config.from_env(env)

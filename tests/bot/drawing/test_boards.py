@@ -28,6 +28,7 @@ from cogs import drawing
 from cogs.drawing.canvas import printable
 from cogs.indus import board as indus_board_mod
 from cogs.sakkara import board as sakkara_board_mod
+from cogs.sakkara import motifs as sakkara_motifs
 
 SAKKARA = sakkara_engine.GAME
 INDUS = indus_engine.GAME
@@ -72,6 +73,24 @@ def test_sakkara_board_and_racks_render_for_random_positions(seed: int) -> None:
             rack = decode(sakkara_board_mod.rack_image(SAKKARA.view(state, seat)))
             assert rack.width == sakkara_board_mod.RACK_WIDTH
     assert "over" in phases
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_a_private_picture_is_the_public_board_with_the_seats_rack_under_it(seed: int) -> None:
+    """Put together from the board and the rack pictures (each reduced apart): pixel for pixel
+    the public board on top, the seat's rack under it, the background beside the narrower rack."""
+    width, height = sakkara_board_mod.SIZE
+    for state in sample(list(playout(SAKKARA, 2, seed)), 4, seed):
+        for seat in (0, 1):
+            view = SAKKARA.view(state, seat)
+            private = decode(sakkara_board_mod.private_image(view, ["Ann", "Bob"])).convert("RGB")
+            board = decode(sakkara_board_mod.board_image(SAKKARA.view(state, None), ["Ann", "Bob"])).convert("RGB")
+            rack = decode(sakkara_board_mod.rack_image(view, ["Ann", "Bob"])).convert("RGB")
+            assert private.size == (width, height + rack.height)
+            assert ImageChops.difference(private.crop((0, 0, width, height)), board).getbbox() is None
+            below = private.crop((0, height, rack.width, height + rack.height))
+            assert ImageChops.difference(below, rack).getbbox() is None
+            assert private.getpixel((width - 1, private.height - 1)) == board.getpixel((width - 1, 0))  # background
 
 
 def test_sakkara_images_cover_every_phase() -> None:
@@ -216,7 +235,7 @@ def test_board_file_wraps_the_png() -> None:
 def test_warm_fills_the_caches_without_error() -> None:
     sakkara_board_mod.warm()
     indus_board_mod.warm()
-    assert sakkara_board_mod._tile.cache_info().currsize >= 16
+    assert sakkara_motifs._tile.cache_info().currsize >= 16
 
 
 def test_labels_match_the_coordinates_printed_on_the_images() -> None:

@@ -138,3 +138,49 @@ async def test_closing_past_its_timeout_stops_the_calls_still_on_the_wire():
     await asyncio.sleep(1.5)  # it would have ended by now
     assert slow.sent == []  # cut short, not left running
     await outbox.drained()  # nothing is left busy
+
+
+class Recording(Recorder):
+    """A run that sends, says its requests are over, then records the answer (a slow store write)."""
+
+    def __init__(self, outbox: Outbox, record: float) -> None:
+        super().__init__()
+        self.outbox, self.record = outbox, record
+        self.recorded: list[float] = []
+
+    async def __call__(self, fields: dict[str, Any], new: bool) -> None:
+        await super().__call__(fields, new)
+        self.outbox.requests_ended()
+        self.outbox.requests_ended()  # a second time gives back nothing more
+        await asyncio.sleep(self.record)
+        self.recorded.append(time.monotonic())
+
+
+async def test_a_token_comes_back_when_the_requests_end_not_after_the_record():
+    """Recording a sent message in the database sends nothing: the next call of the bucket goes a
+    window after the request, while the record is still being written; the next call of the same
+    message still waits for the record (it edits the message the record names)."""
+    outbox = Outbox(Budget(channel_edits=(2, 0.3), margin_s=0.0))  # one edit per 0.3 s
+    recording, quick = Recording(outbox, record=1.0), Recorder()
+    first = asyncio.ensure_future(outbox.submit("a", {"content": "sent"}, plan=edit_of(1), run=recording))
+    await asyncio.sleep(0.05)
+    assert not await outbox.submit("b", {"content": "other"}, plan=edit_of(1), run=quick)  # the bucket is used
+    assert not await outbox.submit("a", {"content": "same"}, plan=edit_of(1), run=quick)  # behind the record
+    await asyncio.sleep(0.6)
+    assert [c for c, _ in quick.sent] == ["other"]  # sent while the first call's record was written
+    assert quick.sent[0][1] - recording.sent[0][1] >= 0.28  # but still a window after the request
+    assert recording.recorded == []
+    await first
+    await outbox.drained()
+    assert [c for c, _ in quick.sent] == ["other", "same"]
+    assert quick.sent[1][1] >= recording.recorded[0]  # the same message: after its record
+    assert quick.sent[1][1] - quick.sent[0][1] >= 0.28  # the bucket's budget held throughout
+
+
+async def test_requests_ended_outside_a_run_does_nothing():
+    outbox = Outbox(Budget(channel_edits=(2, 5.0)))
+    outbox.requests_ended()
+    run = Recorder()
+    assert await outbox.submit("a", {"content": 1}, plan=edit_of(1), run=run)
+    outbox.requests_ended()  # the call above has returned: its token was counted at its end, once
+    assert not await outbox.submit("b", {"content": 2}, plan=edit_of(1), run=run)
