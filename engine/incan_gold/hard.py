@@ -63,13 +63,12 @@ _ROUND_SIGMA = {2: 9.5, 3: 7.6, 4: 6.2, 5: 5.2, 6: 4.5, 7: 4.0, 8: 3.5}
 
 def _chunk(obs: dict[str, Any], rng: np.random.Generator, n: int, horizon: int,
            risks: tuple[float, ...], post: FloatArray) -> FloatArray:
-    """Return, for ``n`` pairs of copies and each continuation, the weight and the weighted
-    (win share, margin) sums of camp then torch: an array (len(risks), 5)."""
+    """Return, for ``n`` pairs of copies and each continuation, the (win share, margin) sums of
+    camp then torch: an array (len(risks), 4)."""
     me = int(obs["you"]["seat"])
     k = len(risks)
     b = B.from_observation(obs, 2 * n * k)
     kinds, limits = beliefs.draw(post, n, rng)
-    weight = np.ones(n)  # the posterior already holds what the table has seen
     # rows: continuation j, then camp (n rows) and torch (n rows); every block meets the same
     # opponents and, in keyed mode, the same cards (common random numbers)
     b.kinds = np.tile(kinds, (2 * k, 1))
@@ -102,20 +101,19 @@ def _chunk(obs: dict[str, Any], rng: np.random.Generator, n: int, horizon: int,
         final = sc[open_rows] + rng.normal(0.0, 1.0, size=(int(open_rows.sum()), b.players)) * sigma * np.sqrt(left)
         share[open_rows] = final.argmax(axis=1) == me
     margin = sc[:, me] - (np.delete(sc, me, axis=1).max(axis=1) if b.players > 1 else 0)
-    w = np.tile(weight, 2 * k)
-    ws = (share * w).reshape(k, 2, n).sum(axis=2)
-    wm = (margin * w).reshape(k, 2, n).sum(axis=2)
-    out: FloatArray = np.column_stack([np.full(k, weight.sum()), ws[:, 0], wm[:, 0], ws[:, 1], wm[:, 1]])
+    ws = share.reshape(k, 2, n).sum(axis=2)
+    wm = margin.reshape(k, 2, n).sum(axis=2)
+    out: FloatArray = np.column_stack([ws[:, 0], wm[:, 0], ws[:, 1], wm[:, 1]])
     return out
 
 
 def evaluate(obs: dict[str, Any], rng: np.random.Generator, budget: Budget, horizon: int = HORIZON,
              risks: tuple[float, ...] = RISKS) -> tuple[float, float, float, float]:
-    """Return (win share, margin) for camp, then for torch: weighted means over paired copies,
+    """Return (win share, margin) for camp, then for torch: means over paired copies,
     simulated ``CHUNK`` pairs at a time until the budget's count (or its clock) runs out; each
     choice is credited with its best continuation."""
     start = time.perf_counter()
-    sums = np.zeros((len(risks), 5))
+    sums = np.zeros((len(risks), 4))
     post = beliefs.posterior(obs)
     done = 0
     while done < budget.rollouts:
@@ -127,7 +125,7 @@ def evaluate(obs: dict[str, Any], rng: np.random.Generator, budget: Budget, hori
         # far slower or busier than the one the budget was set on ever gets here).
         if spent * (done + CHUNK) / done > budget.seconds:
             break
-    means = sums[:, 1:] / sums[:, :1]
+    means = sums / done
     camp = int(np.argmax(means[:, 0] + 1e-9 * means[:, 1]))
     torch = int(np.argmax(means[:, 2] + 1e-9 * means[:, 3]))
     return (float(means[camp, 0]), float(means[camp, 1]), float(means[torch, 2]), float(means[torch, 3]))
