@@ -2,6 +2,7 @@
 
 Usage: python bench/incan_gold_tournament.py [--games 400] [--sections anchor,field5,mixed5,ladder]
        [--procs 2] [--seed 0] [--rollouts R] [--seconds S] [--ladder hard:medium,medium:easy,...]
+       [--levels easy,medium,hard]
 
 The baseline bots are those of the public simulator 2222-42/incangold_strategy, ported decision
 for decision (engine/incan_gold/published.py): random 50 % and 10 %, "Cowardly" (leave at 1
@@ -86,6 +87,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--rollouts", type=int, default=None)
     ap.add_argument("--seconds", type=float, default=None)
+    ap.add_argument("--levels", default=",".join(LEVELS),
+                    help="the levels the anchor and field5 sections seat (each its own games)")
     ap.add_argument("--ladder", default=",".join(f"{a}:{b}" for a, b in LADDER),
                     help="the head-to-head pairs of the ladder section")
     args = ap.parse_args()
@@ -94,18 +97,19 @@ def main() -> None:
     if args.seconds is not None:
         ai.BUDGET = replace(ai.BUDGET, seconds=args.seconds)
     sections = set(args.sections.split(","))
+    levels = [name for name in args.levels.split(",") if name]
     n = args.games
     print(machine_line(args.procs))
     print(f"# incan gold: hard budget {ai.BUDGET.rollouts} rollout pairs, cap {ai.BUDGET.seconds:g} s; "
           f"seeds from {args.seed}", flush=True)
     times: dict[str, list[float]] = {}
     if "anchor" in sections:
-        for level in LEVELS:
+        for level in levels:
             names = (level, *ANCHOR_FIELD[1:])
             score = field(f"anchor6 with {level}", [names] * n, args.seed, args.procs, times)
             print(matchup_line(level, "anchor6", *score[level]), flush=True)
     if "field5" in sections:
-        for level in LEVELS:
+        for level in levels:
             score = field(f"field5 with {level}", [(level, *FIELD5)] * n, args.seed, args.procs, times)
             print(matchup_line(level, "field5", *score[level]), flush=True)
     if "mixed5" in sections:

@@ -2,13 +2,14 @@
 
 From one seat's observation it builds many copies of the game (:func:`batch.from_observation`):
 the deck order is unknown, so every copy draws its own; the other explorers' policies are
-unknown, so each copy gives every opponent a policy drawn from a broad prior
-(:mod:`engine.incan_gold.models`), weighed by how likely that policy was to do what the seat
-has seen this expedition (an explorer still inside did not leave at the last decision). The
+unknown, so each copy gives every opponent a policy drawn from what the game's public story
+says of it (:mod:`engine.incan_gold.beliefs`: a broad prior of ways to play,
+:mod:`engine.incan_gold.models`, weighed by how well each explains every choice that seat made so
+far: a bot that always plays the same way is soon recognised). The
 copies come in pairs that meet the same cards and the same opponents (common random numbers):
 one returns to camp now, its twin carries the torch. Each copy is played to the end of the
 game, with the seat itself card counting in later decisions, and the choice that wins the larger
-weighted share of its copies is taken. Scores (reconstructed tents) are part of the observation,
+share of its copies is taken. Scores (reconstructed tents) are part of the observation,
 so the same search plays safe when leading and takes risks when behind in the last expeditions.
 
 The work is a fixed number of copies (``Budget.rollouts``): the same observation and RNG give the same
@@ -25,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from engine.incan_gold import batch as B
+from engine.incan_gold import beliefs
 from engine.incan_gold import editions as ed
 from engine.incan_gold import models as M
 from engine.incan_gold.counting import artifact_points_on_path, bust_probability
@@ -60,17 +62,13 @@ _ROUND_SIGMA = {2: 9.5, 3: 7.6, 4: 6.2, 5: 5.2, 6: 4.5, 7: 4.0, 8: 3.5}
 
 
 def _chunk(obs: dict[str, Any], rng: np.random.Generator, n: int, horizon: int,
-           risks: tuple[float, ...]) -> FloatArray:
-    """Return, for ``n`` pairs of copies and each continuation, the weight and the weighted
-    (win share, margin) sums of camp then torch: an array (len(risks), 5)."""
+           risks: tuple[float, ...], post: FloatArray) -> FloatArray:
+    """Return, for ``n`` pairs of copies and each continuation, the (win share, margin) sums of
+    camp then torch: an array (len(risks), 4)."""
     me = int(obs["you"]["seat"])
     k = len(risks)
     b = B.from_observation(obs, 2 * n * k)
-    kinds, limits = M.draw_models(n, b.players, rng)
-    others = [s for s in obs["inside"] if s != me]
-    weight = M.stay_likelihood(obs, kinds, limits, others)
-    if weight.sum() <= 0:
-        weight = np.full(n, 1e-6)  # nobody in the prior explains the table: fall back to the prior
+    kinds, limits = beliefs.draw(post, n, rng)
     # rows: continuation j, then camp (n rows) and torch (n rows); every block meets the same
     # opponents and, in keyed mode, the same cards (common random numbers)
     b.kinds = np.tile(kinds, (2 * k, 1))
@@ -103,28 +101,31 @@ def _chunk(obs: dict[str, Any], rng: np.random.Generator, n: int, horizon: int,
         final = sc[open_rows] + rng.normal(0.0, 1.0, size=(int(open_rows.sum()), b.players)) * sigma * np.sqrt(left)
         share[open_rows] = final.argmax(axis=1) == me
     margin = sc[:, me] - (np.delete(sc, me, axis=1).max(axis=1) if b.players > 1 else 0)
-    w = np.tile(weight, 2 * k)
-    ws = (share * w).reshape(k, 2, n).sum(axis=2)
-    wm = (margin * w).reshape(k, 2, n).sum(axis=2)
-    out: FloatArray = np.column_stack([np.full(k, weight.sum()), ws[:, 0], wm[:, 0], ws[:, 1], wm[:, 1]])
+    ws = share.reshape(k, 2, n).sum(axis=2)
+    wm = margin.reshape(k, 2, n).sum(axis=2)
+    out: FloatArray = np.column_stack([ws[:, 0], wm[:, 0], ws[:, 1], wm[:, 1]])
     return out
 
 
 def evaluate(obs: dict[str, Any], rng: np.random.Generator, budget: Budget, horizon: int = HORIZON,
              risks: tuple[float, ...] = RISKS) -> tuple[float, float, float, float]:
-    """Return (win share, margin) for camp, then for torch: weighted means over paired copies,
+    """Return (win share, margin) for camp, then for torch: means over paired copies,
     simulated ``CHUNK`` pairs at a time until the budget's count (or its clock) runs out; each
     choice is credited with its best continuation."""
     start = time.perf_counter()
-    sums = np.zeros((len(risks), 5))
+    sums = np.zeros((len(risks), 4))
+    post = beliefs.posterior(obs)
     done = 0
     while done < budget.rollouts:
         n = min(CHUNK, budget.rollouts - done)
-        sums += _chunk(obs, rng, n, horizon, risks)
+        sums += _chunk(obs, rng, n, horizon, risks, post)
         done += n
-        if time.perf_counter() - start > budget.seconds:
+        spent = time.perf_counter() - start
+        # Stop when one more chunk like the ones so far would run past the cap (only a machine
+        # far slower or busier than the one the budget was set on ever gets here).
+        if spent * (done + CHUNK) / done > budget.seconds:
             break
-    means = sums[:, 1:] / sums[:, :1]
+    means = sums / done
     camp = int(np.argmax(means[:, 0] + 1e-9 * means[:, 1]))
     torch = int(np.argmax(means[:, 2] + 1e-9 * means[:, 3]))
     return (float(means[camp, 0]), float(means[camp, 1]), float(means[torch, 2]), float(means[torch, 3]))

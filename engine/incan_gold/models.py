@@ -4,18 +4,14 @@ Hard cannot see how the other explorers decide, so in its rollouts every other s
 policy drawn from a broad prior of the ways people and published bots play (:data:`PRIOR`):
 leave at a carried-gems target, at a number of hazards, after a number of cards, by card
 counting (the simulator's "EV" bot and this project's counting rule), by "Risky"'s lead-aware
-target, or at random. The draw is then weighed by what the seat has seen this expedition: an
-explorer still inside stayed at the last decision, which rules out every policy that would have
-left there (:func:`stay_likelihood`).
+target, or at random. What the table has seen this game picks among them, seat by seat
+(:mod:`engine.incan_gold.beliefs`).
 
 Each vectorised published bot takes exactly the decision of its engine agent in
 :mod:`engine.incan_gold.published` (a test plays both side by side).
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 
@@ -35,8 +31,7 @@ __all__ = [
     "careful",
     "counting",
     "mixture",
-    "previous_observation",
-    "stay_likelihood",
+    "policy_leaves",
 ]
 
 CARRIED, HAZARDS, CARDS, EV, RISKY, COUNTING, RANDOM = range(7)
@@ -49,7 +44,7 @@ PRIOR: tuple[tuple[int, int], ...] = (
     (EV, 0),
     *((RISKY, base) for base in (7, 9, 11)),
     (COUNTING, 0),
-    *((RANDOM, pct) for pct in (10, 25)),
+    *((RANDOM, pct) for pct in (10, 25, 50)),
 )
 """(kind, parameter) of every modelled policy; RANDOM's parameter is a percentage."""
 
@@ -132,7 +127,7 @@ def careful(risk: B.FloatArray) -> B.Policy:
     return policy
 
 
-def _leaves(b: B.Batch, seat: int, rows: B.IntArray, noise: np.random.Generator) -> B.BoolArray:
+def policy_leaves(b: B.Batch, seat: int, rows: B.IntArray, noise: np.random.Generator) -> B.BoolArray:
     """Return where each modelled seat's own policy (``b.kinds``/``b.limits``) leaves."""
     assert b.kinds is not None and b.limits is not None
     kind = b.kinds[rows, seat]
@@ -163,71 +158,6 @@ def mixture(noise: np.random.Generator) -> B.Policy:
     """Return the policy of a modelled opponent: each row follows its own drawn (kind, parameter)."""
 
     def policy(b: B.Batch, seat: int, rows: B.IntArray) -> B.BoolArray:
-        return _leaves(b, seat, rows, noise)
+        return policy_leaves(b, seat, rows, noise)
 
     return policy
-
-
-def draw_models(n: int, players: int, rng: np.random.Generator) -> tuple[B.IntArray, B.IntArray]:
-    """Return (kinds, limits), each (n, players): a policy drawn from the prior for every seat."""
-    pick = rng.choice(len(PRIOR), size=(n, players), p=PRIOR_WEIGHTS)
-    table = np.array(PRIOR, dtype=np.int64)
-    return table[pick, 0], table[pick, 1]
-
-
-def previous_observation(obs: dict[str, Any]) -> dict[str, Any] | None:
-    """Return the observation as it stood at this expedition's previous decision (the last card
-    not yet revealed), or None at the first decision. Gems the leavers took then are not known,
-    so the path holds what it holds now minus the last card's remainder."""
-    path = list(obs["path"])
-    if len(path) < 2:
-        return None
-    last = str(path[-1]["card"])
-    inside = list(obs["inside"])
-    prev = dict(obs)
-    prev["path"] = path[:-1]
-    deck = dict(obs["deck"])
-    deck[last] = int(deck.get(last, 0)) + 1
-    prev["deck"] = deck
-    prev["cards_left"] = int(obs["cards_left"]) + 1
-    carried = list(obs["carried"])
-    if last[0] == "T":
-        value = int(last[1:])
-        share, rest = divmod(value, max(len(inside), 1))
-        for s in inside:
-            carried[s] -= share
-        prev["path_gems"] = int(obs["path_gems"]) - min(rest, int(path[-1]["gems"]))
-    elif last[0] == "H":
-        seen = list(obs["hazards_seen"])
-        seen.remove(last[2:])
-        prev["hazards_seen"] = seen
-    else:
-        relics = list(obs["artifacts_on_path"])
-        if last in relics:
-            relics.remove(last)
-        prev["artifacts_on_path"] = relics
-    prev["carried"] = carried
-    you = dict(obs["you"])
-    you["carried"] = carried[int(you["seat"])]
-    prev["you"] = you
-    return prev
-
-
-def stay_likelihood(obs: dict[str, Any], kinds: B.IntArray, limits: B.IntArray,
-                    seats: Sequence[int]) -> B.FloatArray:
-    """Return, per row, the probability that every seat in ``seats`` (explorers still inside)
-    would have taken the torch at the previous decision under the row's drawn policies."""
-    n = int(kinds.shape[0])
-    weight = np.ones(n, dtype=np.float64)
-    prev = previous_observation(obs)
-    if prev is None or not seats:
-        return weight
-    b = B.from_observation(prev, n)
-    b.kinds, b.limits = kinds, limits
-    rows = np.arange(n, dtype=np.int64)
-    still = np.random.default_rng(0)  # unused: RANDOM rows are weighed, not drawn
-    for seat in seats:
-        random_rows = kinds[:, seat] == RANDOM
-        left = _leaves(b, seat, rows, still)
-        weight *= np.where(random_rows, 1.0 - limits[:, seat] / 100.0, np.where(left, 0.0, 1.0))
-    return weight

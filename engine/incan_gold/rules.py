@@ -55,6 +55,11 @@ class State:
     claimed: int  # artifacts claimed so far in the game (claim-order scoring)
     pending: tuple[str, ...]  # per seat: "" (no choice yet), "torch" or "camp" — secret
     changed: tuple[bool, ...]  # per seat: the one change of one_change_per_game is used
+    # Public memory (what a careful player remembers; AI seats read it, see ``observe``): per seat,
+    # the number of cards on the path when it returned to camp this expedition (0: not yet), and
+    # every ended expedition's revealed cards in order with its exits.
+    exits: tuple[int, ...] = ()
+    story: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...] = ()
 
 
 # --------------------------------------------------------------------------- cards
@@ -149,6 +154,7 @@ def setup(players: int, seed: int, options: dict[str, Any] | None = None) -> Sta
         claimed=0,
         pending=("",) * players,
         changed=(False,) * players,
+        exits=(0,) * players,
     )
 
 
@@ -308,7 +314,9 @@ def _return_to_camp(state: State, leavers: list[int]) -> tuple[State, Event]:
         gone = gone + relics
         relics = ()
     home: list[int] = []
+    exits = list(state.exits or (0,) * state.players)
     for s in leavers:
+        exits[s] = len(state.path)
         home.append(carried[s] + share)
         banked[s] += carried[s] + share
         carried[s] = 0
@@ -332,6 +340,7 @@ def _return_to_camp(state: State, leavers: list[int]) -> tuple[State, Event]:
         claimed=claimed,
         gone=gone,
         relics=relics,
+        exits=tuple(exits),
     )
     return new, event
 
@@ -385,8 +394,9 @@ def _end_round(state: State, reason: str) -> tuple[State, list[Event]]:
     events: list[Event] = [{"type": "round_end", "round": state.round, "reason": reason,
                             "lost_artifacts": lost_relics, "gems_left": sum(g for _, g in state.path),
                             "path": [{"card": c, "gems": g} for c, g in state.path]}]
+    story = (*state.story, (tuple(c for c, _ in state.path), tuple(state.exits or (0,) * state.players)))
     base = replace(state, gone=gone, relics=(), path=(), pending=("",) * state.players,
-                   carried=(0,) * state.players)
+                   carried=(0,) * state.players, exits=(0,) * state.players, story=story)
     if state.round >= ed.ROUNDS:
         final = replace(base, phase="over", inside=(False,) * state.players)
         events.append({"type": "game_over", "scores": scores(final), "winners": winners(final)})
@@ -466,6 +476,11 @@ def observe(state: State, seat: int) -> dict[str, Any]:
     """
     out = view(state, seat)
     out["reckoning"] = {"banked": list(state.banked), "scores": scores(state)}
+    # Who returned to camp when is announced at every reveal: the same memory keeps it.
+    out["story"] = {
+        "expeditions": [{"cards": list(cards), "exits": list(exits)} for cards, exits in state.story],
+        "exits": list(state.exits or (0,) * state.players),
+    }
     return out
 
 
@@ -517,6 +532,10 @@ def loads(data: str) -> State:
             claimed=int(raw["claimed"]),
             pending=tuple(str(x) for x in raw["pending"]),
             changed=tuple(bool(x) for x in raw["changed"]),
+            # States stored before the public memory existed load with an empty one.
+            exits=tuple(int(x) for x in raw.get("exits", [0] * int(raw["players"]))),
+            story=tuple((tuple(str(c) for c in cards), tuple(int(x) for x in exits))
+                        for cards, exits in raw.get("story", [])),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"not an Incan Gold state: {exc}") from exc

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pytest
 
 from engine.core import play
@@ -83,13 +82,3 @@ def test_batch_twins_of_the_bots_play_the_same_games_as_the_engine_agents(option
     for i, seed in enumerate(seeds):
         result = GAME.result(play(GAME, engine_agents, seed, options).state)
         assert list(scores[i]) == result["scores"], seed
-
-
-def test_the_opponent_model_rules_out_policies_that_would_have_left():
-    # seat 1 is still inside with 11 carried: a "leave at 6 gems" opponent would have gone
-    state, _ = run(3, ["T17", {}, "T15", {}, "T4"])
-    obs = GAME.observe(state, 0)
-    kinds = np.array([[M.CARRIED, M.CARRIED, M.CARRIED], [M.CARRIED, M.CARRIED, M.CARRIED]])
-    limits = np.array([[0, 6, 6], [0, 15, 15]])
-    weight = M.stay_likelihood(obs, kinds, limits, [1, 2])
-    assert list(weight) == [0.0, 1.0]
