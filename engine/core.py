@@ -47,6 +47,7 @@ __all__ = [
     "splitmix64",
     "thinking_for",
     "thinking_seconds",
+    "thinking_share",
 ]
 
 CHANCE = -1
@@ -176,6 +177,11 @@ def thinking_seconds() -> float:
     every level shares and most levels never search.
     """
     return _thinking.get()
+
+
+def thinking_share() -> float:
+    """Return the thinking time as a share of :data:`THINKING_S`: what a search scales its count by."""
+    return thinking_seconds() / THINKING_S
 
 
 @contextmanager

@@ -15,9 +15,10 @@ choice.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
-from engine.core import Agent
+from engine.core import Agent, thinking_share
 from engine.incan_gold.counting import artifact_points_on_path, bust_probability, expected_share
 from engine.incan_gold.hard import Budget, decide
 from engine.incan_gold.rules import CAMP, TORCH
@@ -25,10 +26,13 @@ from engine.incan_gold.rules import CAMP, TORCH
 __all__ = [
     "AGENTS",
     "BASELINES",
+    "BUDGET",
     "always_torch",
     "bust_probability",
     "easy",
     "expected_share",
+    "hard",
+    "hard_budget",
     "leave_after_7",
     "leave_at_2_hazards",
     "leave_at_10",
@@ -121,13 +125,20 @@ def easy(view: dict[str, Any], legal: list[Any], rng: random.Random) -> str:
 
 
 BUDGET = Budget(rollouts=512, seconds=1.0)
-"""Hard's budget per decision: pairs of simulated copies (the bound, deterministic), capped by
-a wall-clock time (only a machine far slower than this one ever reaches it)."""
+"""Hard's budget per decision at the default thinking time (1 s): pairs of simulated copies (the
+bound, deterministic), capped by a wall-clock time (only a machine far slower than this one ever
+reaches it). Both scale with the bot's thinking time (AI_THINK_S, :func:`hard_budget`)."""
+
+
+def hard_budget() -> Budget:
+    """Return Hard's budget for the decision being made: :data:`BUDGET` scaled by the thinking time."""
+    share = thinking_share()
+    return replace(BUDGET, rollouts=max(1, round(BUDGET.rollouts * share)), seconds=BUDGET.seconds * share)
 
 
 def hard(view: dict[str, Any], legal: list[Any], rng: random.Random) -> str:
     """Determinised Monte-Carlo: the choice with the higher estimated probability of winning."""
-    return _choose(decide(view, rng, BUDGET), legal)
+    return _choose(decide(view, rng, hard_budget()), legal)
 
 
 AGENTS: dict[str, Agent] = {"easy": easy, "medium": medium, "hard": hard}

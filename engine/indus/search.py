@@ -30,6 +30,8 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.core import thinking_share
+
 from .evaluation import HARD_WEIGHTS, Weights, _Eval
 from .heuristics import _turn_value
 from .layout import SIZE
@@ -46,7 +48,7 @@ from .rules import (
     seat_colours,
 )
 
-__all__ = ["BUDGET", "SEARCH_WEIGHTS", "STYLE", "Budget", "Style", "choose_move", "choose_place"]
+__all__ = ["BUDGET", "SEARCH_WEIGHTS", "STYLE", "Budget", "Style", "budget_now", "choose_move", "choose_place"]
 
 Action = dict[str, Any]
 
@@ -86,7 +88,14 @@ against three Hards, 240 games, fair 25 %) these weights lost: 20.0 %; Hard's ow
 27.8 % and Hard's with place_flex doubled 27.8 % (160 games each), so 3-4 players keep Hard's
 (then 25.1 %, 95 % CI [21.1, 29.6] %, over 400 games: no better than fair)."""
 BUDGET = Budget(nodes=100, seconds=1.0)
-"""The lobby's budget per decision."""
+"""The budget per decision at the default thinking time (1 s); it scales with the bot's thinking
+time (AI_THINK_S, :func:`budget_now`)."""
+
+
+def budget_now() -> Budget:
+    """Return the budget of the decision being made: :data:`BUDGET` scaled by the thinking time."""
+    share = thinking_share()
+    return replace(BUDGET, nodes=max(1, round(BUDGET.nodes * share)), seconds=BUDGET.seconds * share)
 STYLE = Style(weights=SEARCH_WEIGHTS)
 
 
@@ -167,7 +176,7 @@ def choose_move(st: State, legal: list[Action], style: Style | None = None,
     candidates and breaks what the budget leaves unsearched."""
     style = (style or STYLE).at(st.players)
     me = st.seat
-    clock = _Clock(budget or BUDGET)
+    clock = _Clock(budget or budget_now())
     ev = _Eval(st, me, True, style.weights)
     moves = [a for a in legal if a["do"] == "move"]
     quick = sorted(((ev.move_value(SPACE_INDEX[a["space"]], st.frame[SPACE_INDEX[a["space"]]], st.die), -i, a)
@@ -217,7 +226,7 @@ def choose_place(st: State, legal: list[Action], style: Style | None = None,
     landing does not depend on its rank, only its rerolls do)."""
     style = (style or STYLE).at(st.players)
     me = st.seat
-    clock = _Clock(budget or BUDGET)
+    clock = _Clock(budget or budget_now())
     ev = _Eval(st, me, True, style.weights)
     flex = style.weights.place_flex
     mine = seat_colours(me, st.players)
