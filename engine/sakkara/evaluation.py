@@ -167,8 +167,10 @@ def _value(rack: Counts | list[int], needs: tuple[int, int, int, int, int, int, 
     return v
 
 
+@lru_cache(maxsize=65536)
 def rack_value(rack: Counts, pyr: Counts, ship: int, grains: int) -> float:
-    """Return how much a rack is worth to a builder: needed tiles high, spares a little."""
+    """Return how much a rack is worth to a builder: needed tiles high, spares a little (cached:
+    a search values the same few racks over and over)."""
     return _value(rack, _needs(pyr, ship, grains))
 
 

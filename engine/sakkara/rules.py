@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 import json
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from ..core import is_seat
@@ -93,8 +94,10 @@ def opponent(seat: int) -> int:
     return 1 - seat
 
 
+@lru_cache(maxsize=4096)
 def completed_levels(pyramid: tuple[int, ...]) -> int:
-    """Return how many pyramid levels (0..3) are complete, counting built motifs."""
+    """Return how many pyramid levels (0..3) are complete, counting built motifs (cached: the
+    searches ask it of the same few pyramids hundreds of thousands of times)."""
     done = 0
     for level in range(1, _TOP_LEVEL + 1):
         if all(sum(pyramid[i] for i in group) == n for group, n in _LEVEL_GROUPS[level]):
