@@ -421,10 +421,14 @@ def start_turns(state: State) -> State:
 
 
 def _fresh_turn(state: State, seat: int, turns: tuple[int, int]) -> State:
-    s = State(
+    # the repetition key first, so the new turn's state is built once (a hot path of the searches)
+    key = digest(state, turn=seat)
+    history = (*state.history, key)
+    repeated = history.count(key) >= 3  # a third repetition of the position ends the game
+    return State(
         seed=state.seed,
         draws=state.draws,
-        phase="before",
+        phase="over" if repeated else "before",
         board=state.board,
         workers=state.workers,
         racks=state.racks,
@@ -441,14 +445,9 @@ def _fresh_turn(state: State, seat: int, turns: tuple[int, int]) -> State:
         pending=(),
         destroyed=(),
         turns=turns,
-        history=state.history,
-        ended="",
+        history=history,
+        ended="repetition" if repeated else "",
     )
-    key = digest(s)
-    history = (*state.history, key)
-    if history.count(key) >= 3:  # a third repetition of the position ends the game
-        return replace(s, history=history, phase="over", ended="repetition")
-    return replace(s, history=history)
 
 
 def _next_turn(state: State) -> State:
