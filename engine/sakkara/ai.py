@@ -118,7 +118,7 @@ def searcher(style: SearchStyle = HARD, budget: Budget | None = None) -> Agent:
         if len(legal) == 1:
             return legal[0]
         phase = view["phase"]
-        if phase == "before" and not any(a["do"] in ("build", "display") for a in legal):
+        if phase in style.phases and not any(a["do"] in ("build", "display") for a in legal):
             choice = search_turn(view, legal, rng, style, budget or BUDGET)
             if choice is not None:
                 return choice
