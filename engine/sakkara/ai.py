@@ -114,7 +114,7 @@ def medium(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
 
 BUDGET = Budget(rollouts=48, seconds=1.0)
 """Hard's budget per decision: the rollout count bounds it (deterministic), the seconds cap it (at
-48 rollouts a decision's p99 measured 0.2–0.8 s, the latter on a machine at load 10)."""
+48 rollouts a decision's p99 measured 0.35–0.80 s on a shared 2-core machine at load 6–10)."""
 
 
 def searcher(style: SearchStyle = HARD, budget: Budget | None = None) -> Agent:
