@@ -5,8 +5,8 @@ Usage: python bench/sakkara_ai.py [--games 400] [--matchups hard:medium,medium:e
 
 Paired seeds: games 2k and 2k+1 share the deal (seed + k) with the seats swapped, so both sides
 play both sides of every deal. A draw (safety end with equal pyramids and grain) counts 1/2.
-Levels: easy, medium, hard (the lobby's) and search (ai.EXPERIMENTS, under trial).
-``--rollouts``/``--seconds`` set the search player's budget per decision (default: ai.BUDGET).
+Levels: easy, medium, hard (the lobby's) and any player under trial (ai.EXPERIMENTS).
+``--rollouts``/``--seconds`` set Hard's search budget per decision (default: ai.BUDGET).
 Prints one ``matchup=`` line per pair (see kit_ai.py) and one ``timing=`` line per level.
 """
 
@@ -50,7 +50,7 @@ def main() -> None:
     if args.seconds is not None:
         ai.BUDGET = replace(ai.BUDGET, seconds=args.seconds)
     print(machine_line(args.procs))
-    print(f"# sakkara: search budget {ai.BUDGET.rollouts} rollouts, cap {ai.BUDGET.seconds:g} s; "
+    print(f"# sakkara: hard's search budget {ai.BUDGET.rollouts} rollouts, cap {ai.BUDGET.seconds:g} s; "
           f"paired seeds from {args.seed}", flush=True)
     times: dict[str, list[float]] = {}
     for pair in filter(None, args.matchups.split(",")):
@@ -62,7 +62,7 @@ def main() -> None:
             for n, ts in t.items():
                 times.setdefault(n, []).extend(ts)
     for n, ts in sorted(times.items()):
-        print(timing_line(n, ts, ai.BUDGET.seconds if n == "search" else None))
+        print(timing_line(n, ts, ai.BUDGET.seconds if n == "hard" else None))
 
 
 if __name__ == "__main__":

@@ -167,8 +167,10 @@ def _value(rack: Counts | list[int], needs: tuple[int, int, int, int, int, int, 
     return v
 
 
+@lru_cache(maxsize=65536)
 def rack_value(rack: Counts, pyr: Counts, ship: int, grains: int) -> float:
-    """Return how much a rack is worth to a builder: needed tiles high, spares a little."""
+    """Return how much a rack is worth to a builder: needed tiles high, spares a little (cached:
+    a search values the same few racks over and over)."""
     return _value(rack, _needs(pyr, ship, grains))
 
 
@@ -215,20 +217,28 @@ def _reach(state: State, seat: int, marg: tuple[float, ...]) -> float:
     return best
 
 
+_DIST: tuple[tuple[int, ...], ...] = tuple(
+    tuple(abs(a // 7 - b // 7) + abs(a % 7 - b % 7) for b in range(49)) for a in range(49)
+)
+"""Walking distance (orthogonal steps) between two spaces of the 7 × 7 board."""
+
+
 def _potential(state: State, seat: int, marg: tuple[float, ...], decay: float) -> float:
     """Return the needed tiles within walking distance: for each motif, its value in this rack
     discounted by ``decay`` per step from the nearer worker to its nearest visible copy."""
-    workers = (state.workers[2 * seat], state.workers[2 * seat + 1])
-    wr = [(w // 7, w % 7) for w in workers]
+    w0, w1 = state.workers[2 * seat], state.workers[2 * seat + 1]
+    if w0 < 0 or w1 < 0:  # workers still being placed: no walking yet
+        return 0.0
+    near0, near1 = _DIST[w0], _DIST[w1]
+    occupied = state.workers
     nearest: dict[int, int] = {}
     for sp, stack in enumerate(state.board):
-        if not stack or sp in state.workers:
+        if not stack:
             continue
         i = _I[stack[-1]]
-        if marg[i] <= 0.05:
+        if marg[i] <= 0.05 or sp in occupied:
             continue
-        r, c = divmod(sp, 7)
-        d = min(abs(r - a) + abs(c - b) for a, b in wr)
+        d = min(near0[sp], near1[sp])
         if d < nearest.get(i, 99):
             nearest[i] = d
     return sum(marg[i] * decay ** (d - 1) for i, d in nearest.items())

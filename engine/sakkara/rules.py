@@ -29,6 +29,7 @@ from __future__ import annotations
 import itertools
 import json
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from ..core import is_seat
@@ -93,8 +94,10 @@ def opponent(seat: int) -> int:
     return 1 - seat
 
 
+@lru_cache(maxsize=4096)
 def completed_levels(pyramid: tuple[int, ...]) -> int:
-    """Return how many pyramid levels (0..3) are complete, counting built motifs."""
+    """Return how many pyramid levels (0..3) are complete, counting built motifs (cached: the
+    searches ask it of the same few pyramids hundreds of thousands of times)."""
     done = 0
     for level in range(1, _TOP_LEVEL + 1):
         if all(sum(pyramid[i] for i in group) == n for group, n in _LEVEL_GROUPS[level]):
@@ -418,10 +421,14 @@ def start_turns(state: State) -> State:
 
 
 def _fresh_turn(state: State, seat: int, turns: tuple[int, int]) -> State:
-    s = State(
+    # the repetition key first, so the new turn's state is built once (a hot path of the searches)
+    key = digest(state, turn=seat)
+    history = (*state.history, key)
+    repeated = history.count(key) >= 3  # a third repetition of the position ends the game
+    return State(
         seed=state.seed,
         draws=state.draws,
-        phase="before",
+        phase="over" if repeated else "before",
         board=state.board,
         workers=state.workers,
         racks=state.racks,
@@ -438,14 +445,9 @@ def _fresh_turn(state: State, seat: int, turns: tuple[int, int]) -> State:
         pending=(),
         destroyed=(),
         turns=turns,
-        history=state.history,
-        ended="",
+        history=history,
+        ended="repetition" if repeated else "",
     )
-    key = digest(s)
-    history = (*state.history, key)
-    if history.count(key) >= 3:  # a third repetition of the position ends the game
-        return replace(s, history=history, phase="over", ended="repetition")
-    return replace(s, history=history)
 
 
 def _next_turn(state: State) -> State:

@@ -5,9 +5,9 @@ A decision on one's own turn is a choice among whole-turn plans: the planner
 plan is then tried in many *determinisations* of the position: the tiles the seat cannot see
 (the opponent's rack, every covered tile) are drawn from the unseen pool, from the seat's own
 view only. In each world the plan is replayed (it stops where it stops being legal: a covered
-tile may differ), then the game is played on by the planner for both seats — the opponent's
-used tiles placed, the opponent's turn, one's own next turn, the opponent's next — and the
-position reached is scored by the value function (:func:`evaluation.evaluate`, squashed to a
+tile may differ), then the game is played on by the planner for both seats for a few whole
+turns (Hard: the opponent's reply, then one's own next turn; used tiles placed in between), and
+the position reached is scored by the value function (:func:`evaluation.evaluate`, squashed to a
 win probability). Plans share their worlds (common random numbers), and the budget is spent by
 *sequential halving*: every plan gets a few worlds, the better half gets more, and so on.
 
@@ -52,6 +52,7 @@ class SearchStyle:
     rollout: Style  # the planner that plays those turns
     value: Style  # the weights of the value function at the cut-off
     scale: float  # value difference that moves the win probability from 50 % to 73 %
+    phases: tuple[str, ...] = ("before",)  # the turn phases searched (others: the planner decides)
 
 
 def _squash(value: float, scale: float) -> float:
@@ -144,9 +145,13 @@ def _best(arms: list[Plan], totals: list[float], counts: list[int], alive: list[
 HARD = SearchStyle(
     plans=Style(width=5, depth=5, birds=5, denial=0.8, reach=0.45, replies=0, samples=0, far=0.5),
     arms=6,
-    turns=1,
+    turns=2,
     rollout=REPLY,
     value=Style(width=5, depth=5, birds=5, denial=0.8, reach=0.45, replies=0, samples=0, far=0.5, mirror=True),
     scale=30.0,
+    phases=("before", "after"),
 )
-"""Hard's search settings."""
+"""Hard's search settings: two whole turns after the plan (the opponent's reply and one's own
+next turn), searched before and after the step (the Horse, the spells after a step). In 60-game
+trials (± 12 %) against the planner with the reply check: one turn 56.7 %, two 66.7 %, three
+58.3 % (and too slow), two searched after the step too 68.3 %."""

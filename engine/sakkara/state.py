@@ -145,9 +145,11 @@ def deal(key: int) -> list[list[str]]:
     return stacks
 
 
-def digest(state: State) -> int:
-    """Return a process-independent 64-bit digest of the position (the repetition rule's key)."""
-    key = (state.board, state.workers, state.racks, state.ships, state.grains, state.pyramids, state.turn)
+def digest(state: State, turn: int | None = None) -> int:
+    """Return a process-independent 64-bit digest of the position (the repetition rule's key);
+    ``turn`` names the seat to move when it is not yet ``state.turn`` (a turn being handed over)."""
+    seat = state.turn if turn is None else turn
+    key = (state.board, state.workers, state.racks, state.ships, state.grains, state.pyramids, seat)
     return int.from_bytes(hashlib.blake2b(repr(key).encode(), digest_size=8).digest(), "big")
 
 

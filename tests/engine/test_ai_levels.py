@@ -104,7 +104,7 @@ def test_a_move_does_not_depend_on_what_the_seat_cannot_see(name, seed, steps, p
 
 @pytest.mark.parametrize("seed", range(3))
 def test_the_sakkara_search_sees_only_its_own_view(seed):
-    """The search on trial, at the start of a turn, in worlds that really differ where the seat cannot
+    """Sakkara's Hard (the search), at the start of a turn, in worlds that really differ where the seat cannot
     see (the opponent's rack, covered tiles): the same move every time."""
     game, state, seat = _position("sakkara", 2, seed, 30 + 17 * seed)
     for extra in range(200):  # on to a turn's start, where the search (not the planner) decides
@@ -113,7 +113,7 @@ def test_the_sakkara_search_sees_only_its_own_view(seed):
         game, state, seat = _position("sakkara", 2, seed, 31 + 17 * seed + extra)
     assert state.phase == "before"
     legal = game.legal_actions(state, seat)
-    agent = importlib.import_module("engine.sakkara.ai").EXPERIMENTS["search"]
+    agent = importlib.import_module("engine.sakkara.ai").AGENTS["hard"]
     others = [game.resample_hidden(state, seat, random.Random(1000 + k)) for k in range(3)]
     assert all(game.dumps(o) != game.dumps(state) for o in others)
     moves = {str(agent(game.observe(s, seat), legal, agent_rng(seed, seat))) for s in (state, *others)}

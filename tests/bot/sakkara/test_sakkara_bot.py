@@ -52,9 +52,9 @@ async def open_table(fake: FakeDiscord, bot: Bot, channel: FakeChannel, host: Fa
 
 
 def choice(table: Table, seat: int, rng: random.Random) -> dict:
-    """The scripted human: the Medium AI's choice from the seat's own view."""
+    """The scripted human: the greedy planner's choice (the first Medium) from the seat's own view."""
     legal = GAME.legal_actions(table.state, seat)
-    return sakkara_ai.medium(GAME.view(table.state, seat), legal, rng)
+    return sakkara_ai.greedy(GAME.view(table.state, seat), legal, rng)
 
 
 async def prompt_for(fake: FakeDiscord, table: Table, user: FakeUser) -> FakeMessage:

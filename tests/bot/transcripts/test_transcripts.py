@@ -137,7 +137,8 @@ async def incan_gold(fake: FakeDiscord, store: Store, channel: FakeChannel, monk
 
 async def sakkara(fake: FakeDiscord, store: Store, channel: FakeChannel, monkeypatch: pytest.MonkeyPatch,
                   log: Transcript) -> list[FakeUser]:
-    """Ann and Bo, each playing the Medium AI's choice through their DM prompt's shortest path."""
+    """Ann and Bo, each playing the greedy planner's choice (the first Medium) through their DM
+    prompt's shortest path."""
     ann, bo = fake.user("Ann"), fake.user("Bo")
     users = [ann, bo]
     bot = await start_bot(fake, store, ManualClock())
@@ -146,7 +147,7 @@ async def sakkara(fake: FakeDiscord, store: Store, channel: FakeChannel, monkeyp
     game = table.spec.game
     while table.status == "playing":
         seat = table.humans_owing()[0]
-        action = sakkara_ai.medium(game.view(table.state, seat), game.legal_actions(table.state, seat), rng)
+        action = sakkara_ai.greedy(game.view(table.state, seat), game.legal_actions(table.state, seat), rng)
         user = user_of(table, users, seat)
         for cid, value in route(table, seat, action):
             await press(fake, log, user, last_prompt(fake, user), cid, value)
