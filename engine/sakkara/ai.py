@@ -30,16 +30,17 @@ opponent's rack) are drawn from the unseen pool, the same distribution as
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
-from ..core import Agent
+from ..core import Agent, thinking_share
 from .evaluation import MEDIUM, Style, evaluate, marginals, state_from_view
 from .planner import check_replies, discard_choice, place_stack, place_worker, plan_turn, steal_choice
 from .search import HARD, Budget, SearchStyle, search_turn
 from .tiles import MOTIF_INDEX
 
-__all__ = ["AGENTS", "BUDGET", "CHECKED", "EXPERIMENTS", "easy", "evaluate", "greedy", "hard", "medium", "searcher",
-           "state_from_view"]
+__all__ = ["AGENTS", "BUDGET", "CHECKED", "EXPERIMENTS", "easy", "evaluate", "greedy", "hard", "hard_budget", "medium",
+           "searcher", "state_from_view"]
 
 Action = dict[str, Any]
 
@@ -117,15 +118,22 @@ BUDGET = Budget(rollouts=48, seconds=1.0)
 48 rollouts a decision's p99 measured 0.35–0.80 s on a shared 2-core machine at load 6–10)."""
 
 
+def hard_budget() -> Budget:
+    """Return Hard's budget for the decision being made: :data:`BUDGET` (sized for the default 1 s)
+    scaled by the bot's thinking time (AI_THINK_S)."""
+    share = thinking_share()
+    return replace(BUDGET, rollouts=max(1, round(BUDGET.rollouts * share)), seconds=BUDGET.seconds * share)
+
+
 def searcher(style: SearchStyle = HARD, budget: Budget | None = None) -> Agent:
-    """Return a search player with its own settings (``budget`` None: :data:`BUDGET`)."""
+    """Return a search player with its own settings (``budget`` None: :func:`hard_budget`)."""
 
     def agent(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
         if len(legal) == 1:
             return legal[0]
         phase = view["phase"]
         if phase in style.phases and not any(a["do"] in ("build", "display") for a in legal):
-            choice = search_turn(view, legal, rng, style, budget or BUDGET)
+            choice = search_turn(view, legal, rng, style, budget or hard_budget())
             if choice is not None:
                 return choice
         return _decide(view, legal, rng, style.plans)

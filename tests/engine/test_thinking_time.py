@@ -9,6 +9,9 @@ from engine.incan_gold import GAME
 from engine.incan_gold import ai as incan_ai
 from engine.incan_gold.hard import Budget as IncanBudget
 from engine.indus import search as indus_search
+from engine.sakkara import GAME as SAKKARA
+from engine.sakkara import ai as sakkara_ai
+from engine.sakkara.search import Budget as SearchBudget
 
 
 def test_incan_gold_hard_searches_its_count_per_second_of_thinking():
@@ -39,3 +42,29 @@ def test_the_hard_agent_decides_with_the_scaled_budget(monkeypatch):
     with thinking_for(2.0):
         incan_ai.hard(GAME.observe(state, 0), GAME.legal_actions(state, 0), random.Random(1))
     assert seen == [IncanBudget(rollouts=1024, seconds=2.0)]
+
+
+def test_sakkara_hard_searches_its_rollouts_per_second_of_thinking(monkeypatch):
+    assert sakkara_ai.hard_budget() == sakkara_ai.BUDGET
+    seen = []
+
+    def spy(view, legal, rng, style, budget):
+        seen.append(budget)
+        return legal[0]
+
+    monkeypatch.setattr(sakkara_ai, "search_turn", spy)
+    state = SAKKARA.setup(2, 5)
+    while SAKKARA.to_move(state) == [CHANCE]:
+        state, _ = SAKKARA.apply(state, CHANCE, resolve_chance(SAKKARA, state))
+    # Play on (Medium for both) until Hard would search: a turn with a choice outside set-up.
+    for _ in range(200):
+        [seat] = SAKKARA.to_move(state)
+        view, legal = SAKKARA.observe(state, seat), SAKKARA.legal_actions(state, seat)
+        with thinking_for(2.0):
+            sakkara_ai.hard(view, legal, random.Random(1))
+        if seen:
+            break
+        state, _ = SAKKARA.apply(state, seat, sakkara_ai.medium(view, legal, random.Random(2)))
+        while SAKKARA.to_move(state) == [CHANCE]:
+            state, _ = SAKKARA.apply(state, CHANCE, resolve_chance(SAKKARA, state))
+    assert seen[:1] == [SearchBudget(rollouts=96, seconds=2.0)]
