@@ -46,8 +46,8 @@ __all__ = [
     "resolve_chance",
     "splitmix64",
     "thinking_for",
+    "thinking_scaled",
     "thinking_seconds",
-    "thinking_share",
 ]
 
 CHANCE = -1
@@ -179,9 +179,11 @@ def thinking_seconds() -> float:
     return _thinking.get()
 
 
-def thinking_share() -> float:
-    """Return the thinking time as a share of :data:`THINKING_S`: what a search scales its count by."""
-    return thinking_seconds() / THINKING_S
+def thinking_scaled(count: int, seconds: float) -> tuple[int, float]:
+    """Return a search budget sized for :data:`THINKING_S` (a count, a wall-clock cap) scaled to the
+    thinking time of the decision being made (each game's Hard and searches share this rule)."""
+    share = thinking_seconds() / THINKING_S
+    return max(1, round(count * share)), seconds * share
 
 
 @contextmanager

@@ -18,7 +18,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from engine.core import Agent, thinking_share
+from engine.core import Agent, thinking_scaled
 from engine.incan_gold.counting import artifact_points_on_path, bust_probability, expected_share
 from engine.incan_gold.hard import Budget, decide
 from engine.incan_gold.rules import CAMP, TORCH
@@ -132,8 +132,8 @@ reaches it). Both scale with the bot's thinking time (AI_THINK_S, :func:`hard_bu
 
 def hard_budget() -> Budget:
     """Return Hard's budget for the decision being made: :data:`BUDGET` scaled by the thinking time."""
-    share = thinking_share()
-    return replace(BUDGET, rollouts=max(1, round(BUDGET.rollouts * share)), seconds=BUDGET.seconds * share)
+    count, seconds = thinking_scaled(BUDGET.rollouts, BUDGET.seconds)
+    return replace(BUDGET, rollouts=count, seconds=seconds)
 
 
 def hard(view: dict[str, Any], legal: list[Any], rng: random.Random) -> str:

@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.core import thinking_share
+from engine.core import thinking_scaled
 
 from .evaluation import HARD_WEIGHTS, Weights, _Eval
 from .heuristics import _turn_value
@@ -94,8 +94,8 @@ time (AI_THINK_S, :func:`budget_now`)."""
 
 def budget_now() -> Budget:
     """Return the budget of the decision being made: :data:`BUDGET` scaled by the thinking time."""
-    share = thinking_share()
-    return replace(BUDGET, nodes=max(1, round(BUDGET.nodes * share)), seconds=BUDGET.seconds * share)
+    count, seconds = thinking_scaled(BUDGET.nodes, BUDGET.seconds)
+    return replace(BUDGET, nodes=count, seconds=seconds)
 STYLE = Style(weights=SEARCH_WEIGHTS)
 
 

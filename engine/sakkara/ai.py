@@ -33,7 +33,7 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from ..core import Agent, thinking_share
+from ..core import Agent, thinking_scaled
 from .evaluation import MEDIUM, Style, evaluate, marginals, state_from_view
 from .planner import check_replies, discard_choice, place_stack, place_worker, plan_turn, steal_choice
 from .search import HARD, Budget, SearchStyle, search_turn
@@ -121,8 +121,8 @@ BUDGET = Budget(rollouts=48, seconds=1.0)
 def hard_budget() -> Budget:
     """Return Hard's budget for the decision being made: :data:`BUDGET` (sized for the default 1 s)
     scaled by the bot's thinking time (AI_THINK_S)."""
-    share = thinking_share()
-    return replace(BUDGET, rollouts=max(1, round(BUDGET.rollouts * share)), seconds=BUDGET.seconds * share)
+    count, seconds = thinking_scaled(BUDGET.rollouts, BUDGET.seconds)
+    return replace(BUDGET, rollouts=count, seconds=seconds)
 
 
 def searcher(style: SearchStyle = HARD, budget: Budget | None = None) -> Agent:
