@@ -1,7 +1,7 @@
 """The SQLite backend (aiosqlite): one connection, WAL, and group commit for appends.
 
 Concurrency: aiosqlite runs statements one at a time on its own thread, but a transaction spans
-several awaits, so every use holds one ``asyncio.Lock`` for its whole duration; other coroutines
+several awaits, so every use holds one lock (:class:`db.lanes.Lanes`) for its whole duration; other coroutines
 never see a half-written transaction. Each statement is a round trip to that thread, which under
 load waits for a full event-loop iteration, so the hot paths are single statements in autocommit
 mode (a statement is its own transaction): an append and the timers it re-arms are one INSERT into
@@ -10,7 +10,8 @@ the ``action_appends`` view.
 Appends use group commit: one writer task takes every append queued while the store was busy and
 writes them with one multi-row INSERT per 500 rows (one round trip, one fsync), each caller,
 waiting on its own request rather than on the lock, still getting its own outcome (if any of them
-is refused, SQLite undoes the statement and each is written alone). An append cancelled while
+is refused, SQLite undoes the statement and each is written alone). The writer takes the lock
+through its fast lane: moves are what players wait for. An append cancelled while
 still queued is dropped; if a caller is cancelled after its write was handed to SQLite the outcome
 is unknown: reload the game before trusting memory.
 
@@ -31,6 +32,7 @@ import aiosqlite
 
 from db.backend import ROWS_PER_INSERT, Dialect, Refused, Row, insert_appends_sql
 from db.errors import StoreError
+from db.lanes import Lanes
 from db.migrate import apply_migrations, rollback_quietly
 
 __all__ = ["SqliteBackend"]
@@ -107,7 +109,7 @@ class SqliteBackend:
     def __init__(self, db: aiosqlite.Connection, journal_mode: str, schema_version: int) -> None:
         self._db = db
         self._conn = SqliteConn(db)
-        self._lock = asyncio.Lock()
+        self._lock = Lanes()  # the moves' writer has a fast lane (see db.lanes)
         self._pending: list[_Append] = []
         self._writer: asyncio.Future[None] | None = None  # the task writing queued appends, if any
         self.journal_mode = journal_mode
@@ -199,7 +201,7 @@ class SqliteBackend:
         while self._pending:
             batch: list[_Append] = []
             try:
-                async with self._lock:
+                async with self._lock.fast():
                     batch, self._pending = self._pending, []
                     await self._flush(batch)
             except BaseException as exc:
