@@ -145,28 +145,38 @@ class SakkaraRenderer:
         last = len(table.seats) - 1
         await hub.story.played(update, self, chapter_end=lambda events: any(
             e["type"] == "end" and e.get("seat") == last for e in events))
-        await self.post_public(hub, table)
         if table.status != "playing":
+            await self.post_public(hub, table)
             return
-        owing = table.humans_owing()
         movers = [s for s in update.actors if s != CHANCE]
-        for seat, spec in enumerate(table.seats):
-            if spec.is_ai:
-                continue
-            # A new DM notifies, but costs a rate-limited call: only for a player whose prompt their
-            # latest click can no longer redraw (they have not played for 14 minutes, or never).
-            fresh = seat in owing and (not movers or movers[-1] != seat) and not await hub.prompt_live(table, seat)
-            if fresh:
-                pass  # a new DM notifies; hub.dm closes the old one
-            elif seat not in owing and seat not in movers and seat not in update.timed_out and not any(
-                    e["type"] == "stolen" and e["from"] == seat for e in update.events):
-                continue  # nothing of this seat's changed
-            with hub.readers.privately(table, seat):  # the rack picture is drawn in dm_with_rack
-                embed, view = self.prompt(hub, table, seat)
-                if any(s == seat and a == {"do": "end"} for s, a in update.forced):
-                    embed.description = f"{embed.description}\n{t('sakkara.forced_end')}"
-                await dm_with_rack(hub, table, seat, new=fresh, closing=t("sakkara.closed_turn"), embed=embed,
-                                   view=view)
+        people = [seat for seat, spec in enumerate(table.seats) if not spec.is_ai]
+        # The mover's prompt first: it is the message their click pressed, and its redraw answers
+        # the click (a picture before the board's rather than after it: a click answered ~12 ms
+        # sooner, the public board a picture later, which shares the board drawn for the prompt).
+        first = [seat for seat in movers if seat in people][:1]  # a bot's reply may follow in the same update
+        for seat in first:
+            await self._redraw_prompt(hub, update, seat, movers)
+        await self.post_public(hub, table)
+        for seat in people:
+            if seat not in first:
+                await self._redraw_prompt(hub, update, seat, movers)
+
+    async def _redraw_prompt(self, hub: TableHub, update: Update, seat: int, movers: list[int]) -> None:
+        """Redraw one person's private prompt after an update, if anything of theirs changed."""
+        table = update.table
+        owing = table.humans_owing()
+        # A new DM notifies, but costs a rate-limited call: only for a player whose prompt their
+        # latest click can no longer redraw (they have not played for 14 minutes, or never).
+        fresh = seat in owing and (not movers or movers[-1] != seat) and not await hub.prompt_live(table, seat)
+        if not fresh and seat not in owing and seat not in movers and seat not in update.timed_out and not any(
+                e["type"] == "stolen" and e["from"] == seat for e in update.events):
+            return  # nothing of this seat's changed
+        with hub.readers.privately(table, seat):  # the rack picture is drawn in dm_with_rack
+            embed, view = self.prompt(hub, table, seat)
+            if any(s == seat and a == {"do": "end"} for s, a in update.forced):
+                embed.description = f"{embed.description}\n{t('sakkara.forced_end')}"
+            await dm_with_rack(hub, table, seat, new=fresh, closing=t("sakkara.closed_turn"), embed=embed,
+                               view=view)
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
         """Remind privately that the decision timer is running out."""

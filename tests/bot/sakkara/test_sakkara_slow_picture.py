@@ -59,3 +59,30 @@ async def test_a_quick_picture_answers_the_click_itself(fake, table, store, cloc
     assert rec.callbacks == [7]  # the redraw, picture included, is the response: one call
     assert prompt is not None and prompt.files[0].data != before
     await fake.stop(bot)
+
+
+async def test_the_click_is_answered_before_the_public_board_is_drawn(fake, table, store, clock, monkeypatch):
+    """The mover's prompt (the pressed message) is redrawn first: the board's picture comes after
+    the click's answer, not before it."""
+    seen: list[str] = []
+    real = sakkara_board.board_image
+
+    def board(view, names=None):
+        seen.append("public board drawn")
+        return real(view, names)
+
+    def heard(call):
+        if call.route.endswith("/callback"):
+            seen.append(f"click answered ({call.payload['type']})")
+
+
+    monkeypatch.setattr(answer_module, "ACK_GUARD_S", 60.0)
+    monkeypatch.setattr(answer_module, "PICTURE_ACK_S", 60.0)  # no deferral: the answer is the redraw
+    monkeypatch.setattr(sakkara_board, "board_image", board)
+    fake.add_listener(heard)
+    ann = fake.user("Ann")
+    bot = await start_bot(fake, store, clock)
+    await play_first_move(fake, bot, table, ann)
+    start = seen.index("public board drawn")  # the lobby's clicks and the first board come first
+    assert seen[start + 1:] == ["click answered (7)", "public board drawn"]
+    await fake.stop(bot)
