@@ -62,6 +62,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--ai", nargs="*", default=None, help="bot seats' levels (default: the game's)")
     parser.add_argument("--stagger", type=float, default=None,
                         help="tables start within the first S seconds (default: 20, or 1 s per 20 tables)")
+    parser.add_argument("--drain", type=float, default=180.0,
+                        help="with the limits on, wait at most this long after the warm-up for the tables' start "
+                             "burst to be sent before measuring")
     parser.add_argument("--warmup", type=float, default=None,
                         help="seconds of play before measuring (default: the stagger + 10)")
     parser.add_argument("--ai-delay", type=float, default=1.5, help="seconds before a bot seat acts")

@@ -61,8 +61,9 @@ def report(run: Run, meta: dict[str, Any]) -> Figures:
     seats = f"{setup.humans} people" + (f" + {len(setup.ai)} bots ({', '.join(setup.ai)})" if setup.ai else "")
     limits = "Discord's rate limits ON (fake and bot)" if args.rate_limited else "NO rate limits (fake never refuses)"
     print(f"\n## {setup.name}: {run.n_tables} tables of {seats}; {limits}")
+    drained = f" + {run.drained_s:.0f} s until the start burst was sent" if run.drained_s >= 0.5 else ""
     print(f"opened in {meta['setup_s']:.1f} s; started over {run.stagger:g} s; measured {elapsed:.1f} s after "
-          f"{run.warmup:g} s of warm-up (CPU {meta['cpu'] / elapsed:.0%} of one core); {len(clicks)} presses "
+          f"{run.warmup:g} s of warm-up{drained} (CPU {meta['cpu'] / elapsed:.0%} of one core); {len(clicks)} presses "
           f"({len(clicks) / elapsed:.0f}/s), {tally.units} {setup.unit}s ({tally.units / elapsed:.1f}/s), "
           f"{meta['finished']} games finished")
     print(f"\n{'from the press':<44} {'n':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")

@@ -8,8 +8,10 @@ with ``--rate-limited``, the limits go on for the rest of the run, on both sides
 enforces Discord's (50/s global, per-channel buckets, 429s) and the bot's outbox keeps within
 its budget. Hosts press Start at random moments of the first ``--stagger`` seconds (by default
 20 s, or one second per 20 tables: a server does not start thousands of games at once, and a
-start costs a message); measuring begins after ``--warmup`` seconds (the stagger + 10 s) and lasts
-``--seconds``.
+start costs a message); measuring begins after ``--warmup`` seconds (the stagger + 10 s) and, with
+the limits on, once the start burst has been sent (at most ``--drain`` more seconds: the tables'
+starts cost ~6 calls each, 300 tables ~36 s of the 50/s budget, and a minute measured behind that
+queue measures the queue, not play); it lasts ``--seconds``.
 
 The session clock is a :class:`BenchClock` moved with the wall clock in small steps (``--tick``);
 the rate limits on both sides run on real monotonic time, as discord.py's own sleeps do.
@@ -48,6 +50,7 @@ class Run:
         self.args, self.setup, self.n_tables, self.workdir = args, setup, tables, workdir
         self.stagger = args.stagger if args.stagger is not None else max(20.0, tables / 20)
         self.warmup = args.warmup if args.warmup is not None else self.stagger + 10.0
+        self.drained_s = 0.0  # waited after the warm-up for the start burst to be sent
         self.fake = FakeDiscord(real_time=False, settle_timeout=600.0)
         self.clock = BenchClock()
         self.tally = Tally()
@@ -286,6 +289,12 @@ class Run:
         began, cpu0 = time.perf_counter(), time.process_time()
         try:
             await asyncio.sleep(self.warmup)
+            drain_until = time.perf_counter() + args.drain
+            # Less than a second's budget left queued: play, not the start burst, is what is sent.
+            while (args.rate_limited and bot.hub.outbox.backlog() > args.rest_per_second
+                   and time.perf_counter() < drain_until):
+                await asyncio.sleep(0.5)
+            self.drained_s = time.perf_counter() - drain_until + args.drain
             self.tally = Tally()
             self.measuring = True
             if self.load is not None:
