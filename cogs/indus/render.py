@@ -206,6 +206,8 @@ class IndusRenderer:
         return fields, png
 
     async def _post_board(self, hub: TableHub, table: Table) -> None:
+        if await hub.post_when_sent(table, "board", lambda: self._drawn_when_sent(hub, table)):
+            return  # an edit of the board waits for budget: it is drawn when it goes
         fields, png = await self._fields(hub, table)
         if png is not None:
             # A new message takes files, an edit replaces its attachments.
@@ -220,6 +222,14 @@ class IndusRenderer:
             # new message takes files, not attachments. Post a fresh board message instead.
             del fields["attachments"]
             await hub.post(table, "board", new=True, files=[board_file(png)], **fields)
+
+    async def _drawn_when_sent(self, hub: TableHub, table: Table) -> dict[str, Any]:
+        """The board's fields, drawn as the table stands (by a queued edit, when it is sent)."""
+        with hub.readers.publicly(table):
+            fields, png = await self._fields(hub, table)
+        if png is not None:
+            fields["files"] = [board_file(png)]  # an edit sends them as its attachments
+        return fields
 
     async def refresh(self, hub: TableHub, table: Table) -> None:
         """Redraw the board message."""

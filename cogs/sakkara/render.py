@@ -124,6 +124,8 @@ class SakkaraRenderer:
 
     async def post_public(self, hub: TableHub, table: Table, kind: str = "board", new: bool = False) -> None:
         """Send or edit the public board message, with the board image when boards are installed."""
+        if not new and await hub.post_when_sent(table, kind, lambda: self._drawn_when_sent(hub, table)):
+            return  # an edit of the board waits for budget: it is drawn when it goes
         module = labels.boards()
         png = None
         if module is not None:
@@ -131,6 +133,17 @@ class SakkaraRenderer:
                 png = await drawn(module.board_image, GAME.view(table.state, None), names(table))
         fields = self._public_fields(hub, table, png)
         await post_with_image(hub, table, kind, png, new=new, **fields)
+
+    async def _drawn_when_sent(self, hub: TableHub, table: Table) -> dict[str, Any]:
+        """The board message's fields, drawn as the table stands (by a queued edit, when it is sent)."""
+        module = labels.boards()
+        with hub.readers.publicly(table):
+            png = None if module is None else await drawn(module.board_image, GAME.view(table.state, None),
+                                                             names(table))
+            fields = self._public_fields(hub, table, png)
+        if png is not None:
+            fields["files"] = [board_file(png, "board.png")]  # an edit sends them as its attachments
+        return fields
 
     async def refresh(self, hub: TableHub, table: Table) -> None:
         """Redraw the public message."""

@@ -246,6 +246,38 @@ class TableHub(Closing):
 
         await self.show(table, kind, seat, new, fields, plan, run)
 
+    async def post_when_sent(self, table: Table, kind: str, draw: Callable[[], Awaitable[dict[str, Any]]]) -> bool:
+        """Have a channel message's edit that already waits for budget draw its content when it goes.
+
+        A table moving faster than its channel's edit bucket (bots playing bots at full speed) had
+        each move's picture drawn, and all but the newest thrown away by the outbox's coalescing:
+        100 such tables kept the drawing process busy and people's pictures queued behind theirs.
+        When an edit of this message is queued already (and the click being handled did not press
+        it), ``draw`` replaces the queued content and runs when the edit is sent, from the table as
+        it is then (never stale); returns True. Otherwise returns False: draw now and :meth:`post`.
+        """
+        key = (table.id, kind, None)
+        if not self.outbox.waiting(key) or self.outbox.queued_new(key):
+            return False
+        ref = await self.message_ref(table, kind)
+        if ref is None or answering(ref[1]) is not None:
+            return False
+        channel_id = table.channel_id
+
+        def plan(fresh: bool) -> list[BucketKey]:
+            found = None if fresh else self._messages.get(key)
+            return [("edit", found[0])] if found is not None else [("send", channel_id)]
+
+        async def run(latest: dict[str, Any], fresh: bool) -> None:
+            fields = await draw()
+            await self._mark(table, key, fields)
+            self._remember_shown(key, _signature(fields))
+            await self._post_now(table, kind, None, fresh, fields)
+
+        self._shown.pop(key, None)  # what it shows is known once it is drawn
+        await self.outbox.submit(key, {}, plan=plan, run=run)
+        return True
+
     async def show(self, table: Table, kind: str, seat: int | None, new: bool, fields: dict[str, Any],
                    plan: Callable[[bool], list[BucketKey]], run: Run) -> None:
         """The one path of every table message (public or DM): skip what is shown already, answer the

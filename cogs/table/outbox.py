@@ -186,6 +186,10 @@ class Outbox:
         """Return True while a call of ``key`` is queued or on the wire."""
         return key in self._waiting or key in self._busy
 
+    def waiting(self, key: Hashable) -> bool:
+        """Return True while a call of ``key`` is queued for budget (not yet on the wire)."""
+        return key in self._waiting
+
     def queued_new(self, key: Hashable) -> bool:
         """Return True when the key's queued call sends a new message (later content joins it)."""
         call = self._waiting.get(key)

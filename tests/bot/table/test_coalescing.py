@@ -15,6 +15,7 @@ from typing import Any
 from incan_kit import lobby_id, start_bot
 from sakkara_bot_kit import last_prompt, perform
 
+from cogs.sakkara import board as sakkara_board
 from cogs.table.outbox import Budget
 from engine.sakkara import GAME
 from engine.sakkara import ai as sakkara_ai
@@ -30,7 +31,11 @@ def board_edits(fake: FakeDiscord, channel_id: int) -> list[Any]:
     return [c for c in fake.calls("PATCH", EDIT) if c.path.startswith(f"/channels/{channel_id}/")]
 
 
-async def test_a_burst_of_moves_is_one_edit_of_the_board_with_the_newest_content(fake, table, store, clock):
+async def test_a_burst_of_moves_is_one_edit_of_the_board_with_the_newest_content(fake, table, store, clock,
+                                                                                   monkeypatch):
+    pictures: list[int] = []  # the board pictures drawn (the public one; the prompts' are apart)
+    real_board = sakkara_board.board_image
+    monkeypatch.setattr(sakkara_board, "board_image", lambda *a, **k: pictures.append(1) or real_board(*a, **k))
     fake.limit(RateLimits(message_edit=Limit(5, WINDOW_S)))
     ann, bo = fake.user("Ann"), fake.user("Bo")
     bot = await start_bot(fake, store, clock, rate_limited=True)
@@ -50,6 +55,7 @@ async def test_a_burst_of_moves_is_one_edit_of_the_board_with_the_newest_content
     held = time.monotonic()
     outbox.now = lambda: held  # the burst: every move inside one window of the bucket
     before = len(board_edits(fake, table.id))
+    drawn_before = len(pictures)
     coalesced = outbox.coalesced
     moves = 0
     while moves < 10 and game.status == "playing":
@@ -61,12 +67,16 @@ async def test_a_burst_of_moves_is_one_edit_of_the_board_with_the_newest_content
     # as ONE edit of the board, each newer board replacing the one before it in the queue.
     assert len(burst) == 4
     assert outbox.backlog() == 1 and outbox.coalesced - coalesced == 5
+    # ... and the moves after the first waiting one drew no picture (4 sent, 1 queued): the
+    # waiting edit draws its picture when it goes, from the newest table
+    assert len(pictures) - drawn_before == 5
     assert fake.limiter is not None and fake.limiter.rate_limited == 0
 
     outbox.now = time.monotonic  # the window passes: the waiting edit goes out, once
     await outbox.drained()
     sent = board_edits(fake, table.id)[before:]
     assert len(sent) == 5
+    assert len(pictures) - drawn_before == 6
     board = next(m for m in fake.channel_messages(table) if m.id == int(sent[-1].path.split("/")[-1]))
     newest = bot.hub.renderer(game).public_embed(game, True).to_dict()  # what the board must show now
     assert board.embeds[0]["title"] == newest["title"]
