@@ -46,7 +46,9 @@ class Lanes:
             if waiter.done() and not waiter.cancelled():
                 self.release()  # handed the lock as the cancellation came: pass it on
             else:
-                (self._fast if fast else self._slow).remove(waiter)
+                lane = self._fast if fast else self._slow
+                if waiter in lane:  # a release may have dropped it already (it skips cancelled waiters)
+                    lane.remove(waiter)
             raise
 
     def release(self) -> None:
@@ -56,7 +58,7 @@ class Lanes:
         while self._fast or self._slow:
             fast = bool(self._fast) and not (self._fast_went_last and self._slow)
             waiter = (self._fast if fast else self._slow).popleft()
-            if waiter.done():  # cancelled while queued (its acquire removes it; belt and braces)
+            if waiter.done():  # cancelled while queued, its task not yet run to take it out
                 continue
             self._fast_went_last = fast
             waiter.set_result(None)  # the lock stays held: it is the waiter's now

@@ -98,6 +98,23 @@ async def test_a_waiter_cancelled_as_the_lock_reaches_it_passes_it_on() -> None:
     assert not lanes.locked()
 
 
+async def test_a_waiter_cancelled_then_skipped_by_a_release_still_ends_cancelled() -> None:
+    """The cancellation reaches the waiter's future at once, its task only later: a release in
+    between drops the cancelled waiter, and the task must still end with CancelledError."""
+    lanes, order = Lanes(), []
+    await lanes.acquire()
+    doomed = asyncio.create_task(_hold(lanes, "doomed", order))
+    after = asyncio.create_task(_hold(lanes, "after", order))
+    await asyncio.sleep(0)
+    doomed.cancel()
+    lanes.release()  # before the doomed task has run: it skips the cancelled waiter
+    with pytest.raises(asyncio.CancelledError):
+        await doomed
+    await after
+    assert order == ["after"]
+    assert not lanes.locked()
+
+
 async def test_release_of_a_free_lock_is_an_error() -> None:
     with pytest.raises(RuntimeError):
         Lanes().release()
