@@ -164,13 +164,16 @@ class Story:
             await self._post_all(table, story)
             return
 
+        planned = [0]  # the batches the budget was taken for: a batch cut meanwhile waits for the next call
+
         def plan(fresh: bool) -> list[BucketKey]:
             opening = [("thread", story.opening[0])] if story.opening is not None else []
             target = story.thread_id or table.channel_id
+            planned[0] = len(story.unposted)
             return opening + [("send", target)] * max(1, sum(len(chunks) for chunks, _ in story.unposted))
 
         async def run(latest: dict[str, Any], fresh: bool) -> None:
-            await self._post_all(table, story)
+            await self._post_all(table, story, planned[0] if self.outbox is not None and self.outbox.budget else None)
 
         # One key per table: a batch cut while another waits joins it (both go, in order).
         await self.outbox.submit(("story", table.id), {}, plan=plan, run=run)
@@ -250,13 +253,14 @@ class Story:
             return
         story.thread_id = thread.id
 
-    async def _post_all(self, table: Table, story: _Log) -> None:
-        """Open the thread (the first time), post what is cut, then record the thread and how far
-        the story got, once: the records send nothing, so the outbox's budget is given back before
-        them (a call held it through each store write, hundreds of ms on a loaded machine)."""
+    async def _post_all(self, table: Table, story: _Log, batches: int | None = None) -> None:
+        """Open the thread (the first time), post what is cut (the first ``batches`` of it: those the
+        call took budget for), then record the thread and how far the story got, once: the records
+        send nothing, so the outbox's budget is given back before them (a call held it through each
+        store write, hundreds of ms on a loaded machine)."""
         before = (story.thread_id, story.written)
         await self._open_thread(table, story)
-        await self._post_unposted(table, story)
+        await self._post_unposted(table, story, batches)
         if self.outbox is not None:
             self.outbox.requests_ended()
         if (story.thread_id, story.written) == before:
@@ -268,9 +272,14 @@ class Story:
             # known) and batches posted since the last record are posted again; nothing is lost.
             log.warning("table %s: the story's thread and position were not saved", table.id, exc_info=True)
 
-    async def _post_unposted(self, table: Table, story: _Log) -> None:
-        """Post the cut batches in order, each chunk once; note how far the story got."""
-        while story.unposted:
+    async def _post_unposted(self, table: Table, story: _Log, batches: int | None = None) -> None:
+        """Post the cut batches in order (at most ``batches``), each chunk once; note how far the story got."""
+        # A batch cut while this call was on the wire has a call of its own queued, with its budget:
+        # sent here, it would go past the channel's bucket (discord.py then sleeps out the window
+        # with the budget held: 10-15 s beside 100 tables of bots) and leave that call nothing to send.
+        left = len(story.unposted) if batches is None else batches
+        while story.unposted and left > 0:
+            left -= 1
             chunks, upto = story.unposted[0]
             while chunks:
                 if not await self._post(table, story, chunks[0]):
