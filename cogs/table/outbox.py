@@ -141,6 +141,7 @@ class Outbox:
         self._dispatcher: asyncio.Task[None] | None = None
         self.sent = 0  # calls run (each one or more REST requests)
         self.coalesced = 0  # newer content that replaced a queued call's
+        self._closed = False
 
     # ------------------------------------------------------------------ what callers use
 
@@ -150,6 +151,11 @@ class Outbox:
         Returns True when the call ran now (in the caller), False when it was queued or merged
         into the key's queued call (whose content it replaces; a queued "new message" stays new).
         """
+        if self._closed:
+            # Shutting down (the store and the HTTP session close next): a redraw asked for now is
+            # dropped. The moves are stored; the next start redraws what it finds open.
+            log.debug("outbox closed: %r not sent", key)
+            return False
         queued = self._waiting.get(key)
         if queued is not None:
             queued.fields, queued.plan, queued.run = fields, plan, run
@@ -218,6 +224,7 @@ class Outbox:
         except TimeoutError:
             log.warning("shutting down with %d Discord calls not sent and %d cut short",
                         len(self._queue), len(self._sending))
+        self._closed = True  # nothing new from here on, nor a dispatcher started again
         if self._dispatcher is not None:
             self._dispatcher.cancel()
         sending = list(self._sending)
@@ -306,7 +313,7 @@ class Outbox:
 
     def _kick(self) -> None:
         self._wake.set()
-        if self._dispatcher is None or self._dispatcher.done():
+        if not self._closed and (self._dispatcher is None or self._dispatcher.done()):
             # A fresh context: the dispatcher outlives the click or timer that started it, and must
             # not answer through that click's interaction (cogs/table/answer.py).
             self._dispatcher = asyncio.get_running_loop().create_task(

@@ -184,3 +184,17 @@ async def test_requests_ended_outside_a_run_does_nothing():
     assert await outbox.submit("a", {"content": 1}, plan=edit_of(1), run=run)
     outbox.requests_ended()  # the call above has returned: its token was counted at its end, once
     assert not await outbox.submit("b", {"content": 2}, plan=edit_of(1), run=run)
+
+
+async def test_after_closing_nothing_is_sent_and_no_dispatcher_starts_again():
+    """Shutdown closes the store and the HTTP session after the outbox: a redraw asked for later
+    (a table's task still finishing) must not run against them."""
+    outbox = Outbox(Budget(channel_edits=(2, 0.3)))
+    run = Recorder()
+    assert await outbox.submit("board", {"content": "before"}, plan=edit_of(1), run=run)
+    await outbox.close(timeout=1.0)
+    assert not await outbox.submit("board", {"content": "after"}, plan=edit_of(1), run=run)
+    assert not await outbox.submit("other", {"content": "after"}, plan=edit_of(2), run=run)
+    await asyncio.sleep(0.5)
+    assert [c for c, _ in run.sent] == ["before"]
+    assert outbox.backlog() == 0
