@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from thinking_probe import SPECS
 
 from engine.core import THINKING_S, thinking_for, thinking_seconds
 from engine.incan_gold import GAME
-from engine.session.ai_pool import AiPool
+from engine.session.ai_pool import WORKER_NICENESS, AiPool
 
 STATE = GAME.setup(4, 1)
 
@@ -29,3 +31,13 @@ async def test_the_default_thinking_time_is_one_second_and_a_block_sets_it_for_a
     with thinking_for(0.25):
         assert thinking_seconds() == 0.25
     assert thinking_seconds() == THINKING_S
+
+
+async def test_workers_run_at_a_lower_cpu_priority_than_the_bot():
+    """The event loop is latency, the workers throughput: a worker is niced below the bot."""
+    pool = AiPool(SPECS, workers=1, registry="thinking_probe:SPECS")
+    try:
+        [(_, niceness)] = await pool.decide("incan_gold", STATE, 7, [(0, "nice", 0)])
+    finally:
+        await pool.close()
+    assert niceness == min(19, os.nice(0) + WORKER_NICENESS)
