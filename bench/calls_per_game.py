@@ -97,6 +97,7 @@ async def play(kind: str, games: int, seed: int) -> Count:
         count.games += 1
         return bot, table, users
 
+    config = drivers.config
     drivers.start = counted_start  # type: ignore[assignment]
     drivers.config = _unlimited
     try:
@@ -121,7 +122,7 @@ async def play(kind: str, games: int, seed: int) -> Count:
                     await drivers.indus_game(fake, store, seed + n, 2)
             await store.close()
     finally:
-        drivers.start = start
+        drivers.start, drivers.config = start, config
     return count
 
 
