@@ -5,6 +5,8 @@ every tile that leaves it is a public event (use, spell, build, display, discard
 remembers the events it may see knows the opponent's rack exactly. These tests replay random
 legal games and track, for each seat, the opponent's rack from the events that seat may see only
 (no ``private_to``, or the seat in it) and check it against the true rack after every action.
+``GAME.observe`` relies on this (it reads the opponent's rack from the state for the AI seats),
+and so does Hard's determinisation; Easy and Medium must not use it (pinned below).
 """
 
 from __future__ import annotations
@@ -16,10 +18,15 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core import CHANCE, resolve_chance
+from engine.core import CHANCE, agent_rng, resolve_chance
 from engine.sakkara import GAME
-from engine.sakkara.tiles import LEVEL_SLOTS, MOTIFS
+from engine.sakkara.ai import AGENTS, CHECKED, state_from_view
+from engine.sakkara.game import resample_forgetful
+from engine.sakkara.rules import tiles_everywhere
+from engine.sakkara.search import HARD
+from engine.sakkara.tiles import LEVEL_SLOTS, MOTIFS, TILES
 
+TABLE = tuple(t.count for t in TILES)
 HANDS = {m: hands for group, _, hands in LEVEL_SLOTS for m in group}
 
 
@@ -123,6 +130,7 @@ def remembered_game(seed: int, rng: random.Random, steps: int) -> list[Memory]:
                     mem.see(e)
             assert mem.counts() == state.racks[mem.opp]
             assert sum(mem.counts()) == GAME.view(state, mem.seat)["rack_sizes"][mem.opp]
+            assert GAME.observe(state, mem.seat)["opponent_rack"] == dict(+mem.rack)  # what the AIs get
     return memories
 
 
@@ -142,3 +150,95 @@ def test_the_seeded_games_meet_every_way_a_rack_changes():
                  "display", "build", "discard"):
         assert kinds[kind] > 0, (kind, kinds)
 
+
+# ---------------------------------------------------------------------------------------------
+# the AI seats' memory: observe, resample_hidden, determinisation; Easy and Medium unchanged
+
+
+def test_observe_adds_the_remembered_rack_and_the_view_stays_as_it_was():
+    _, state, _ = _positions()[5]
+    for seat in (0, 1):
+        view = GAME.view(state, seat)
+        seen = GAME.observe(state, seat)
+        assert "opponent_rack" not in view and "opponent_rack" not in GAME.view(state, None)
+        assert {k: v for k, v in seen.items() if k != "opponent_rack"} == view
+        assert seen["opponent_rack"] == {m: c for m, c in zip(MOTIFS, state.racks[1 - seat], strict=True) if c}
+
+
+def test_resampling_moves_covered_tiles_only_and_the_forgetful_one_the_rack_too():
+    from sakkara_kit import make
+
+    s = make(racks=({"snake": 1, "moon": 2}, {"apex": 3}), board={10: ["ship", "ox"], 11: ["grain", "bird"]})
+    kept = [GAME.resample_hidden(s, 0, random.Random(i)) for i in range(20)]
+    assert all(m.racks == s.racks for m in kept)
+    assert any(m.board != s.board for m in kept)
+    forgot = [resample_forgetful(s, 0, random.Random(i)) for i in range(20)]
+    assert any(m.racks[1] != s.racks[1] for m in forgot)
+    assert all(m.racks[0] == s.racks[0] for m in forgot)
+
+
+def test_hard_determinises_with_the_remembered_rack_the_others_without():
+    _, state, seat = _positions()[9]
+    seen = GAME.observe(state, seat)
+    opp = 1 - seat
+    worlds = [state_from_view(seen, random.Random(i), memory=True) for i in range(10)]
+    assert all(w.racks == state.racks for w in worlds)
+    assert all(tiles_everywhere(w) == list(TABLE) for w in worlds)
+    assert len({w.board for w in worlds}) > 1  # the covered tiles are still drawn
+    assert all(GAME.view(w, seat) == GAME.view(state, seat) for w in worlds)
+    blind = [state_from_view(seen, random.Random(i)) for i in range(10)]
+    assert any(w.racks[opp] != state.racks[opp] for w in blind)
+    assert HARD.memory and CHECKED.replies > 0  # Hard remembers; Medium checks replies (forgetfully)
+
+
+def _short(action: dict[str, Any]) -> str:
+    if action["do"] == "step":
+        return f"{action['worker']}{action['dir']}"
+    return f"{action['do']}:{action.get('motif', '')}"
+
+
+_POSITIONS: list[tuple[int, Any, int]] = []
+
+
+def _positions() -> list[tuple[int, Any, int]]:
+    """32 seeded positions at a turn's start (4 per seed, after 8, 30, 60 and 100 random actions)."""
+    if _POSITIONS:
+        return _POSITIONS
+    for seed in range(8):
+        rng = random.Random(seed)
+        state = GAME.setup(2, 700 + seed)
+        step = 0
+        targets = [8, 30, 60, 100]
+        while targets and not GAME.is_over(state):
+            seat = GAME.to_move(state)[0]
+            if seat == CHANCE:
+                state, _ = GAME.apply(state, seat, resolve_chance(GAME, state))
+                continue
+            legal = GAME.legal_actions(state, seat)
+            if step >= targets[0] and state.phase == "before" and len(legal) > 1:
+                _POSITIONS.append((seed, state, seat))
+                targets.pop(0)
+            useful = [a for a in legal if a["do"] in ("build", "display")]
+            state, _ = GAME.apply(state, seat, rng.choice(useful if useful and rng.random() < 0.8 else legal))
+            step += 1
+    return _POSITIONS
+
+
+# Easy's / Medium's moves in those positions, recorded with the code before the memory existed
+# (main at b216420): they are the yardstick of Hard, so the memory must not change them.
+BEFORE_MEMORY = (  # easy/medium per position; a step is worker + direction
+    "0S/1W 1S/0N 0W/1W 0S/0S 1S/1S 0E/0S build:stairs/build:stairs 0E/1E 0S/0S 0E/0N 1S/1W 1E/1E "
+    "1S/0W 0W/1W 0W/1S 0S/0S 1N/1N 0E/0E 0E/0S 0N/0N 1E/1E 0E/1E 0N/0W 1W/1W 0E/1E 0E/1E 0E/1S "
+    "1N/0E 1N/0E 1S/1W 0W/0W 0S/1W"
+)
+
+
+def test_easy_and_medium_play_as_before_the_memory():
+    got = []
+    for seed, state, seat in _positions():
+        legal = GAME.legal_actions(state, seat)
+        moves = [AGENTS[n](GAME.observe(state, seat), legal, agent_rng(seed, seat)) for n in ("easy", "medium")]
+        # the remembered rack is not read: the plain view gives the same moves
+        assert moves == [AGENTS[n](GAME.view(state, seat), legal, agent_rng(seed, seat)) for n in ("easy", "medium")]
+        got.append("/".join(_short(a) for a in moves))
+    assert " ".join(got) == BEFORE_MEMORY
