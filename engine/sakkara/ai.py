@@ -1,10 +1,12 @@
 """AI players for Sakkara: Easy, Medium and Hard (``AGENTS``).
 
-Each agent is a pure function of one seat's view (its own rack; the opponent's rack size only;
-stack heights and tops only), its legal actions and its own RNG. To plan, an agent rebuilds a
-full state from the view by *determinisation*: the tiles it cannot see (the covered tiles and the
-opponent's rack) are drawn from the unseen pool, the same distribution as
-``GAME.resample_hidden``.
+Each agent is a pure function of one seat's observation (``GAME.observe``: its own rack, stack
+heights and tops only, and the opponent's rack as known from public events), its legal actions
+and its own RNG. To plan, an agent rebuilds a full state from it by *determinisation*: the tiles
+it cannot see are drawn from the unseen pool. Hard remembers the game: only the covered tiles are
+drawn (the distribution of ``GAME.resample_hidden``). Easy and Medium ignore ``opponent_rack``
+and draw the opponent's rack with the covered tiles, as before the memory existed
+(``game.resample_forgetful``), so they play exactly as they did.
 
 - **Easy** plays like a beginner: the tile its pyramid needs most within one move, built at
   once; the opponent's tiles placed anywhere allowed (:func:`easy`).
@@ -19,8 +21,9 @@ opponent's rack) are drawn from the unseen pool, the same distribution as
   mean outcome is played.
 - **Hard**: determinised Monte-Carlo search over whole-turn plans (:mod:`.search`): the
   planner's best few turns are each played on, a few turns deep for both seats, in many samples
-  of the hidden tiles; the plan with the best mean value is played. Its budget per decision is
-  :data:`BUDGET` (a rollout count; the seconds only cap it).
+  of the covered tiles (the opponent's rack is remembered, issue 18); the plan with the best
+  mean value is played. Its budget per decision is :data:`BUDGET` (a rollout count; the seconds
+  only cap it).
 - :func:`greedy` (the Medium of the first ladder, the planner without the reply check) is no
   longer a lobby level; tests and transcripts use it as a quick, sensible scripted player.
 
@@ -48,11 +51,12 @@ CHECKED = Style(width=5, depth=5, birds=5, denial=0.8, reach=0.45, replies=5, sa
 """The planner with the determinised check of the opponent's reply."""
 
 
-def _decide(view: dict[str, Any], legal: list[Action], rng: random.Random, style: Style) -> Action:
+def _decide(view: dict[str, Any], legal: list[Action], rng: random.Random, style: Style,
+            memory: bool = False) -> Action:
     if len(legal) == 1:
         return legal[0]
     seat = int(view["seat"])
-    state = state_from_view(view, rng)
+    state = state_from_view(view, rng, memory=memory)
     phase = state.phase
     if phase == "place":
         return place_worker(state, seat, legal)
@@ -136,7 +140,7 @@ def searcher(style: SearchStyle = HARD, budget: Budget | None = None) -> Agent:
             choice = search_turn(view, legal, rng, style, budget or hard_budget())
             if choice is not None:
                 return choice
-        return _decide(view, legal, rng, style.plans)
+        return _decide(view, legal, rng, style.plans, style.memory)
 
     return agent
 

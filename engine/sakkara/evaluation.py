@@ -8,7 +8,8 @@ with a handful of integer comparisons; the sums run in a fixed order, so every f
 bit-for-bit the same on every machine.
 
 Determinisation lives here too: :func:`state_from_view` rebuilds a full state from a seat's
-view, drawing the tiles it cannot see (covered tiles, the opponent's rack) from the unseen pool.
+view, drawing the tiles it cannot see (covered tiles, and the opponent's rack unless the seat
+remembers it) from the unseen pool.
 """
 
 from __future__ import annotations
@@ -53,13 +54,21 @@ WIN = 10_000.0
 # determinisation
 
 
-def state_from_view(view: dict[str, Any], rng: random.Random) -> State:
-    """Return a full state consistent with a seat's view; unseen tiles drawn at random."""
+def state_from_view(view: dict[str, Any], rng: random.Random, *, memory: bool = False) -> State:
+    """Return a full state consistent with a seat's view; unseen tiles drawn at random.
+
+    ``memory`` False (Easy, Medium): the opponent's rack is unseen too (unless a Snake opened it)
+    and is drawn with the covered tiles. ``memory`` True (Hard): the opponent's rack is the
+    ``opponent_rack`` that ``GAME.observe`` adds (known from public events), and only the covered
+    tiles are drawn; a plain view without that key is read as without memory.
+    """
     seat = int(view["seat"])
     own = [0] * N
     for m, c in view["rack"].items():
         own[_I[m]] += c
     revealed = view.get("revealed_rack")
+    if memory and revealed is None:
+        revealed = view.get("opponent_rack")
     known = list(own)
     pyramids = []
     for p in view["pyramids"]:

@@ -3,7 +3,9 @@
 Hidden information: each rack is private (the opponent sees its size only; a Snake opens it to
 the Snake's player for that one steal), and every tile below the top of a stack is covered
 (views show each stack's height and top motif only). Everything else is public, including the
-used-tile stack, which is placed face up.
+used-tile stack, which is placed face up. The AI seats remember the game: their observation
+(``observe``) adds the opponent's rack, which public events determine, so only covered tiles are
+hidden from them (``resample_hidden``).
 
 Chance: the only random event is the opening deal. Its space (~10^60 layouts) cannot be
 enumerated, so ``sample_chance`` draws it with ``random.Random(key)`` locally, and
@@ -22,7 +24,7 @@ from . import rules
 from .state import State, deal, dumps, loads, validate_layout
 from .tiles import MOTIF_INDEX, MOTIFS, SPACES
 
-__all__ = ["GAME", "Sakkara"]
+__all__ = ["GAME", "Sakkara", "resample_forgetful"]
 
 _EMPTY_RACK: tuple[int, ...] = (0,) * len(MOTIFS)
 _OPTIONS = frozenset({"layout"})
@@ -34,6 +36,43 @@ def _rack_dict(rack: tuple[int, ...]) -> dict[str, int]:
 
 def _public_board(board: tuple[tuple[str, ...], ...]) -> list[dict[str, Any]]:
     return [{"height": len(s), "top": s[-1] if s else None} for s in board]
+
+
+def _cover(board: tuple[tuple[str, ...], ...], pool: list[str]) -> tuple[tuple[str, ...], ...]:
+    """Return ``board`` with its covered tiles replaced, in order, by the front of ``pool`` (which
+    is consumed); heights and tops stay."""
+    out = []
+    for stack in board:
+        k = len(stack) - 1
+        if k > 0:
+            out.append((*pool[:k], stack[-1]))
+            del pool[:k]
+        else:
+            out.append(stack)
+    return tuple(out)
+
+
+def resample_forgetful(state: State, seat: int, rng: random.Random) -> State:
+    """Return ``state`` with what a seat *without memory* cannot see reshuffled: the opponent's
+    rack (unless a Snake has just opened it to ``seat``) and all covered tiles; heights, tops and
+    sizes stay. Medium's check of the opponent's reply samples its worlds this way (as it did
+    before the AI seats remembered the opponent's rack), so its moves are unchanged."""
+    if state.phase == "deal":
+        return state
+    opp = rules.opponent(seat)
+    rack_hidden = not (state.phase == "steal" and state.turn == seat)
+    pool: list[str] = [m for stack in state.board for m in stack[:-1]]
+    if rack_hidden:
+        pool += [m for m, c in zip(MOTIFS, state.racks[opp], strict=True) for _ in range(c)]
+    rng.shuffle(pool)
+    board = _cover(state.board, pool)
+    racks = list(state.racks)
+    if rack_hidden:
+        counts = [0] * len(MOTIFS)
+        for m in pool:
+            counts[MOTIF_INDEX[m]] += 1
+        racks[opp] = tuple(counts)
+    return replace(state, board=board, racks=(racks[0], racks[1]))
 
 
 class Sakkara:
@@ -156,35 +195,30 @@ class Sakkara:
         return out
 
     def observe(self, state: State, seat: int) -> dict[str, Any]:
-        """Return what an AI seat sees: exactly its view (the AIs keep no memory of past events)."""
-        return self.view(state, seat)
+        """Return what an AI seat perceives: its view plus ``opponent_rack``, the opponent's rack
+        as a player who remembers the game knows it.
+
+        Every tile entering a rack is a top tile (public) or a Snake's steal (shown to both
+        players), and every tile leaving one is a public event, so the rack follows from the
+        events the seat may see. ``tests/engine/sakkara/test_sakkara_memory.py`` tracks it that
+        way over random games and finds it equal to the true rack after every action; reading it
+        from the state is therefore information-equivalent, not a leak. ``view`` (what the
+        Discord UI shows) still gives the opponent's rack size only.
+        """
+        out = self.view(state, seat)
+        if seat in (0, 1):
+            out["opponent_rack"] = _rack_dict(state.racks[rules.opponent(seat)])
+        return out
 
     def resample_hidden(self, state: State, seat: int, rng: random.Random) -> State:
-        """Return ``state`` with what ``seat`` cannot see reshuffled: the opponent's rack (unless a
-        Snake has just opened it to ``seat``) and all covered tiles; heights, tops and sizes stay."""
+        """Return ``state`` with what ``seat`` cannot know reshuffled: the covered tiles only.
+        Both racks stay (the opponent's is known from public events, see :meth:`observe`);
+        heights and tops stay."""
         if state.phase == "deal":
             return state
-        opp = rules.opponent(seat)
-        rack_hidden = not (state.phase == "steal" and state.turn == seat)
         pool: list[str] = [m for stack in state.board for m in stack[:-1]]
-        if rack_hidden:
-            pool += [m for m, c in zip(MOTIFS, state.racks[opp], strict=True) for _ in range(c)]
         rng.shuffle(pool)
-        board = []
-        for stack in state.board:
-            k = len(stack) - 1
-            if k > 0:
-                board.append((*pool[:k], stack[-1]))
-                del pool[:k]
-            else:
-                board.append(stack)
-        racks = list(state.racks)
-        if rack_hidden:
-            counts = [0] * len(MOTIFS)
-            for m in pool:
-                counts[MOTIF_INDEX[m]] += 1
-            racks[opp] = tuple(counts)
-        return replace(state, board=tuple(board), racks=(racks[0], racks[1]))
+        return replace(state, board=_cover(state.board, pool))
 
     def is_over(self, state: State) -> bool:
         """Return True once the apex is placed or the safety end is reached."""

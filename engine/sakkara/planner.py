@@ -24,7 +24,7 @@ from .evaluation import (
     marginals,
     rack_value,
 )
-from .game import GAME
+from .game import resample_forgetful
 from .state import NEIGHBOURS, State
 from .tiles import LEVEL_OF, MOTIF_INDEX, MOTIFS
 
@@ -258,8 +258,9 @@ def check_replies(
             firsts.append(p)
         if len(firsts) == style.replies:
             break
-    # common random numbers: every plan meets the same samples of the hidden tiles
-    worlds = [GAME.resample_hidden(state, seat, rng) for _ in range(style.samples)]
+    # common random numbers: every plan meets the same samples of the hidden tiles; the opponent's
+    # rack is resampled too (Medium, the yardstick of Hard, keeps no memory of the game)
+    worlds = [resample_forgetful(state, seat, rng) for _ in range(style.samples)]
     ranked: list[Plan] = []
     for plan in firsts:
         total = 0.0

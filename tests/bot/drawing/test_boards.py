@@ -29,6 +29,7 @@ from cogs.drawing.canvas import printable
 from cogs.indus import board as indus_board_mod
 from cogs.sakkara import board as sakkara_board_mod
 from cogs.sakkara import motifs as sakkara_motifs
+from engine.sakkara.game import resample_forgetful
 
 SAKKARA = sakkara_engine.GAME
 INDUS = indus_engine.GAME
@@ -152,7 +153,8 @@ def test_sakkara_board_is_the_same_whatever_the_racks_hold() -> None:
     for state in [*sample(states, 5, 5)[:-1], next(s for s in states if s.phase == "steal")]:
         public = sakkara_board_mod.board_image(SAKKARA.view(state, None))
         for seat in (0, 1):
-            other = SAKKARA.resample_hidden(state, seat, rng)
+            # forgetful: the racks are redrawn too (resample_hidden keeps the remembered rack)
+            other = resample_forgetful(state, seat, rng)
             changed += other.racks != state.racks or other.board != state.board
             assert sakkara_board_mod.board_image(SAKKARA.view(other, None)) == public
             # handed a seat's private view by mistake, the public board still shows nothing private
@@ -164,9 +166,9 @@ def test_sakkara_rack_image_depends_on_the_rack() -> None:
     """The private image shows the rack: a different rack draws a different image."""
     state = next(s for s in playout(SAKKARA, 2, 4) if s.phase == "before" and sum(s.racks[1]) >= 3)
     mine = sakkara_board_mod.rack_image(SAKKARA.view(state, 0))
-    other = SAKKARA.resample_hidden(state, 1, random.Random(1))
+    other = resample_forgetful(state, 1, random.Random(1))  # redraws seat 0's rack (seat 1 forgets it)
     while other.racks[0] == state.racks[0]:
-        other = SAKKARA.resample_hidden(other, 1, random.Random(len(str(other.racks))))
+        other = resample_forgetful(other, 1, random.Random(len(str(other.racks))))
     assert sakkara_board_mod.rack_image(SAKKARA.view(other, 0)) != mine
 
 

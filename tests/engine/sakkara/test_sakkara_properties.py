@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from engine.core import CHANCE, IllegalAction, replay, resolve_chance
 from engine.sakkara import GAME
+from engine.sakkara.game import resample_forgetful
 from engine.sakkara.rules import action_key, tiles_everywhere
 from engine.sakkara.tiles import TILES
 
@@ -120,13 +121,16 @@ def test_the_opponent_view_ignores_what_the_hidden_rack_holds(seed, choice_seed,
 
 
 def test_resampling_really_moves_hidden_tiles_but_not_a_revealed_rack():
+    """The forgetful resampling (Medium's worlds) moves the opponent's rack unless a Snake opened it;
+    ``GAME.resample_hidden`` moves covered tiles only (the rack is remembered, test_sakkara_memory)."""
     from sakkara_kit import act, make
 
     s = make(racks=({"snake": 1, "moon": 2}, {"apex": 3}), board={10: ["ship", "ox"], 11: ["grain", "bird"]})
-    moved = [GAME.resample_hidden(s, 0, random.Random(i)) for i in range(20)]
+    moved = [resample_forgetful(s, 0, random.Random(i)) for i in range(20)]
     assert any(m.racks[1] != s.racks[1] for m in moved)
     assert any(m.board != s.board for m in moved)
     assert all(m.racks[0] == s.racks[0] for m in moved)
+    assert all(GAME.resample_hidden(s, 0, random.Random(i)).racks == s.racks for i in range(20))
     s, _ = act(s, 0, {"do": "snake"})  # the rack is open to seat 0 for the steal
-    assert all(GAME.resample_hidden(s, 0, random.Random(i)).racks[1] == s.racks[1] for i in range(20))
-    assert any(GAME.resample_hidden(s, 1, random.Random(i)).racks[0] != s.racks[0] for i in range(20))
+    assert all(resample_forgetful(s, 0, random.Random(i)).racks[1] == s.racks[1] for i in range(20))
+    assert any(resample_forgetful(s, 1, random.Random(i)).racks[0] != s.racks[0] for i in range(20))
