@@ -133,8 +133,8 @@ class Game(Protocol):
 
     def resample_hidden(self, state: Any, seat: int, rng: random.Random) -> Any:
         """Return a state that differs from ``state`` at most in what ``seat`` cannot see
-        (other seats' pending choices, an opponent's rack); used by the no-leak contract test
-        and by determinised AI search."""
+        (other seats' pending choices, covered tiles, an opponent's rack the seat cannot know);
+        used by the no-leak contract test and by determinised AI search."""
         ...
 
     def is_over(self, state: Any) -> bool:
