@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from cogs.table.readers import Readers
     from cogs.table.storage import StoreRepository
 
-__all__ = ["Closing"]
+__all__ = ["Closing", "has_controls", "opens"]
 
 log = logging.getLogger(__name__)
 
@@ -148,3 +148,13 @@ class Closing:
             self._shown.pop(key, None)
             self._open.discard(key)
         self._loaded.pop(table.id, None)
+
+
+def has_controls(view: Any) -> bool:
+    """Return whether a message drawn with ``view`` carries controls."""
+    return isinstance(view, discord.ui.View) and bool(view.children)
+
+
+def opens(kind: str, fields: dict[str, Any]) -> bool:
+    """Return whether a message sent with ``fields`` carries controls that act on its game."""
+    return has_controls(fields.get("view")) and kind != "summary"

@@ -23,7 +23,7 @@ from table_kit import live_controls
 from bot import Bot
 from cogs.indus import board as indus_board
 from cogs.indus.labels import board_png_available
-from cogs.table import hub as hub_module
+from cogs.table import private as private_module
 from db.store import Store
 from engine.clock import SystemClock
 from engine.core import replay
@@ -179,7 +179,7 @@ async def final_checks(fake: FakeDiscord, store: Store, channel: FakeChannel, ta
 
 async def test_two_players_full_game_with_own_colour_choice(fake, table, store, clock, players, monkeypatch):
     pin_seed(monkeypatch, KEEP_SEED)
-    monkeypatch.setattr(hub_module, "AWAY_AFTER_S", 0.0)  # everyone counts as away: every turn is nudged
+    monkeypatch.setattr(private_module, "AWAY_AFTER_S", 0.0)  # everyone counts as away: every turn is nudged
     monkeypatch.setattr("cogs.indus.render.board_png", lambda view, names=None: TINY_PNG)  # speed only
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, players)

@@ -1,0 +1,210 @@
+"""A seat's private channel (a mixin of :class:`cogs.table.hub.TableHub`): DM prompts and notes.
+
+A prompt is a DM edited in place; a user whose DMs are closed is remembered
+(:mod:`cogs.table.closed_dms`) and gets ephemeral prompts instead, redrawn through their latest
+click (:mod:`cogs.table.panels`). Private notes go where the person looks without a rate-limited
+call when possible. Every DM goes through the outbox like a channel message.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Hashable
+from typing import Any
+
+import discord
+
+from cogs.i18n import t
+from cogs.table.closed_dms import ClosedDms
+from cogs.table.closing import Closing, opens
+from cogs.table.outbox import BucketKey, Outbox, Run
+from cogs.table.panels import Panels
+from engine.session import Table
+
+__all__ = ["AWAY_AFTER_S", "Private"]
+
+log = logging.getLogger(__name__)
+
+AWAY_AFTER_S = 60.0
+"""A player who has not clicked or typed a command for this long may be looking elsewhere: only
+then is their turn worth a DM that notifies them (a rate-limited call each)."""
+
+Key = tuple[int, str, int | None]
+
+
+class Private(Closing):
+    """What reaches one person: their DM prompt, one-off DMs, private notes; whether they are away."""
+
+    # Provided by TableHub.
+    no_dm: set[int]
+    panels: Panels
+    outbox: Outbox
+    closed_dms: ClosedDms
+    _seen_at: dict[int, float]
+    _dm_channels: dict[int, int]
+
+    def _now(self) -> float:
+        raise NotImplementedError
+
+    async def show(self, table: Table, kind: str, seat: int | None, new: bool, fields: dict[str, Any],
+                   plan: Callable[[bool], list[BucketKey]], run: Run) -> None:
+        raise NotImplementedError
+
+    async def _edit_or_send(self, ref: tuple[int, int] | None, fields: dict[str, Any],
+                            send: Callable[[dict[str, Any]], Awaitable[discord.Message]]) -> discord.Message | None:
+        raise NotImplementedError
+
+    async def remember(self, table: Table, kind: str, message: discord.Message, seat: int | None = None,
+                       *, open: bool = False) -> None:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ DMs
+
+    async def dm(self, table: Table, seat: int, *, new: bool = False, closing: str | None = None,
+                 **fields: Any) -> bool:
+        """Send or edit a seat's DM prompt; return False when the user's DMs are known to be closed.
+
+        A ``new`` prompt first closes the seat's previous one (with ``closing`` as its text, or a
+        plain "this question is over"), so no DM keeps buttons that are no longer the place to act.
+        """
+        user_id = table.seats[seat].user_id
+        if user_id is None:
+            return False
+        if user_id in self.no_dm:
+            # Their prompt is an ephemeral reply: redrawn through their latest click on it, if recent.
+            ephemeral = self.panels.ephemeral_of(table.id, user_id)
+            if ephemeral is not None:
+                await self.panels.redraw(ephemeral, fields)
+            return False
+        if new and await self.message_ref(table, "dm", seat) is not None and (table.id, "dm", seat) in self._open:
+            with self.readers.privately(table, seat):
+                note = closing or t("play.closed_moved_on")
+            await self.close(table, "dm", seat, note)
+
+        def plan(fresh: bool) -> list[BucketKey]:
+            ref = None if fresh else self._messages.get((table.id, "dm", seat))
+            if ref is not None:
+                return [("edit", ref[0])]
+            known = self._dm_channels.get(user_id)
+            return [("send", known)] if known is not None else [("dm", 0), ("send", 0)]
+
+        async def run(latest: dict[str, Any], fresh: bool) -> None:
+            await self._dm_now(table, seat, user_id, fresh, latest)
+
+        await self.show(table, "dm", seat, new, fields, plan, run)
+        return True
+
+    async def _dm_now(self, table: Table, seat: int, user_id: int, new: bool, fields: dict[str, Any]) -> None:
+        """Edit or send a DM prompt now (the outbox calls this when the budget allows)."""
+        if user_id in self.no_dm:
+            return  # learnt meanwhile: no request that is sure to fail
+        ref = None if new else await self.message_ref(table, "dm", seat)
+
+        async def send(latest: dict[str, Any]) -> discord.Message:
+            return await (await self._dm_channel(user_id)).send(**latest)
+
+        try:
+            message = await self._edit_or_send(ref, fields, send)
+        except discord.Forbidden:
+            self.dms_closed(user_id)
+            self._shown.pop((table.id, "dm", seat), None)
+            return
+        except discord.HTTPException as exc:  # e.g. not a user Discord lets the bot write to
+            log.warning("table %s: Discord refused a DM to seat %s (%s %s)", table.id, seat, exc.status, exc.text)
+            self._shown.pop((table.id, "dm", seat), None)
+            return
+        self.outbox.requests_ended()  # as in _post_now
+        if message is not None:
+            await self.remember(table, "dm", message, seat, open=opens("dm", fields))
+
+    async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        """Return the DM channel with a user, opening it (one REST call) the first time."""
+        known = self._dm_channels.get(user_id)
+        if known is not None:
+            return self.bot.get_partial_messageable(known)
+        # create_dm needs only the id: no user lookup (a REST call without the members intent).
+        channel = await self.bot.create_dm(discord.Object(user_id))
+        self._dm_channels[user_id] = channel.id
+        return channel
+
+    async def send_dm(self, user_id: int, key: Hashable, **fields: Any) -> None:
+        """Send a one-off DM (a reminder, a notice) through the outbox; nothing if DMs are closed."""
+        if user_id in self.no_dm:
+            return
+
+        def plan(fresh: bool) -> list[BucketKey]:
+            known = self._dm_channels.get(user_id)
+            return [("send", known)] if known is not None else [("dm", 0), ("send", 0)]
+
+        async def run(latest: dict[str, Any], fresh: bool) -> None:
+            if user_id in self.no_dm:
+                return
+            try:
+                await (await self._dm_channel(user_id)).send(**latest)
+            except discord.Forbidden:
+                self.dms_closed(user_id)
+            except discord.HTTPException as exc:
+                log.warning("Discord refused a DM to user %s (%s %s)", user_id, exc.status, exc.text)
+
+        await self.outbox.submit(key, fields, new=True, plan=plan, run=run)
+
+    def dms_closed(self, user_id: int) -> None:
+        """Remember that a user's DMs are closed: no DM is tried again until they interact again."""
+        self.closed_dms.closed(user_id, self._now())
+
+    def interacted(self, user_id: int) -> None:
+        """A user clicked or ran a command: if their DMs were closed a while ago, try them again
+        (:mod:`cogs.table.closed_dms`)."""
+        now = self._now()
+        self._seen_at[user_id] = now
+        self.closed_dms.interacted(user_id, now)
+
+    def away(self, user_id: int) -> bool:
+        """Return True when the user has not interacted for :data:`AWAY_AFTER_S` (or not since start-up)."""
+        seen = self._seen_at.get(user_id)
+        return seen is None or self._now() - seen >= AWAY_AFTER_S
+
+    async def prompt_live(self, table: Table, seat: int) -> bool:
+        """Return True when the seat's DM prompt can be redrawn through their latest click on it
+        (no rate-limited call, and no new DM needed to reach them)."""
+        ref = await self.message_ref(table, "dm", seat)
+        return ref is not None and self.panels.live(ref[1])
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """discord.py's ``on_interaction`` event: every click and command counts as interacting, and
+        a click on a private prompt can redraw it later (:mod:`cogs.table.panels`)."""
+        self.interacted(interaction.user.id)
+        self.panels.clicked(interaction)
+
+    async def tell_privately(self, table: Table, seat: int, note: str) -> None:
+        """Show a seat's person ``note`` where only they look, without a rate-limited call when
+        possible: their latest private answer (redrawn through its click), else their open DM
+        prompt (closed with the note). With neither, their status shows it when they ask."""
+        user_id = table.seats[seat].user_id
+        if user_id is None:
+            return
+        if await self.panels.redraw_reply(table.id, user_id, {"content": note, "embed": None, "view": None}):
+            return
+        if await self.message_ref(table, "dm", seat) is not None and (table.id, "dm", seat) in self._open:
+            await self.close(table, "dm", seat, note)
+
+    async def tell(self, table: Table, seat: int, key: str, text: str) -> None:
+        """Send a seat's person a private line (a new DM: it notifies), unless their DMs are closed;
+        ``key`` names the occasion: one line per occasion and seat waits for budget at most, the
+        newest ("notice": a reminder, then "your time ran out", replaces one not sent yet)."""
+        user_id = table.seats[seat].user_id
+        if user_id is not None:
+            await self.send_dm(user_id, (table.id, key, seat), content=text)
+
+    async def check_dm(self, user: discord.User | discord.Member, text: str) -> bool:
+        """Send a DM to check that the user accepts them; remember when they do not.
+
+        A user known to have closed DMs is not tried again (an invalid request) unless
+        :meth:`interacted` let them be, which this very interaction did if it was long enough ago.
+        """
+        if user.id in self.no_dm:
+            return False
+        await self.send_dm(user.id, ("check", user.id), content=text)
+        await self.outbox.finished(("check", user.id))
+        return user.id not in self.no_dm
+
