@@ -1,7 +1,8 @@
 """The async session layer: one table per channel, for every game, with no Discord in it.
 
 - :mod:`engine.session.sessions` — :class:`Sessions`: lookup, lobby, play (the public operations).
-- :mod:`engine.session.runner` — the cache over the store, play, timers and AI turns underneath.
+- :mod:`engine.session.runner` — the cache over the store, play and AI turns underneath;
+  :mod:`engine.session.timer_work` what its timers do when they fire.
 - :mod:`engine.session.loading` — a table from its snapshot and tail; :mod:`engine.session.timers`
   the timer book and who runs a table's timers; :mod:`engine.session.leases` the timers shared by
   several processes on one database (a lease per bucket); :mod:`engine.session.ai_pool` AI in worker processes.

@@ -29,6 +29,7 @@ __all__ = [
     "SessionError",
     "Settings",
     "Snapshot",
+    "Stale",
     "StoredTable",
     "StoredTail",
     "StoredTimer",
@@ -56,6 +57,10 @@ class SessionError(Exception):
         super().__init__(code)
         self.code = code
         self.details = details
+
+
+class Stale(Exception):
+    """An append was refused: another writer moved the table first (the cache must be refreshed)."""
 
 
 class RepoBusy(Exception):

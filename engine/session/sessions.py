@@ -37,10 +37,12 @@ from engine.session.records import (
     SeatEvent,
     SeatSpec,
     SessionError,
+    Stale,
     StoredTimer,
 )
-from engine.session.runner import REMIND, RETRY_S, Runner, Stale
+from engine.session.runner import Runner
 from engine.session.table import Table, Update
+from engine.session.timer_work import REMIND, RETRY_S
 
 __all__ = ["DECISION", "TABLE_DEFAULTS", "Sessions"]
 
