@@ -47,16 +47,22 @@ def main() -> None:
     ap.add_argument("--procs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=30_000)
     ap.add_argument("--layout", default="default", choices=("default", "random"))
-    ap.add_argument("--nodes", type=int, default=None)
+    ap.add_argument("--rollouts", "--nodes", type=int, default=None)
+    ap.add_argument("--set", default="", help="search settings, e.g. place_k=6,horizon=2")
     ap.add_argument("--seconds", type=float, default=None)
     args = ap.parse_args()
-    if args.nodes is not None:
-        search.BUDGET = replace(search.BUDGET, nodes=args.nodes)
+    if args.rollouts is not None:
+        search.BUDGET = replace(search.BUDGET, rollouts=args.rollouts)
+    if args.set:
+        kv = dict(item.split("=") for item in args.set.split(","))
+        fields = search.Settings.__dataclass_fields__
+        search.SETTINGS = replace(search.SETTINGS, **{k: type(getattr(search.SETTINGS, k))(v) for k, v in kv.items()
+                                                      if k in fields})
     if args.seconds is not None:
         search.BUDGET = replace(search.BUDGET, seconds=args.seconds)
     print(machine_line(args.procs))
     print(f"# indus: {args.players} players, layout {args.layout}, seeds from {args.seed}; search budget "
-          f"{search.BUDGET.nodes} nodes, cap {search.BUDGET.seconds:g} s", flush=True)
+          f"{search.BUDGET.rollouts} rollouts, cap {search.BUDGET.seconds:g} s, {search.SETTINGS}", flush=True)
     times: dict[str, list[float]] = {}
     p = args.players
     for pair in filter(None, args.matchups.split(",")):

@@ -61,16 +61,14 @@ def easy(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
 
 
 def search_player(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
-    """Search (under trial): Hard's whole turn searched with every move charged with the replies."""
+    """Search (under trial): Monte-Carlo rollouts of the best placements and moves (:mod:`.search`)."""
     kind = legal[0]["do"]
-    if len(legal) == 1 or kind not in ("move", "place"):
+    if len(legal) == 1 or kind not in ("move", "place", "reroll"):
         return heuristics.hard(view, legal, rng)
     st = state_from_view(view)
-    if kind == "place" and st.phase == "place":
-        return search.choose_place(st, legal)
-    if kind == "move":
-        return search.choose_move(st, legal)
-    return heuristics.hard(view, legal, rng)
+    if st.phase not in ("place", "move"):
+        return heuristics.hard(view, legal, rng)  # setup: Hard's placement
+    return search.decide(st, legal, rng)
 
 
 AGENTS: dict[str, Agent] = {"easy": easy, "medium": medium, "hard": hard}

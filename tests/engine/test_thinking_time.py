@@ -22,10 +22,10 @@ def test_incan_gold_hard_searches_its_count_per_second_of_thinking():
         assert incan_ai.hard_budget() == IncanBudget(rollouts=51, seconds=0.1)
 
 
-def test_the_indus_search_on_trial_scales_its_nodes_too():
+def test_the_indus_search_on_trial_scales_its_rollouts_too():
     assert indus_search.budget_now() == indus_search.BUDGET
     with thinking_for(3.0):
-        assert indus_search.budget_now() == indus_search.Budget(nodes=300, seconds=3.0)
+        assert indus_search.budget_now() == indus_search.Budget(rollouts=3 * indus_search.BUDGET.rollouts, seconds=3.0)
 
 
 def test_the_hard_agent_decides_with_the_scaled_budget(monkeypatch):
