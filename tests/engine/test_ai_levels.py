@@ -24,12 +24,14 @@ LEVELS = ("easy", "medium", "hard")
 
 @pytest.fixture(autouse=True)
 def small_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Searches on a few rollouts and no clock (so a slow test machine changes nothing)."""
+    """Searches on a few rollouts (Indus: nodes) and no clock (so a slow test machine changes nothing)."""
     for name, rollouts in (("incan_gold", 64), ("sakkara", 4)):
         mod = importlib.import_module(f"engine.{name}.ai")
         monkeypatch.setattr(mod, "BUDGET", replace(mod.BUDGET, rollouts=rollouts, seconds=1e9))
     indus = importlib.import_module("engine.indus.search")
-    monkeypatch.setattr(indus, "BUDGET", replace(indus.BUDGET, rollouts=24, seconds=1e9))
+    monkeypatch.setattr(indus, "BUDGET", replace(indus.BUDGET, nodes=60, seconds=1e9))
+    mcts = importlib.import_module("engine.indus.mcts")
+    monkeypatch.setattr(mcts, "BUDGET", replace(mcts.BUDGET, rollouts=24, seconds=1e9))
 
 
 def _position(name: str, players: int, seed: int, steps: int) -> tuple[Any, Any, int]:
