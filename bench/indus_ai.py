@@ -2,15 +2,16 @@
 
 Usage: python bench/indus_ai.py [--games 400] [--players 2|4] [--matchups hard:medium,medium:easy]
        [--procs 2] [--seed 30000] [--layout default|random] [--nodes N] [--seconds S]
+       [--rollouts N] [--set place_k=3,horizon=3]
 
 2 players: paired seeds, games 2k and 2k+1 share the seed with the seats swapped.
 4 players: one seat of level A against three of level B (the issue's "against three of today's
 Hard"; a fair share is 25 %); A's seat rotates 0, 1, 2, 3 over four games of one seed.
-Levels: easy, medium, hard (the lobby's) and search (ai.EXPERIMENTS, under trial).
+Levels: easy, medium, hard (the lobby's) and search, mcts (ai.EXPERIMENTS, under trial).
 A shared win counts as a fraction. Prints one ``matchup=`` line per pair (kit_ai.py) and one
 ``timing=`` line per level (the search player's against its budget's seconds, the 1.2 × cap of
 the issue). ``--nodes``/``--seconds`` set the search player's budget per decision (default:
-search.BUDGET).
+search.BUDGET); ``--rollouts`` and ``--set`` (mcts.Settings fields) set the Monte-Carlo player's.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from dataclasses import replace
 from kit_ai import Timed, machine_line, matchup_line, parallel, timing_line
 
 from engine.core import play
-from engine.indus import GAME, ai, search
+from engine.indus import GAME, ai, mcts, search
 
 
 def game(job: tuple[str, str, int, int, int, str]) -> tuple[float, dict[str, list[float]]]:
@@ -49,14 +50,22 @@ def main() -> None:
     ap.add_argument("--layout", default="default", choices=("default", "random"))
     ap.add_argument("--nodes", type=int, default=None)
     ap.add_argument("--seconds", type=float, default=None)
+    ap.add_argument("--rollouts", type=int, default=None)
+    ap.add_argument("--set", default="", help="mcts settings, e.g. place_k=3,horizon=3")
     args = ap.parse_args()
     if args.nodes is not None:
         search.BUDGET = replace(search.BUDGET, nodes=args.nodes)
     if args.seconds is not None:
         search.BUDGET = replace(search.BUDGET, seconds=args.seconds)
+    if args.rollouts is not None:
+        mcts.BUDGET = replace(mcts.BUDGET, rollouts=args.rollouts)
+    if args.set:
+        pairs = dict(item.split("=") for item in args.set.split(","))
+        mcts.SETTINGS = replace(mcts.SETTINGS, **{k: type(getattr(mcts.SETTINGS, k))(v) for k, v in pairs.items()})
     print(machine_line(args.procs))
     print(f"# indus: {args.players} players, layout {args.layout}, seeds from {args.seed}; search budget "
-          f"{search.BUDGET.nodes} nodes, cap {search.BUDGET.seconds:g} s", flush=True)
+          f"{search.BUDGET.nodes} nodes, cap {search.BUDGET.seconds:g} s; mcts {mcts.BUDGET.rollouts} rollouts, "
+          f"cap {mcts.BUDGET.seconds:g} s, {mcts.SETTINGS}", flush=True)
     times: dict[str, list[float]] = {}
     p = args.players
     for pair in filter(None, args.matchups.split(",")):
@@ -69,8 +78,9 @@ def main() -> None:
             for n, ts in t.items():
                 times.setdefault(n, []).extend(ts)
     for n, ts in sorted(times.items()):
-        searching = {**ai.AGENTS, **ai.EXPERIMENTS}[n] is ai.search_player
-        print(timing_line(n, ts, search.BUDGET.seconds if searching else None))
+        agent = {**ai.AGENTS, **ai.EXPERIMENTS}[n]
+        cap = {ai.search_player: search.BUDGET.seconds, ai.mcts_player: mcts.BUDGET.seconds}.get(agent)
+        print(timing_line(n, ts, cap))
 
 
 if __name__ == "__main__":

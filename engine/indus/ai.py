@@ -3,7 +3,9 @@
 - **Easy** plays like a beginner (:func:`easy`).
 - **Medium** and **Hard** are the greedy and the expectimax players of :mod:`.heuristics`.
 - ``EXPERIMENTS["search"]`` plans Hard's whole turn again with every move charged with the
-  opponents' expected replies, within a node budget (:mod:`.search`). It is measured against
+  opponents' expected replies, within a node budget (:mod:`.search`); ``EXPERIMENTS["mcts"]``
+  plays Hard's best placements and every move out in determinised Monte-Carlo rollouts within a
+  rollout budget (:mod:`.mcts`). Both are measured against
   Hard by ``bench/indus_ai.py --matchups search:hard`` and joins the lobby once it beats Hard
   clearly; until then the ladder stays the one measured to climb.
 """
@@ -15,10 +17,10 @@ from typing import Any
 
 from engine.core import Agent
 
-from . import evaluation, heuristics, search
+from . import evaluation, heuristics, mcts, search
 from .rules import EMPTY, RANK_OF, SPACE_INDEX
 
-__all__ = ["AGENTS", "EXPERIMENTS", "easy", "hard", "medium", "search_player", "state_from_view"]
+__all__ = ["AGENTS", "EXPERIMENTS", "easy", "hard", "mcts_player", "medium", "search_player", "state_from_view"]
 
 state_from_view = heuristics.state_from_view
 medium = heuristics.medium
@@ -73,8 +75,18 @@ def search_player(view: dict[str, Any], legal: list[Any], rng: random.Random) ->
     return heuristics.hard(view, legal, rng)
 
 
+def mcts_player(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
+    """Monte-Carlo (under trial): Hard's best placements and every move played out in rollouts."""
+    if len(legal) == 1 or legal[0]["do"] not in ("move", "place"):
+        return heuristics.hard(view, legal, rng)
+    st = state_from_view(view)
+    if st.phase not in ("place", "move"):
+        return heuristics.hard(view, legal, rng)  # setup: Hard's placement
+    return mcts.decide(st, legal, rng)
+
+
 AGENTS: dict[str, Agent] = {"easy": easy, "medium": medium, "hard": hard}
 """The AI seats by difficulty."""
 
-EXPERIMENTS: dict[str, Agent] = {"search": search_player}
+EXPERIMENTS: dict[str, Agent] = {"search": search_player, "mcts": mcts_player}
 """Players measured by the benchmarks but not offered in the lobby (see the module docstring)."""

@@ -43,7 +43,7 @@ from .rules import (
     seat_colours,
 )
 
-__all__ = ["hard", "medium", "state_from_view"]
+__all__ = ["hard", "medium", "place_values", "state_from_view"]
 
 
 _REPLY_ALL = False
@@ -147,6 +147,16 @@ def _medium_place(ev: _Eval, st: State, legal: list[Any]) -> Any:
 def _hard_place(ev: _Eval, st: State, legal: list[Any]) -> Any:
     """Return the placement with the best expectimax turn value (Hard)."""
     best, best_val = legal[0], float("-inf")
+    for action, val in zip(legal, place_values(ev, st, legal), strict=True):
+        if val > best_val + 1e-9:
+            best, best_val = action, val
+    return best
+
+
+def place_values(ev: _Eval, st: State, legal: list[Any]) -> list[float]:
+    """Return Hard's expectimax turn value of every placement in ``legal`` (the search ranks
+    its candidates by it)."""
+    out: list[float] = []
     cache: dict[tuple[int, ...], tuple[dict[int, list[float]], dict[int, int]]] = {}
     for action in legal:
         colour, rank, slot = action["colour"], RANK_OF[action["rank"]], SPACE_INDEX[action["space"]]
@@ -163,9 +173,8 @@ def _hard_place(ev: _Eval, st: State, legal: list[Any]) -> Any:
         if st.phase == "place":
             # a high rank left on the frame keeps rerolls open for later turns
             val += ev.w.place_flex[rank] * ev.future
-        if val > best_val + 1e-9:
-            best, best_val = action, val
-    return best
+        out.append(val)
+    return out
 
 
 def _choose_move(ev: _Eval, st: State, legal: list[Any], hard: bool) -> Any:

@@ -30,6 +30,8 @@ def small_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(mod, "BUDGET", replace(mod.BUDGET, rollouts=rollouts, seconds=1e9))
     indus = importlib.import_module("engine.indus.search")
     monkeypatch.setattr(indus, "BUDGET", replace(indus.BUDGET, nodes=60, seconds=1e9))
+    mcts = importlib.import_module("engine.indus.mcts")
+    monkeypatch.setattr(mcts, "BUDGET", replace(mcts.BUDGET, rollouts=24, seconds=1e9))
 
 
 def _position(name: str, players: int, seed: int, steps: int) -> tuple[Any, Any, int]:

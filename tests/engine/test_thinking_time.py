@@ -8,6 +8,7 @@ from engine.core import CHANCE, resolve_chance, thinking_for
 from engine.incan_gold import GAME
 from engine.incan_gold import ai as incan_ai
 from engine.incan_gold.hard import Budget as IncanBudget
+from engine.indus import mcts as indus_mcts
 from engine.indus import search as indus_search
 from engine.sakkara import GAME as SAKKARA
 from engine.sakkara import ai as sakkara_ai
@@ -26,6 +27,12 @@ def test_the_indus_search_on_trial_scales_its_nodes_too():
     assert indus_search.budget_now() == indus_search.BUDGET
     with thinking_for(3.0):
         assert indus_search.budget_now() == indus_search.Budget(nodes=300, seconds=3.0)
+
+
+def test_the_indus_monte_carlo_on_trial_scales_its_rollouts():
+    assert indus_mcts.budget_now() == indus_mcts.BUDGET
+    with thinking_for(3.0):
+        assert indus_mcts.budget_now() == indus_mcts.Budget(rollouts=3 * indus_mcts.BUDGET.rollouts, seconds=3.0)
 
 
 def test_the_hard_agent_decides_with_the_scaled_budget(monkeypatch):
