@@ -27,6 +27,7 @@ __all__ = [
     "CHANCE",
     "THINKING_S",
     "Agent",
+    "Budget",
     "Event",
     "Game",
     "IllegalAction",
@@ -184,6 +185,21 @@ def thinking_scaled(count: int, seconds: float) -> tuple[int, float]:
     thinking time of the decision being made (each game's Hard and searches share this rule)."""
     share = thinking_seconds() / THINKING_S
     return max(1, round(count * share)), seconds * share
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much one AI decision may search: a count of rollouts (the bound, so the same position
+    gives the same move on any machine) and a wall-clock cap (only a machine far slower than
+    planned reaches it). Sized for :data:`THINKING_S`; :meth:`scaled` fits it to the decision."""
+
+    rollouts: int
+    seconds: float
+
+    def scaled(self) -> Budget:
+        """Return this budget scaled to the thinking time of the decision being made."""
+        count, seconds = thinking_scaled(self.rollouts, self.seconds)
+        return Budget(count, seconds)
 
 
 @contextmanager

@@ -15,12 +15,11 @@ choice.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
-from engine.core import Agent, thinking_scaled
+from engine.core import Agent, Budget
 from engine.incan_gold.counting import artifact_points_on_path, bust_probability, expected_share
-from engine.incan_gold.hard import Budget, decide
+from engine.incan_gold.hard import decide
 from engine.incan_gold.rules import CAMP, TORCH
 
 __all__ = [
@@ -132,8 +131,7 @@ reaches it). Both scale with the bot's thinking time (AI_THINK_S, :func:`hard_bu
 
 def hard_budget() -> Budget:
     """Return Hard's budget for the decision being made: :data:`BUDGET` scaled by the thinking time."""
-    count, seconds = thinking_scaled(BUDGET.rollouts, BUDGET.seconds)
-    return replace(BUDGET, rollouts=count, seconds=seconds)
+    return BUDGET.scaled()
 
 
 def hard(view: dict[str, Any], legal: list[Any], rng: random.Random) -> str:

@@ -20,28 +20,21 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from engine.core import Budget
 from engine.incan_gold import batch as B
 from engine.incan_gold import beliefs
 from engine.incan_gold import editions as ed
 from engine.incan_gold import models as M
 from engine.incan_gold.counting import artifact_points_on_path, bust_probability
 
-__all__ = ["CHUNK", "HORIZON", "RISKS", "Budget", "decide", "evaluate"]
+__all__ = ["CHUNK", "HORIZON", "RISKS", "decide", "evaluate"]
 
 FloatArray = B.FloatArray
 
-
-@dataclass(frozen=True)
-class Budget:
-    """How much one decision may search: pairs of copies (the bound), and a wall-clock cap."""
-
-    rollouts: int
-    seconds: float
 
 
 CHUNK = 256

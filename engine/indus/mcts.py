@@ -42,28 +42,21 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from engine.core import thinking_scaled
+from engine.core import Budget
 
 from .evaluation import HARD_WEIGHTS, _Eval
 from .heuristics import place_values
 from .playout import Sim
 from .rules import EMPTY, RANK_OF, SPACE_INDEX, State, movable_colours, seat_colours
 
-__all__ = ["BUDGET", "SETTINGS", "Budget", "Settings", "budget_now", "decide"]
+__all__ = ["BUDGET", "SETTINGS", "Settings", "budget_now", "decide"]
 
 Action = dict[str, Any]
 Dice = tuple[int, int, int]
 
-
-@dataclass(frozen=True)
-class Budget:
-    """How much one decision may search: rollouts (the bound), and a wall-clock cap."""
-
-    rollouts: int
-    seconds: float
 
 
 @dataclass(frozen=True)
@@ -90,8 +83,7 @@ SETTINGS = Settings()
 
 def budget_now() -> Budget:
     """Return the budget of the decision being made: :data:`BUDGET` scaled by the thinking time."""
-    count, seconds = thinking_scaled(BUDGET.rollouts, BUDGET.seconds)
-    return replace(BUDGET, rollouts=count, seconds=seconds)
+    return BUDGET.scaled()
 
 
 # -- the rollout policy ------------------------------------------------------------------------

@@ -33,13 +33,14 @@ and draw the opponent's rack with the covered tiles, as before the memory existe
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
-from ..core import Agent, thinking_scaled
+from engine.core import Budget
+
+from ..core import Agent
 from .evaluation import MEDIUM, Style, evaluate, marginals, state_from_view
 from .planner import check_replies, discard_choice, place_stack, place_worker, plan_turn, steal_choice
-from .search import HARD, Budget, SearchStyle, search_turn
+from .search import HARD, SearchStyle, search_turn
 from .tiles import MOTIF_INDEX
 
 __all__ = ["AGENTS", "BUDGET", "CHECKED", "EXPERIMENTS", "easy", "evaluate", "greedy", "hard", "hard_budget", "medium",
@@ -127,8 +128,7 @@ on 2026-12-05)."""
 def hard_budget() -> Budget:
     """Return Hard's budget for the decision being made: :data:`BUDGET` (sized for the default 1 s)
     scaled by the bot's thinking time (AI_THINK_S)."""
-    count, seconds = thinking_scaled(BUDGET.rollouts, BUDGET.seconds)
-    return replace(BUDGET, rollouts=count, seconds=seconds)
+    return BUDGET.scaled()
 
 
 def searcher(style: SearchStyle = HARD, budget: Budget | None = None) -> Agent:

@@ -26,22 +26,17 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core import Budget
+
 from . import rules
 from .evaluation import WIN, Style, evaluate, state_from_view
 from .planner import REPLY, Plan, plan_turn, replay_plan, simulate_turn
 from .state import State
 
-__all__ = ["Budget", "SearchStyle", "search_turn"]
+__all__ = ["SearchStyle", "search_turn"]
 
 Action = dict[str, Any]
 
-
-@dataclass(frozen=True)
-class Budget:
-    """How much one decision may search: rollouts (the bound), and a wall-clock safety cap."""
-
-    rollouts: int
-    seconds: float
 
 
 @dataclass(frozen=True)

@@ -4,23 +4,21 @@ from __future__ import annotations
 
 import random
 
-from engine.core import CHANCE, resolve_chance, thinking_for
+from engine.core import CHANCE, Budget, resolve_chance, thinking_for
 from engine.incan_gold import GAME
 from engine.incan_gold import ai as incan_ai
-from engine.incan_gold.hard import Budget as IncanBudget
 from engine.indus import mcts as indus_mcts
 from engine.indus import search as indus_search
 from engine.sakkara import GAME as SAKKARA
 from engine.sakkara import ai as sakkara_ai
-from engine.sakkara.search import Budget as SearchBudget
 
 
 def test_incan_gold_hard_searches_its_count_per_second_of_thinking():
-    assert incan_ai.hard_budget() == incan_ai.BUDGET == IncanBudget(rollouts=512, seconds=1.0)
+    assert incan_ai.hard_budget() == incan_ai.BUDGET == Budget(rollouts=512, seconds=1.0)
     with thinking_for(2.5):
-        assert incan_ai.hard_budget() == IncanBudget(rollouts=1280, seconds=2.5)
+        assert incan_ai.hard_budget() == Budget(rollouts=1280, seconds=2.5)
     with thinking_for(0.1):
-        assert incan_ai.hard_budget() == IncanBudget(rollouts=51, seconds=0.1)
+        assert incan_ai.hard_budget() == Budget(rollouts=51, seconds=0.1)
 
 
 def test_the_indus_search_on_trial_scales_its_nodes_too():
@@ -32,11 +30,11 @@ def test_the_indus_search_on_trial_scales_its_nodes_too():
 def test_the_indus_monte_carlo_on_trial_scales_its_rollouts():
     assert indus_mcts.budget_now() == indus_mcts.BUDGET
     with thinking_for(3.0):
-        assert indus_mcts.budget_now() == indus_mcts.Budget(rollouts=3 * indus_mcts.BUDGET.rollouts, seconds=3.0)
+        assert indus_mcts.budget_now() == Budget(rollouts=3 * indus_mcts.BUDGET.rollouts, seconds=3.0)
 
 
 def test_the_hard_agent_decides_with_the_scaled_budget(monkeypatch):
-    seen: list[IncanBudget] = []
+    seen: list[Budget] = []
 
     def spy(view, rng, budget):
         seen.append(budget)
@@ -48,7 +46,7 @@ def test_the_hard_agent_decides_with_the_scaled_budget(monkeypatch):
         state, _ = GAME.apply(state, CHANCE, resolve_chance(GAME, state))
     with thinking_for(2.0):
         incan_ai.hard(GAME.observe(state, 0), GAME.legal_actions(state, 0), random.Random(1))
-    assert seen == [IncanBudget(rollouts=1024, seconds=2.0)]
+    assert seen == [Budget(rollouts=1024, seconds=2.0)]
 
 
 def test_sakkara_hard_searches_its_rollouts_per_second_of_thinking(monkeypatch):
@@ -74,4 +72,4 @@ def test_sakkara_hard_searches_its_rollouts_per_second_of_thinking(monkeypatch):
         state, _ = SAKKARA.apply(state, seat, sakkara_ai.medium(view, legal, random.Random(2)))
         while SAKKARA.to_move(state) == [CHANCE]:
             state, _ = SAKKARA.apply(state, CHANCE, resolve_chance(SAKKARA, state))
-    assert seen[:1] == [SearchBudget(rollouts=96, seconds=2.0)]
+    assert seen[:1] == [Budget(rollouts=96, seconds=2.0)]
