@@ -9,6 +9,7 @@ hides nothing; only the future dice are unknown).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -26,7 +27,7 @@ from .rules import (
     standing,
 )
 
-__all__ = ["ALIGNED", "HARD_WEIGHTS", "NSQ", "Weights", "state_from_view"]
+__all__ = ["ALIGNED", "HARD_WEIGHTS", "NSQ", "Weights", "ruin_counts", "state_from_view"]
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,22 @@ def _ruin_tables(layout: Layout) -> tuple[tuple[RuinRow, ...], tuple[tuple[int, 
     rows = tuple((r.kind == "B", tuple(r.squares), r.first, r.second) for r in layout.ruins)
     at = tuple(tuple(i for i, r in enumerate(layout.ruins) if q in r.squares) for q in range(NSQ))
     return rows, at
+
+
+def ruin_counts(building: bool, squares: tuple[int, ...], stacks: Sequence[Sequence[int]], ncol: int) -> list[int]:
+    """Return the pieces each colour counts in a ruin (§7): every piece of a building's stacks,
+    the top piece of each square of any other ruin."""
+    counts = [0] * ncol
+    if building:
+        for q in squares:
+            for p in stacks[q]:
+                counts[p >> 2] += 1
+    else:
+        for q in squares:
+            s = stacks[q]
+            if s:
+                counts[s[-1] >> 2] += 1
+    return counts
 
 
 def _piece(d: dict[str, Any]) -> int:
@@ -165,17 +182,7 @@ class _Eval:
     def ruin_value(self, i: int) -> float:
         """Return the utility to ``me`` of ruin ``i`` if the game ended now."""
         building, squares, first, second = self.ruins[i]
-        counts = [0] * self.ncol
-        stacks = self.stacks
-        if building:
-            for q in squares:
-                for p in stacks[q]:
-                    counts[p >> 2] += 1
-        else:
-            for q in squares:
-                s = stacks[q]
-                if s:
-                    counts[s[-1] >> 2] += 1
+        counts = ruin_counts(building, squares, self.stacks, self.ncol)
         top = max(counts)
         if top == 0:
             return 0.0

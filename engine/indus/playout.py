@@ -14,7 +14,7 @@ evaluation's move values read the rollout position without another copy.
 
 from __future__ import annotations
 
-from .evaluation import _Eval, _ruin_tables
+from .evaluation import _Eval, _ruin_tables, ruin_counts
 from .layout import Layout
 from .rules import EMPTY, LANDING, NOBODY, State, colours_in_play, seat_colours, seat_of
 
@@ -136,16 +136,7 @@ class Sim:
         stacks = self.stacks
         rows, _ = _ruin_tables(self.layout)
         for building, squares, first, second in rows:
-            counts = [0] * ncol
-            if building:
-                for q in squares:
-                    for p in stacks[q]:
-                        counts[p >> 2] += 1
-            else:
-                for q in squares:
-                    s = stacks[q]
-                    if s:
-                        counts[s[-1] >> 2] += 1
+            counts = ruin_counts(building, squares, stacks, ncol)
             top = max(counts)
             if top == 0:
                 continue
