@@ -56,21 +56,14 @@ def parse(changes: str, base: Weights) -> Weights:
 def game(job: tuple[Weights, str, int, int, int]) -> tuple[float, float]:
     """Play one game with the candidate in seat ``seat``; return its win share and score lead."""
     weights, player, players, seed, seat = job
-
-    def candidate(view: dict[str, Any], legal: list[Any], rng: Any) -> Any:
-        if player == "hard":
+    candidate: Any
+    if player == "hard":
+        def candidate(view: dict[str, Any], legal: list[Any], rng: Any) -> Any:
             return heuristics._decide(view, legal, True, weights)
-        style = replace(search.STYLE, weights=weights, weights_many=weights)
-        kind = legal[0]["do"]
-        if len(legal) == 1 or kind not in ("move", "place"):
-            return heuristics._decide(view, legal, True, weights)
-        st = ai.state_from_view(view)
-        if kind == "place" and st.phase == "place":
-            return search.choose_place(st, legal, style)
-        if kind == "move":
-            return search.choose_move(st, legal, style)
-        return heuristics._decide(view, legal, True, weights)
-
+    else:
+        # a worker plays its jobs one at a time, so the module's style is this job's
+        search.STYLE = replace(search.STYLE, weights=weights, weights_many=weights)
+        candidate = ai.search_player
     agents = [ai.hard] * players
     agents[seat] = candidate
     final = play(GAME, agents, seed, {"layout": "default"}).state

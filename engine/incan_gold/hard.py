@@ -36,7 +36,6 @@ __all__ = ["CHUNK", "HORIZON", "RISKS", "decide", "evaluate"]
 FloatArray = B.FloatArray
 
 
-
 CHUNK = 256
 """Pairs of copies simulated together; the clock is read between chunks."""
 

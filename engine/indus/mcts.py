@@ -58,7 +58,6 @@ Action = dict[str, Any]
 Dice = tuple[int, int, int]
 
 
-
 @dataclass(frozen=True)
 class Settings:
     """The search's knobs (bench/indus_ai.py studies them)."""

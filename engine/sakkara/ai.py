@@ -35,9 +35,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.core import Budget
-
-from ..core import Agent
+from ..core import Agent, Budget
 from .evaluation import MEDIUM, Style, evaluate, marginals, state_from_view
 from .planner import check_replies, discard_choice, place_stack, place_worker, plan_turn, steal_choice
 from .search import HARD, SearchStyle, search_turn

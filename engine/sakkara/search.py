@@ -38,7 +38,6 @@ __all__ = ["SearchStyle", "search_turn"]
 Action = dict[str, Any]
 
 
-
 @dataclass(frozen=True)
 class SearchStyle:
     """The search's settings: candidate plans, look-ahead and the value function's weights."""
