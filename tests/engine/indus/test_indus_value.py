@@ -1,0 +1,54 @@
+"""Indus's learned value: its features read the position exactly, and its player plays legally."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.core import play
+from engine.indus import GAME, value
+from engine.indus.playout import Sim
+from engine.indus.rules import State, seat_colours, standing
+
+
+def _positions(players: int, seed: int, layout: str) -> list[State]:
+    """Return the turn-start positions of one game of random play."""
+    seen: list[State] = []
+
+    def rand(view, legal, rng):
+        return rng.choice(legal)
+
+    def observe(state: State, seat: int):
+        if state.phase in ("place", "roll", "over") and state.roll == 0:
+            seen.append(state)
+        return GAME.observe(state, seat)
+
+    final = play(GAME, [rand] * players, seed, {"layout": layout}, observe=observe).state
+    return [*seen, final]
+
+
+@settings(max_examples=12, deadline=None)
+@given(players=st.sampled_from([2, 3, 4]), seed=st.integers(0, 10_000), layout=st.sampled_from(["default", "random"]))
+def test_payout_and_prisoners_match_the_rules_scoring(players: int, seed: int, layout: str) -> None:
+    positions = _positions(players, seed, layout)
+    sims = [Sim(s) for s in positions]
+    for me in range(players):
+        enc = value.encode(sims, me)
+        for i, s in enumerate(positions):
+            got = standing(s)
+            colour_pts = got["colour_points"]
+            mine = sum(colour_pts[c] for c in seat_colours(me, players))
+            others = [sum(colour_pts[c] for c in seat_colours(o, players)) for o in range(players) if o != me]
+            assert enc.payout[i].sum() == pytest.approx(mine - sum(others) / len(others), abs=1e-3)
+            pris = got["prisoner_points"]
+            other_pris = [pris[o] for o in range(players) if o != me]
+            assert enc.prison[i] == pytest.approx(pris[me] - sum(other_pris) / len(other_pris), abs=1e-3)
+
+
+def test_the_final_position_is_valued_exactly_its_margin() -> None:
+    """At the end nothing is left to take: the value's exact parts alone are the score margin."""
+    final = _positions(2, 7, "default")[-1]
+    scores = standing(final)["scores"]
+    enc = value.encode([Sim(final)], 0)
+    assert float(enc.payout[0].sum() + enc.prison[0]) == pytest.approx(scores[0] - scores[1])
