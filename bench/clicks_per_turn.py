@@ -40,7 +40,7 @@ from cogs.table.buttons import control_for
 from db.store import Store
 from engine.clock import ManualClock
 from engine.incan_gold import ai as incan_ai
-from engine.indus import ai as indus_ai
+from engine.indus import heuristics as indus_heuristics
 from engine.sakkara import ai as sakkara_ai
 from engine.sakkara.rules import turn_key
 from engine.session import Table
@@ -200,7 +200,7 @@ async def indus_game(fake: FakeDiscord, store: Store, seed: int, players: int) -
             if current is not None and current[0] > 0:  # turn 0 is the start pieces' placement
                 clicks.append(count)
             current, count = key, 0
-        action = indus_ai.medium(game.view(table.state, seat), game.legal_actions(table.state, seat), rng)
+        action = indus_heuristics.medium(game.view(table.state, seat), game.legal_actions(table.state, seat), rng)
         path = indus_path(table, action)
         board = await bot.hub.message_ref(table, "board")
         assert board is not None

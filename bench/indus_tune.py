@@ -1,4 +1,7 @@
-"""Indus evaluation weights measured against today's Hard: one line per variant.
+"""Indus evaluation weights measured against the expectimax player: one line per variant.
+
+"Today's Hard" below is that player (:func:`engine.indus.heuristics.hard`), the lobby's Hard until
+2026-12-05 and its Medium since; ``--player hard`` plays it with the variant's weights.
 
 Usage: python bench/indus_tune.py [--games 400] [--players 2|4] [--seed 50000] [--procs 2]
        [--player hard|search] [--base "cover=0;place_flex=0,0,0.5,0.9"] VARIANT ...
@@ -64,7 +67,7 @@ def game(job: tuple[Weights, str, int, int, int]) -> tuple[float, float]:
         # a worker plays its jobs one at a time, so the module's style is this job's
         search.STYLE = replace(search.STYLE, weights=weights, weights_many=weights)
         candidate = ai.search_player
-    agents = [ai.hard] * players
+    agents = [heuristics.hard] * players
     agents[seat] = candidate
     final = play(GAME, agents, seed, {"layout": "default"}).state
     res = GAME.result(final)

@@ -1,13 +1,18 @@
-"""Indus AI seats (``AGENTS``): the levels offered in the lobby, and the search player under trial.
+"""Indus AI seats (``AGENTS``): the levels offered in the lobby, and the players under trial.
 
 - **Easy** plays like a beginner (:func:`easy`).
-- **Medium** and **Hard** are the greedy and the expectimax players of :mod:`.heuristics`.
-- ``EXPERIMENTS["search"]`` plans Hard's whole turn again with every move charged with the
+- **Medium** is the expectimax player of :mod:`.heuristics` (the Hard of the first releases).
+- **Hard** plans its turn by expectimax like Medium and values every position a move leaves by
+  Medium's move value plus a value learned from self-play (:mod:`.learned`, :mod:`.value`).
+  With no weights file for a player count it plays as Medium (every count ships one).
+- ``EXPERIMENTS["search"]`` plans Medium's whole turn again with every move charged with the
   opponents' expected replies, within a node budget (:mod:`.search`); ``EXPERIMENTS["mcts"]``
-  plays Hard's best placements and every move out in determinised Monte-Carlo rollouts within a
-  rollout budget (:mod:`.mcts`). Both are measured against
-  Hard by ``bench/indus_ai.py --matchups search:hard`` and joins the lobby once it beats Hard
-  clearly; until then the ladder stays the one measured to climb.
+  plays Medium's best placements and every move out in determinised Monte-Carlo rollouts within a
+  rollout budget (:mod:`.mcts`). Both lost to Hard's design (README) and are kept for
+  ``bench/indus_ai.py --matchups search:medium`` studies.
+
+The greedy player of the first releases' Medium (:func:`.heuristics.medium`) left the lobby; the
+tests and the click benchmarks still play it (it is the quickest).
 """
 
 from __future__ import annotations
@@ -17,14 +22,13 @@ from typing import Any
 
 from engine.core import Agent
 
-from . import evaluation, heuristics, mcts, search
+from . import evaluation, heuristics, learned, mcts, search, value
 from .rules import EMPTY, RANK_OF, SPACE_INDEX
 
 __all__ = ["AGENTS", "EXPERIMENTS", "easy", "hard", "mcts_player", "medium", "search_player", "state_from_view"]
 
 state_from_view = heuristics.state_from_view
-medium = heuristics.medium
-hard = heuristics.hard
+medium = heuristics.hard
 
 
 def easy(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
@@ -83,6 +87,20 @@ def mcts_player(view: dict[str, Any], legal: list[Any], rng: random.Random) -> A
     if st.phase not in ("place", "move"):
         return heuristics.hard(view, legal, rng)  # setup: Hard's placement
     return mcts.decide(st, legal, rng)
+
+
+def hard(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
+    """Hard: Medium's expectimax over the turn, every position valued with the learned value too."""
+    model = value.load(view["players"])
+    kind = legal[0]["do"]
+    if model is None or len(legal) == 1 or view["phase"] == "setup":
+        return heuristics.hard(view, legal, rng)  # the setup placements are Medium's
+    st = state_from_view(view)
+    if kind == "place":
+        return learned.choose_place(st, legal, model)
+    if kind in ("keep", "return"):
+        return learned.choose_keep(st, legal, model)
+    return learned.choose_move(st, legal, model)
 
 
 AGENTS: dict[str, Agent] = {"easy": easy, "medium": medium, "hard": hard}

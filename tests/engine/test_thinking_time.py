@@ -7,6 +7,7 @@ import random
 from engine.core import CHANCE, Budget, resolve_chance, thinking_for
 from engine.incan_gold import GAME
 from engine.incan_gold import ai as incan_ai
+from engine.indus import learned as indus_learned
 from engine.indus import mcts as indus_mcts
 from engine.indus import search as indus_search
 from engine.sakkara import GAME as SAKKARA
@@ -73,3 +74,11 @@ def test_sakkara_hard_searches_its_rollouts_per_second_of_thinking(monkeypatch):
         while SAKKARA.to_move(state) == [CHANCE]:
             state, _ = SAKKARA.apply(state, CHANCE, resolve_chance(SAKKARA, state))
     assert seen[:1] == [Budget(rollouts=96, seconds=2.0)]
+
+
+def test_indus_hard_searches_more_placements_the_longer_it_may_think():
+    assert indus_learned.settings_now().place_k == indus_learned.SETTINGS.place_k == 32
+    with thinking_for(0.25):
+        assert indus_learned.settings_now().place_k == 8
+    with thinking_for(0.01):
+        assert indus_learned.settings_now().place_k == 1

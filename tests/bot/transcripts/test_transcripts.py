@@ -32,7 +32,7 @@ from cogs.table.buttons import control_for
 from db.store import Store
 from engine.clock import ManualClock
 from engine.incan_gold import ai as incan_ai
-from engine.indus import ai as indus_ai
+from engine.indus import heuristics as indus_heuristics
 from engine.sakkara import ai as sakkara_ai
 from engine.session import Table
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
@@ -166,7 +166,7 @@ async def indus(fake: FakeDiscord, store: Store, channel: FakeChannel, monkeypat
     game = table.spec.game
     while table.status == "playing":
         seat = table.humans_owing()[0]
-        action = indus_ai.medium(game.view(table.state, seat), game.legal_actions(table.state, seat), rng)
+        action = indus_heuristics.medium(game.view(table.state, seat), game.legal_actions(table.state, seat), rng)
         user = user_of(table, users, seat)
         ref = await bot.hub.message_ref(table, "board")
         assert ref is not None

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core import play
-from engine.indus import GAME, value
+from engine.indus import GAME, ai, value
 from engine.indus.playout import Sim
 from engine.indus.rules import State, seat_colours, standing
 
@@ -52,3 +54,28 @@ def test_the_final_position_is_valued_exactly_its_margin() -> None:
     scores = standing(final)["scores"]
     enc = value.encode([Sim(final)], 0)
     assert float(enc.payout[0].sum() + enc.prison[0]) == pytest.approx(scores[0] - scores[1])
+
+
+def test_hard_plays_a_whole_game_legally_with_the_shipped_weights() -> None:
+    model = value.load(2)
+    assert model is not None
+    state = GAME.setup(2, 11, {"layout": "default"})
+    rng = random.Random(3)
+    steps = 0
+    while not GAME.is_over(state) and steps < 400:
+        seat = GAME.to_move(state)[0]
+        if seat < 0:
+            action = GAME.sample_chance(state, rng.randrange(1 << 30))
+        else:
+            legal = GAME.legal_actions(state, seat)
+            action = ai.hard(GAME.view(state, seat), legal, rng)
+            assert action in legal
+        state, _ = GAME.apply(state, seat, action)
+        steps += 1
+    assert GAME.is_over(state)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_player_count_ships_weights(players: int) -> None:
+    """Without weights Hard would play as Medium: every count the lobby offers ships its own."""
+    assert value.load(players) is not None
