@@ -8,8 +8,9 @@ risks of the next turn) plus ``settings.learned`` times the learned value of the
 leaves (what the ruins and the captures still to come are worth by the end). A reroll is worth
 the expectimax of the rolls still to come; a placement is worth the expectimax of its whole turn
 (roll, reroll, reroll). The former Hard's expectimax ranks the placements and the best
-``place_k`` are searched (a count, scaled with the thinking time, so the same position gives the
-same move on any machine). One's own captured piece is kept or returned, whichever leaves the
+``place_k`` are searched (a count, scaled with the thinking time, not a clock: the same position
+gives the same move on every run; float32 sums may round differently on another CPU, which can
+only flip an exact tie). One's own captured piece is kept or returned, whichever leaves the
 better position. The setup placements are the former Hard's. Nothing here reads the dice to come.
 
 Measured against the former Hard (bench/indus_ai.py, paired seeds; every figure in the README):
@@ -71,10 +72,14 @@ class _Turn:
         self.st, self.me, self.model, self.settings = st, st.seat, model, settings
 
     def learned(self, sims: list[Sim]) -> list[float]:
-        """Return the learned value of every position for ``me`` (one batch)."""
+        """Return the learned value of every position for ``me`` (one batch); a finished game is
+        worth its exact margin (the network learned from positions with play still to come)."""
         if not sims:
             return []
-        return [float(v) for v in self.model.values(encode(sims, self.me))]
+        enc = encode(sims, self.me)
+        vals = self.model.values(enc)
+        exact = enc.payout.sum(axis=1) + enc.prison
+        return [float(exact[i] if s.over() else vals[i]) for i, s in enumerate(sims)]
 
     def after(self, sim: Sim, slot: int, die: int) -> Sim:
         """Return the position after moving the piece in ``slot`` with ``die`` (``sim`` untouched),

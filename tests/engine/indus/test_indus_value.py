@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.core import play
-from engine.indus import GAME, ai, value
+from engine.core import play, thinking_for
+from engine.indus import GAME, ai, learned, value
 from engine.indus.playout import Sim
 from engine.indus.rules import State, seat_colours, standing
 
@@ -28,6 +29,15 @@ def _positions(players: int, seed: int, layout: str) -> list[State]:
 
     final = play(GAME, [rand] * players, seed, {"layout": layout}, observe=observe).state
     return [*seen, final]
+
+
+def _checked(agent):
+    def act(view, legal, rng):
+        choice = agent(view, legal, rng)
+        assert choice in legal
+        return choice
+
+    return act
 
 
 @settings(max_examples=12, deadline=None)
@@ -79,3 +89,47 @@ def test_hard_plays_a_whole_game_legally_with_the_shipped_weights() -> None:
 def test_every_player_count_ships_weights(players: int) -> None:
     """Without weights Hard would play as Medium: every count the lobby offers ships its own."""
     assert value.load(players) is not None
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_hard_plays_legally_with_three_and_four_players(players: int) -> None:
+    with thinking_for(0.1):  # 3 placements searched: quick
+        out = play(GAME, [_checked(ai.hard)] * players, 5, {"layout": "random"})
+    assert GAME.is_over(out.state)
+
+
+def test_hard_plays_as_medium_when_no_weights_ship(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(value, "WEIGHTS_DIR", tmp_path)
+    value.load.cache_clear()
+    try:
+        assert value.load(2) is None
+        state = GAME.setup(2, 3, {"layout": "default"})
+        rng = random.Random(1)
+        checked = 0
+        while not GAME.is_over(state) and checked < 30:
+            seat = GAME.to_move(state)[0]
+            if seat < 0:
+                action = GAME.sample_chance(state, rng.randrange(1 << 30))
+            else:
+                view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
+                action = ai.hard(view, legal, random.Random(0))
+                assert action == ai.medium(view, legal, random.Random(0))
+                checked += 1
+            state, _ = GAME.apply(state, seat, action)
+        assert checked == 30
+    finally:
+        value.load.cache_clear()
+
+
+def test_a_move_that_ends_the_game_is_valued_at_the_exact_margin() -> None:
+    """The last move of a game: the network never saw finished games, so the margin decides."""
+    model = value.load(2)
+    assert model is not None
+    positions = _positions(2, 21, "default")
+    last_turn = positions[-2]
+    turn = learned._Turn(last_turn, model, learned.SETTINGS)
+    final = Sim(positions[-1])
+    assert final.over()
+    margin = standing(positions[-1])["scores"]
+    me = last_turn.seat
+    assert turn.learned([final]) == [pytest.approx(margin[me] - margin[1 - me])]
