@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import pickle
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -60,6 +61,21 @@ class Adam:
             self.p[k] -= self.lr * mh / (np.sqrt(vh) + 1e-8)
 
 
+def fit(p: dict[str, np.ndarray], n: int, batch: int, epochs: int, rng: np.random.Generator,
+        grads: Callable[[np.ndarray], dict[str, np.ndarray]], report: Callable[[int], str]) -> dict[str, np.ndarray]:
+    """Fit ``p`` by Adam over ``n`` rows in shuffled mini-batches (``grads`` of a batch's row
+    indices), the step cut by 4 for the last two epochs; print ``report`` after each epoch."""
+    opt = Adam(p, 2e-3)
+    for ep in range(epochs):
+        order = rng.permutation(n)
+        for i in range(0, n, batch):
+            opt.step(grads(order[i:i + batch]))
+        if ep == epochs - 3:
+            opt.lr /= 4
+        print(report(ep))
+    return p
+
+
 def train_ruins(x: np.ndarray, y: np.ndarray, hidden: int, epochs: int, rng: np.random.Generator,
                 xv: np.ndarray, yv: np.ndarray) -> dict[str, np.ndarray]:
     """Fit the ruin network (one row per ruin)."""
@@ -67,26 +83,22 @@ def train_ruins(x: np.ndarray, y: np.ndarray, hidden: int, epochs: int, rng: np.
          "rb1": np.zeros(hidden, np.float32),
          "r2": rng.normal(0, 1 / np.sqrt(hidden), (hidden, 1)).astype(np.float32),
          "rb2": np.zeros(1, np.float32)}
-    opt = Adam(p, 2e-3)
-    batch = 512
-    for ep in range(epochs):
-        order = rng.permutation(len(x))
-        for i in range(0, len(x), batch):
-            idx = order[i:i + batch]
-            xb, yb = x[idx], y[idx]
-            z = xb @ p["r1"] + p["rb1"]
-            h = np.maximum(z, 0)
-            out = (h @ p["r2"])[:, 0] + p["rb2"][0]
-            d = 2 * (out - yb) / len(idx)
-            g2 = h.T @ d[:, None]
-            dh = d[:, None] @ p["r2"].T * (z > 0)
-            opt.step({"r1": xb.T @ dh, "rb1": dh.sum(0), "r2": g2, "rb2": np.array([d.sum()], np.float32)})
-        if ep == epochs - 3:
-            opt.lr /= 4
+
+    def grads(idx: np.ndarray) -> dict[str, np.ndarray]:
+        xb, yb = x[idx], y[idx]
+        z = xb @ p["r1"] + p["rb1"]
+        h = np.maximum(z, 0)
+        out = (h @ p["r2"])[:, 0] + p["rb2"][0]
+        d = 2 * (out - yb) / len(idx)
+        dh = d[:, None] @ p["r2"].T * (z > 0)
+        return {"r1": xb.T @ dh, "rb1": dh.sum(0), "r2": h.T @ d[:, None], "rb2": np.array([d.sum()], np.float32)}
+
+    def report(ep: int) -> str:
         hv = np.maximum(xv @ p["r1"] + p["rb1"], 0)
         err = np.sqrt(np.mean(((hv @ p["r2"])[:, 0] + p["rb2"][0] - yv) ** 2))
-        print(f"ruins epoch={ep} heldout_rmse={err * 10:.3f} points")
-    return p
+        return f"ruins epoch={ep} heldout_rmse={err * 10:.3f} points"
+
+    return fit(p, len(x), 512, epochs, rng, grads, report)
 
 
 def train_squares(xs: np.ndarray, xg: np.ndarray, y: np.ndarray, hidden: int, epochs: int,
@@ -97,30 +109,27 @@ def train_squares(xs: np.ndarray, xg: np.ndarray, y: np.ndarray, hidden: int, ep
          "s2": rng.normal(0, 0.1 / np.sqrt(hidden), (hidden, 1)).astype(np.float32),
          "sb2": np.zeros(1, np.float32),
          "g": np.zeros((GLOBAL_FEATURES,), np.float32)}
-    opt = Adam(p, 2e-3)
-    batch = 256
-    for ep in range(epochs):
-        order = rng.permutation(len(xs))
-        for i in range(0, len(xs), batch):
-            idx = order[i:i + batch]
-            sb, gb, yb = xs[idx], xg[idx], y[idx]
-            z = sb @ p["s1"] + p["sb1"]
-            h = np.maximum(z, 0)
-            out = (h @ p["s2"])[..., 0].sum(1) + 36 * p["sb2"][0] + gb @ p["g"]
-            d = 2 * (out - yb) / len(idx)
-            dsq = np.broadcast_to(d[:, None], h.shape[:2])
-            g2 = np.einsum("nqh,nq->h", h, dsq)[:, None]
-            dh = dsq[..., None] * p["s2"][:, 0][None, None, :] * (z > 0)
-            opt.step({"s1": np.einsum("nqf,nqh->fh", sb, dh), "sb1": dh.sum((0, 1)), "s2": g2,
-                      "sb2": np.array([36 * d.sum()], np.float32), "g": gb.T @ d})
-        if ep == epochs - 3:
-            opt.lr /= 4
+
+    def grads(idx: np.ndarray) -> dict[str, np.ndarray]:
+        sb, gb, yb = xs[idx], xg[idx], y[idx]
+        z = sb @ p["s1"] + p["sb1"]
+        h = np.maximum(z, 0)
+        out = (h @ p["s2"])[..., 0].sum(1) + 36 * p["sb2"][0] + gb @ p["g"]
+        d = 2 * (out - yb) / len(idx)
+        dsq = np.broadcast_to(d[:, None], h.shape[:2])
+        dh = dsq[..., None] * p["s2"][:, 0][None, None, :] * (z > 0)
+        return {"s1": np.einsum("nqf,nqh->fh", sb, dh), "sb1": dh.sum((0, 1)),
+                "s2": np.einsum("nqh,nq->h", h, dsq)[:, None], "sb2": np.array([36 * d.sum()], np.float32),
+                "g": gb.T @ d}
+
+    def report(ep: int) -> str:
         hv = np.maximum(vs @ p["s1"] + p["sb1"], 0)
         pred = (hv @ p["s2"])[..., 0].sum(1) + 36 * p["sb2"][0] + vg @ p["g"]
         err = np.sqrt(np.mean((pred - vy) ** 2))
         zero = np.sqrt(np.mean(vy**2))
-        print(f"prisoners epoch={ep} heldout_rmse={err * 10:.3f} points (zero guess {zero * 10:.3f})")
-    return p
+        return f"prisoners epoch={ep} heldout_rmse={err * 10:.3f} points (zero guess {zero * 10:.3f})"
+
+    return fit(p, len(xs), 256, epochs, rng, grads, report)
 
 
 def main() -> None:

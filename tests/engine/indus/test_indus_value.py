@@ -67,22 +67,9 @@ def test_the_final_position_is_valued_exactly_its_margin() -> None:
 
 
 def test_hard_plays_a_whole_game_legally_with_the_shipped_weights() -> None:
-    model = value.load(2)
-    assert model is not None
-    state = GAME.setup(2, 11, {"layout": "default"})
-    rng = random.Random(3)
-    steps = 0
-    while not GAME.is_over(state) and steps < 400:
-        seat = GAME.to_move(state)[0]
-        if seat < 0:
-            action = GAME.sample_chance(state, rng.randrange(1 << 30))
-        else:
-            legal = GAME.legal_actions(state, seat)
-            action = ai.hard(GAME.view(state, seat), legal, rng)
-            assert action in legal
-        state, _ = GAME.apply(state, seat, action)
-        steps += 1
-    assert GAME.is_over(state)
+    assert value.load(2) is not None
+    out = play(GAME, [_checked(ai.hard)] * 2, 11, {"layout": "default"})
+    assert GAME.is_over(out.state)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -101,22 +88,20 @@ def test_hard_plays_legally_with_three_and_four_players(players: int) -> None:
 def test_hard_plays_as_medium_when_no_weights_ship(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(value, "WEIGHTS_DIR", tmp_path)
     value.load.cache_clear()
+    checked = 0
+
+    def same_as_medium(view, legal, rng):
+        nonlocal checked
+        action = ai.hard(view, legal, random.Random(0))
+        assert action == ai.medium(view, legal, random.Random(0))
+        checked += 1
+        return action
+
     try:
         assert value.load(2) is None
-        state = GAME.setup(2, 3, {"layout": "default"})
-        rng = random.Random(1)
-        checked = 0
-        while not GAME.is_over(state) and checked < 30:
-            seat = GAME.to_move(state)[0]
-            if seat < 0:
-                action = GAME.sample_chance(state, rng.randrange(1 << 30))
-            else:
-                view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
-                action = ai.hard(view, legal, random.Random(0))
-                assert action == ai.medium(view, legal, random.Random(0))
-                checked += 1
-            state, _ = GAME.apply(state, seat, action)
-        assert checked == 30
+        out = play(GAME, [same_as_medium] * 2, 3, {"layout": "default"})
+        assert GAME.is_over(out.state)
+        assert checked > 30
     finally:
         value.load.cache_clear()
 
