@@ -13,14 +13,16 @@ gives the same move on every run; float32 sums may round differently on another 
 only flip an exact tie). One's own captured piece is kept or returned, whichever leaves the
 better position. The setup placements are the former Hard's. Nothing here reads the dice to come.
 
-Measured against the former Hard (bench/indus_ai.py, paired seeds; every figure in the README):
-with 2 players 67.1 % (400 fresh games; 75.2 % on the seeds that chose ``place_k``), with 4
-players 37.9 % (fair 25 %), with 3 players 53.0 % (fair 33 %). The learned weight with Hard's at
-1 (2 players, 200 games, 8 placements): the learned value alone 43.0 %, 0.5 → 57.0 %, 1 → 66.0 %,
-2 → 73.5 %, 3 → 68.0 %, 4 → 69.3 %; every move also charged with the next seat's expected reply
-(Hard's estimate, weight 0.5) 67.5 %: not kept; each placement also credited with the former
-Hard's value of the rank it leaves on the frame (its ``place_flex``): 66.4 % against 67.1 % on the
-same 400 fresh games: not kept.
+Measured against the former Hard (bench/indus_ai.py, paired seeds; every figure in the README): with
+2 players 68.8 % (1,600 fresh games in three runs: 67.1, 68.0, 70.1 %; 75.2 % on the seeds that
+chose ``place_k``), with 4 players 40.2 % (800 fresh games, fair 25 %), with 3 players 53.0 % (fair
+33 %). The learned weight with Hard's at 1 (2 players, 200 games, 8 placements): the learned value
+alone 43.0 %, 0.5 → 57.0 %, 1 → 66.0 %, 2 → 73.5 %, 3 → 68.0 %, 4 → 69.3 %; every move also charged
+with the next seat's expected reply (Hard's estimate, weight 0.5) 67.5 %: not kept; each placement
+also credited with the former Hard's value of the rank it leaves on the frame (its ``place_flex``):
+66.4 % against 67.1 % on the same 400 fresh games: not kept; every candidate valued by its chance of
+winning (a normal spread of the final margin around its value) instead of its points: 69.5 % against
+70.1 % on the same 800 fresh games: not kept.
 """
 
 from __future__ import annotations
