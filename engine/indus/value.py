@@ -122,41 +122,65 @@ def _payouts(counts: F, b: _Board) -> F:
     return np.where(building & (nf == 1), single, shared).astype(np.float32)
 
 
+def _ones_at(index: list[int], size: int) -> F:
+    """Return a flat float32 array of ``size`` zeros with ones at ``index``."""
+    out: F = np.zeros(size, dtype=np.float32)
+    out[index] = 1.0
+    return out
+
+
 def encode(sims: list[Sim], me: int) -> Encoded:
     """Return the features of ``sims`` (positions of one game's layout) for seat ``me``."""
     n = len(sims)
     s0 = sims[0]
     players, ncol = s0.players, s0.ncol
     b = _board(s0.layout)
-    cnt = np.zeros((n, NSQ, ncol), dtype=np.float32)
-    top = np.zeros((n, NSQ, ncol), dtype=np.float32)
-    own = np.zeros((n, NSQ, ncol), dtype=np.float32)
-    rks = np.zeros((n, NSQ, ncol), dtype=np.float32)
-    frame = np.zeros((n, SLOTS, ncol), dtype=np.float32)
-    high = np.zeros((n, ncol), dtype=np.float32)  # Assistants and Professors on the frame
-    free = np.zeros((n, SLOTS), dtype=np.float32)
-    reserve = np.zeros((n, ncol, 3), dtype=np.float32)
-    prison = np.zeros((n, players), dtype=np.float32)
-    to_act = np.zeros(n, dtype=np.float32)
+    # flat indices gathered in plain lists, then one numpy call per array: item by item numpy
+    # writes cost most of a decision's time when thousands of positions are valued
+    pieces: list[int] = []  # (position, square, colour) of every piece in the dig
+    ranks: list[int] = []
+    tops: list[int] = []
+    owns: list[int] = []
+    framed: list[int] = []  # (position, slot, colour) of every frame piece
+    frees: list[int] = []
+    highs: list[int] = []  # (position, colour) of every Assistant and Professor on the frame
+    reserves: list[list[list[int]]] = []
+    prisons: list[list[int]] = []
+    acting: list[float] = []
     for i, s in enumerate(sims):
-        for q, stack in enumerate(s.stacks):
+        k = i * NSQ * ncol
+        for stack, owner in zip(s.stacks, s.owners, strict=True):
             if stack:
                 for p in stack:
-                    cnt[i, q, p >> 2] += 1.0
-                    rks[i, q, p >> 2] += p & 3
-                top[i, q, stack[-1] >> 2] = 1.0
-            if s.owners[q] != NOBODY:
-                own[i, q, s.owners[q]] = 1.0
-        for slot, p in enumerate(s.frame):
+                    pieces.append(k + (p >> 2))
+                    ranks.append(p & 3)
+                tops.append(k + (stack[-1] >> 2))
+            if owner != NOBODY:
+                owns.append(k + owner)
+            k += ncol
+        k = i * SLOTS
+        for p in s.frame:
             if p == EMPTY:
-                free[i, slot] = 1.0
+                frees.append(k)
             else:
-                frame[i, slot, p >> 2] = 1.0
+                framed.append(k * ncol + (p >> 2))
                 if p & 3 >= 2:
-                    high[i, p >> 2] += 1.0
-        reserve[i] = s.reserve
-        prison[i] = s.prison
-        to_act[i] = 1.0 if s.seat == me else 0.0
+                    highs.append(i * ncol + (p >> 2))
+            k += 1
+        reserves.append(s.reserve)
+        prisons.append(s.prison)
+        acting.append(1.0 if s.seat == me else 0.0)
+    size3 = n * NSQ * ncol
+    cnt = np.bincount(pieces, minlength=size3).astype(np.float32).reshape(n, NSQ, ncol)
+    rks = np.bincount(pieces, weights=ranks, minlength=size3).astype(np.float32).reshape(n, NSQ, ncol)
+    top = _ones_at(tops, size3).reshape(n, NSQ, ncol)
+    own = _ones_at(owns, size3).reshape(n, NSQ, ncol)
+    frame = _ones_at(framed, n * SLOTS * ncol).reshape(n, SLOTS, ncol)
+    free = _ones_at(frees, n * SLOTS).reshape(n, SLOTS)
+    high = np.bincount(highs, minlength=n * ncol).astype(np.float32).reshape(n, ncol)
+    reserve = np.array(reserves, dtype=np.float32).reshape(n, ncol, 3)
+    prison = np.array(prisons, dtype=np.float32).reshape(n, players)
+    to_act = np.array(acting, dtype=np.float32)
     mine = list(seat_colours(me, players))
     theirs = [c for c in range(ncol) if seat_of(c, players) != me]
     wcol = np.array([1.0 if seat_of(c, players) == me else -1.0 / (players - 1) for c in range(ncol)],
