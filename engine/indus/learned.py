@@ -13,6 +13,14 @@ gives the same move on every run; float32 sums may round differently on another 
 only flip an exact tie). One's own captured piece is kept or returned, whichever leaves the
 better position. The setup placements are the former Hard's. Nothing here reads the dice to come.
 
+With 2 players a move, once its die is known, looks one turn further (:meth:`_Turn.replied`): the
+position it leaves is worth the opponent's best answer for it, its placement (colour, rank, free
+space) and the expectimax of its rolls, rerolls and moves, each over the learned value of the
+positions its moves leave. Zero-sum, so the answer best for it is worst for me; with 3–4 seats the
+next seat's best is not the others' worst, and moves keep their plain value. The reroll compares
+that against the rolls to come, valued one turn further only where the opponent has nothing to
+place: with its placement too a reroll would cost seconds.
+
 Measured against the former Hard (bench/indus_ai.py, paired seeds; every figure in the README): with
 2 players 68.8 % (1,600 fresh games in three runs: 67.1, 68.0, 70.1 %; 75.2 % on the seeds that
 chose ``place_k``), with 4 players 40.2 % (800 fresh games, fair 25 %), with 3 players 53.0 % (fair
@@ -35,7 +43,7 @@ from engine.core import thinking_scaled
 from .evaluation import HARD_WEIGHTS, Weights, _Eval
 from .heuristics import _turn_value, place_values
 from .playout import Sim
-from .rules import EMPTY, RANK_OF, SPACE_INDEX, State, movable_colours, seat_colours
+from .rules import EMPTY, LANDING, RANK_OF, SPACE_INDEX, State, movable_colours, seat_colours
 from .value import Model, encode
 
 __all__ = ["SETTINGS", "Settings", "choose_keep", "choose_move", "choose_place", "settings_now"]
@@ -55,7 +63,8 @@ class Settings:
     """Weight of the learned value of the position a move leaves."""
     weights: Weights = HARD_WEIGHTS
     """The former Hard's evaluation weights (its move values and its placement ranking)."""
-
+    reply: bool = True
+    """Whether a move (2 players) is valued through the opponent's reply (:meth:`_Turn.replied`)."""
 
 
 SETTINGS = Settings()
@@ -85,8 +94,8 @@ class _Turn:
 
     def after(self, sim: Sim, slot: int, die: int) -> Sim:
         """Return the position after moving the piece in ``slot`` with ``die`` (``sim`` untouched),
-        its own captured piece kept or returned, whichever the learned value prefers; the turn
-        passed on."""
+        its own captured piece kept or returned, whichever the learned value prefers for the seat
+        moving (2 players: what is worse for ``me`` is better for the other); the turn passed on."""
         nxt = sim.copy()
         pending = nxt.land(slot, die)
         if pending == EMPTY:
@@ -98,12 +107,88 @@ class _Turn:
         keep.next_seat()
         back.next_seat()
         kept, returned = self.learned([keep, back])
-        return keep if kept >= returned else back
+        return keep if (kept >= returned) == (sim.seat == self.me) else back
 
-    def table(self, sim: Sim, slots: list[int]) -> dict[int, list[float]]:
+    def replied(self, sims: list[Sim], place: bool) -> list[float]:
+        """Return the value for ``me`` of every position (2 players, ``me`` just moved), one turn
+        ahead: where the seat to move has nothing to place, the expectimax of its turn (its rolls
+        and rerolls, each move the best for that seat: for ``me`` the highest value, for the
+        other the lowest) over the learned value of the positions it leaves; where the other
+        seat has pieces to place, its best placement and turn (:meth:`placed`) if ``place``;
+        elsewhere the learned value. One batch per kind."""
+        out = [0.0] * len(sims)
+        placing: list[int] = []
+        plain: list[int] = []
+        leaves: list[Sim] = []
+        plans: list[tuple[int, list[int], int]] = []  # (index, the mover's slots, first leaf)
+        for i, sim in enumerate(sims):
+            colours = seat_colours(sim.seat, 2)
+            if sim.players != 2 or sim.over():
+                plain.append(i)
+            elif any(sum(sim.reserve[c]) for c in colours):
+                (placing if place and sim.seat != self.me else plain).append(i)
+            else:
+                slots = [s for s, p in enumerate(sim.frame) if p != EMPTY and p >> 2 in colours]
+                plans.append((i, slots, len(leaves)))
+                leaves.extend(self.after(sim, s, d) for s in slots for d in range(1, 7))
+        for i, v in zip(placing, self.placed([sims[i] for i in placing]), strict=True):
+            out[i] = v
+        vals = self.learned(leaves + [sims[i] for i in plain])
+        for i, v in zip(plain, vals[len(leaves):], strict=True):
+            out[i] = v
+        for i, slots, first in plans:
+            sign = 1.0 if sims[i].seat == self.me else -1.0  # 2 players: zero-sum
+            table = {s: [0.0, *(sign * vals[first + 6 * j + d - 1] for d in range(1, 7))]
+                     for j, s in enumerate(slots)}
+            out[i] = sign * _turn_value(table, {s: sims[i].frame[s] & 3 for s in slots})
+        return out
+
+    def placed(self, sims: list[Sim]) -> list[float]:
+        """Return the value for ``me`` of positions where the other seat moves next with pieces to
+        place (2 players): the best of its placements (colour, rank, free space) by the
+        expectimax of its turn over the learned value of the positions its moves leave (each
+        move the worst for ``me``). A move of a piece already on the frame is valued without
+        the piece placed, and the piece placed lands as its colour's lowest rank in reserve (the
+        rank changes only its rerolls and the rare prisoner it becomes). A piece placed and moved
+        at once leaves the same position from every space that lands it on the same square, so
+        one batch holds, per colour, its frame pieces' moves and one landing per square."""
+        leaves: list[Sim] = []
+        groups: list[tuple[int, list[int], list[int], list[int], int, dict[int, int]]] = []
+        for i, sim in enumerate(sims):
+            for c in seat_colours(sim.seat, 2):
+                ranks = [r for r in (1, 2, 3) if sim.reserve[c][r - 1]]
+                if not ranks:
+                    continue
+                movers = [s for s, p in enumerate(sim.frame) if p != EMPTY and p >> 2 == c]
+                free = [s for s, p in enumerate(sim.frame) if p == EMPTY]
+                first = len(leaves)
+                leaves.extend(self.after(sim, s, d) for s in movers for d in range(1, 7))
+                landed: dict[int, int] = {}  # square → its leaf
+                for s in free:
+                    for d in range(1, 7):
+                        if LANDING[s][d] not in landed:
+                            landed[LANDING[s][d]] = len(leaves)
+                            base = sim.copy()
+                            base.place(c, ranks[0], s)
+                            leaves.append(self.after(base, s, d))
+                groups.append((i, movers, free, ranks, first, landed))
+        vals = self.learned(leaves)
+        best = [float("-inf")] * len(sims)
+        for i, movers, free, ranks, first, landed in groups:
+            table = {s: [0.0, *(-vals[first + 6 * j + d - 1] for d in range(1, 7))] for j, s in enumerate(movers)}
+            have = {s: sims[i].frame[s] & 3 for s in movers}
+            for s in free:
+                new = [0.0, *(-vals[landed[LANDING[s][d]]] for d in range(1, 7))]
+                for r in ranks:
+                    best[i] = max(best[i], _turn_value({**table, s: new}, {**have, s: r}))
+        return [-b for b in best]
+
+    def table(self, sim: Sim, slots: list[int], reply: bool = False) -> dict[int, list[float]]:
         """Return, per frame slot of ``sim``, the value of moving its piece with each die face
-        (index 0 unused)."""
-        vals = self.learned([self.after(sim, s, d) for s in slots for d in range(1, 7)])
+        (index 0 unused); if ``reply``, valued one turn ahead where the opponent has nothing to
+        place (:meth:`replied`; with a placement too, every reroll would cost seconds)."""
+        afters = [self.after(sim, s, d) for s in slots for d in range(1, 7)]
+        vals = self.replied(afters, False) if reply else self.learned(afters)
         ev = sim.bind(_Eval(self.st, self.me, True, self.settings.weights))
         out: dict[int, list[float]] = {}
         for i, s in enumerate(slots):
@@ -120,14 +205,15 @@ def choose_move(st: State, legal: list[Action], model: Model, settings: Settings
     slots = [SPACE_INDEX[a["space"]] for a in moves]
     afters = [turn.after(sim, s, st.die) for s in slots]
     ev = _Eval(st, st.seat, True, turn.settings.weights)
+    reply = turn.settings.reply and st.players == 2  # the reply's minimum is zero-sum reasoning
     vals = [turn.settings.learned * v + turn.settings.hard * ev.move_value(s, st.frame[s], st.die)
-            for v, s in zip(turn.learned(afters), slots, strict=True)]
+            for v, s in zip(turn.replied(afters, True) if reply else turn.learned(afters), slots, strict=True)]
     best = max(range(len(moves)), key=lambda i: (vals[i], -i))
     if {"do": "reroll"} in legal:
         nxt = st.roll + 1
         colours = movable_colours(st)
         eligible = [s for s, p in enumerate(st.frame) if p != EMPTY and p >> 2 in colours and p & 3 >= nxt]
-        future = _turn_value(turn.table(sim, eligible), {s: st.frame[s] & 3 for s in eligible}, nxt)
+        future = _turn_value(turn.table(sim, eligible, reply), {s: st.frame[s] & 3 for s in eligible}, nxt)
         if future > vals[best] + 1e-9:
             return {"do": "reroll"}
     return moves[best]
