@@ -23,17 +23,17 @@ place: with its placement too a reroll would cost seconds.
 
 Measured against the former Hard (bench/indus_ai.py, paired seeds; every figure in the README): with
 2 players 69.3 % with the reply (1,600 fresh games in two runs), 68.8 % before it (1,600 fresh games
-in three runs: 67.1, 68.0, 70.1 %; 75.2 % on the seeds that chose ``place_k``), with 4 players 40.2
-% (800 fresh games, fair 25 %), with 3 players 53.0 % (fair 33 %). The learned weight with Hard's at
-1 (2 players, 200 games, 8 placements): the learned value alone 43.0 %, 0.5 → 57.0 %, 1 → 66.0 %, 2
-→ 73.5 %, 3 → 68.0 %, 4 → 69.3 %; every move also charged with the next seat's expected reply
-(Hard's estimate, weight 0.5) 67.5 %: not kept; each placement also credited with the former Hard's
-value of the rank it leaves on the frame (its ``place_flex``): 66.4 % against 67.1 % on the same 400
-fresh games: not kept; every candidate valued by its chance of winning (a normal spread of the final
-margin around its value) instead of its points: 69.5 % against 70.1 % on the same 800 fresh games:
-not kept. Weighing the opponent's reply (2 players): 71.9 % on those same 800 games, then 70.6 % and
-68.0 % on 800 fresh games each (69.3 % pooled); the reroll compared on the plain values instead:
-69.7 % on the 800: not kept.
+in three runs: 67.1, 68.0, 70.1 %; 75.2 % on the seeds that chose ``place_k``), with 4 players
+40.2 % (800 fresh games, fair 25 %), with 3 players 53.0 % (fair 33 %). The learned weight with
+Hard's at 1 (2 players, 200 games, 8 placements): the learned value alone 43.0 %, 0.5 → 57.0 %,
+1 → 66.0 %, 2 → 73.5 %, 3 → 68.0 %, 4 → 69.3 %; every move also charged with the next seat's
+expected reply (Hard's estimate, weight 0.5) 67.5 %: not kept; each placement also credited with the
+former Hard's value of the rank it leaves on the frame (its ``place_flex``): 66.4 % against 67.1 %
+on the same 400 fresh games: not kept; every candidate valued by its chance of winning (a normal
+spread of the final margin around its value) instead of its points: 69.5 % against 70.1 % on the
+same 800 fresh games: not kept. Weighing the opponent's reply (2 players): 71.9 % on those same 800
+games, then 70.6 % and 68.0 % on 800 fresh games each (69.3 % pooled); the reroll compared on the
+plain values instead: 69.7 % on the 800: not kept.
 """
 
 from __future__ import annotations
