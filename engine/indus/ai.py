@@ -3,7 +3,8 @@
 - **Easy** plays like a beginner (:func:`easy`).
 - **Medium** is the expectimax player of :mod:`.heuristics` (the Hard of the first releases).
 - **Hard** plans its turn by expectimax like Medium and values every position a move leaves by
-  Medium's move value plus a value learned from self-play (:mod:`.learned`, :mod:`.value`).
+  Medium's move value plus a value learned from self-play (:mod:`.learned`, :mod:`.value`); with
+  2 players each move is valued through the opponent's best reply.
   With no weights file for a player count it plays as Medium (every count ships one).
 - ``EXPERIMENTS["search"]`` plans Medium's whole turn again with every move charged with the
   opponents' expected replies, within a node budget (:mod:`.search`); ``EXPERIMENTS["mcts"]``
