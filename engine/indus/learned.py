@@ -79,6 +79,12 @@ def settings_now() -> Settings:
     return replace(SETTINGS, place_k=count)
 
 
+def _faces(vals: list[float], first: int, slots: list[int], sign: float) -> dict[int, list[float]]:
+    """Return, per slot, ``sign`` times its six leaf values (one per die face, index 0 unused)
+    from ``vals[first:]``, laid out slot by slot, six faces each."""
+    return {s: [0.0, *(sign * vals[first + 6 * j + d - 1] for d in range(1, 7))] for j, s in enumerate(slots)}
+
+
 class _Turn:
     """The values of one decision's candidate positions for the seat ``me``."""
 
@@ -125,7 +131,7 @@ class _Turn:
         leaves: list[Sim] = []
         plans: list[tuple[int, list[int], int]] = []  # (index, the mover's slots, first leaf)
         for i, sim in enumerate(sims):
-            colours = seat_colours(sim.seat, 2)
+            colours = seat_colours(sim.seat, sim.players)
             if sim.players != 2 or sim.over():
                 plain.append(i)
             elif any(sum(sim.reserve[c]) for c in colours):
@@ -141,8 +147,7 @@ class _Turn:
             out[i] = v
         for i, slots, first in plans:
             sign = 1.0 if sims[i].seat == self.me else -1.0  # 2 players: zero-sum
-            table = {s: [0.0, *(sign * vals[first + 6 * j + d - 1] for d in range(1, 7))]
-                     for j, s in enumerate(slots)}
+            table = _faces(vals, first, slots, sign)
             out[i] = sign * _turn_value(table, {s: sims[i].frame[s] & 3 for s in slots})
         return out
 
@@ -158,12 +163,12 @@ class _Turn:
         leaves: list[Sim] = []
         groups: list[tuple[int, list[int], list[int], list[int], int, dict[int, int]]] = []
         for i, sim in enumerate(sims):
+            free = [s for s, p in enumerate(sim.frame) if p == EMPTY]
             for c in seat_colours(sim.seat, 2):
                 ranks = [r for r in (1, 2, 3) if sim.reserve[c][r - 1]]
                 if not ranks:
                     continue
                 movers = [s for s, p in enumerate(sim.frame) if p != EMPTY and p >> 2 == c]
-                free = [s for s, p in enumerate(sim.frame) if p == EMPTY]
                 first = len(leaves)
                 leaves.extend(self.after(sim, s, d) for s in movers for d in range(1, 7))
                 landed: dict[int, int] = {}  # square → its leaf
@@ -178,7 +183,7 @@ class _Turn:
         vals = self.learned(leaves)
         best = [float("-inf")] * len(sims)
         for i, movers, free, ranks, first, landed in groups:
-            table = {s: [0.0, *(-vals[first + 6 * j + d - 1] for d in range(1, 7))] for j, s in enumerate(movers)}
+            table = _faces(vals, first, movers, -1.0)
             have = {s: sims[i].frame[s] & 3 for s in movers}
             for s in free:
                 new = [0.0, *(-vals[landed[LANDING[s][d]]] for d in range(1, 7))]
