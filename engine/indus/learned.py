@@ -33,7 +33,9 @@ on the same 400 fresh games: not kept; every candidate valued by its chance of w
 spread of the final margin around its value) instead of its points: 69.5 % against 70.1 % on the
 same 800 fresh games: not kept. Weighing the opponent's reply (2 players): 71.9 % on those same 800
 games, then 70.6 % and 68.0 % on 800 fresh games each (69.3 % pooled); the reroll compared on the
-plain values instead: 69.7 % on the 800: not kept.
+plain values instead: 69.7 % on the 800: not kept. The start placements chosen by the learned value
+instead of the former Hard's: 66.7 % on those 800 games (one start placement ahead), 64.1 % (the
+opponent's next one weighed too): not kept.
 """
 
 from __future__ import annotations
