@@ -2,12 +2,14 @@
 
 Nothing is hidden in Indus except the future dice (chance events), so every seat's view is the
 public view and ``GAME.resample_hidden`` returns the state unchanged. See ``rules`` for the
-engine, ``layout`` for the board data (default layout, text format, seeded generator) and
-``ai`` for the Easy / Medium / Hard agents.
+engine's rules, ``game`` for its game object, ``scoring`` for the end scoring, ``layout`` for the
+board data (default layout, text format, seeded generator) and ``ai`` for the Easy / Medium / Hard
+agents.
 """
 
 from __future__ import annotations
 
-from .rules import GAME, IndusGame, State
+from .game import GAME, IndusGame
+from .rules import State
 
 __all__ = ["GAME", "IndusGame", "State"]

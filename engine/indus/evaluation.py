@@ -24,8 +24,8 @@ from .rules import (
     State,
     colours_in_play,
     seat_of,
-    standing,
 )
+from .scoring import standing
 
 __all__ = ["ALIGNED", "HARD_WEIGHTS", "NSQ", "Weights", "ruin_counts", "state_from_view"]
 

@@ -33,10 +33,10 @@ import random
 from typing import Any
 
 from .evaluation import HARD_WEIGHTS, Weights, _Eval, state_from_view
+from .game import GAME
 from .layout import SIZE
 from .rules import (
     EMPTY,
-    GAME,
     LANDING,
     RANK_OF,
     RANKS,

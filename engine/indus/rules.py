@@ -23,29 +23,28 @@ colours (§8). Decisions where the rules file is silent are noted where they are
 Pieces are ints ``4 * colour + rank`` with rank 1 Worker, 2 Assistant, 3 Professor (the star
 count, which is also the prisoner value). Frame start spaces are named by side and line:
 ``N0``–``N5`` (top of columns 0–5), ``E0``–``E5`` (right of rows), ``S0``–``S5``, ``W0``–``W5``.
+
+This module holds the state, the legal actions and their effects; the end scoring is in
+``scoring.py`` and the contract object ``GAME`` (``IndusGame``) in ``game.py``.
 """
 
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.core import CHANCE, Event, IllegalAction, Reason, check_seat, is_listed, is_seat, pick_weighted
+from engine.core import CHANCE, Event, is_seat
 
-from .layout import SIZE, TYPE_NAMES, Layout, build_layout, layout_from_option
+from .layout import SIZE, Layout
 
 __all__ = [
     "COLOUR_NAMES",
     "DIE",
-    "GAME",
     "RANKS",
     "SPACES",
-    "IndusGame",
     "State",
     "action_key",
-    "colour_scores",
     "landing",
     "seat_colours",
     "seat_of",
@@ -65,7 +64,6 @@ _SPACES_BY_NAME = tuple(SPACE_INDEX[name] for name in sorted(SPACES))
 _RANKS_BY_LETTER = tuple(sorted(RANKS, key=RANKS.__getitem__))
 
 DIE = tuple(range(1, 7))
-_DIE_OUTCOMES: list[tuple[Any, float]] = [(d, 1 / 6) for d in DIE]
 
 EMPTY = -1
 NOBODY = -1
@@ -342,74 +340,6 @@ def _apply(state: State, seat: int, action: Any) -> tuple[State, list[Event]]:
     return _begin_turn(nxt, (seat + 1) % state.players, events), events
 
 
-def colour_scores(state: State) -> tuple[list[int], dict[str, dict[str, int]]]:
-    """Return each colour's ruin points and, per ruin, the points each colour took (§7, §8).
-
-    Buildings count every piece on their squares (1st and 2nd place); the other ruins count
-    the squares whose top piece is the colour's (majority only). Ties follow §7.3: an even split
-    rounded down; a tie for first in a building shares first + second and awards no second; a
-    colour needs at least one counted piece to place.
-    """
-    ncol = colours_in_play(state.players)
-    points = [0] * ncol
-    breakdown: dict[str, dict[str, int]] = {}
-    for ruin in state.layout.ruins:
-        counts = [0] * ncol
-        if ruin.kind == "B":
-            for sq in ruin.squares:
-                for p in state.stacks[sq]:
-                    counts[p >> 2] += 1
-        else:
-            for sq in ruin.squares:
-                stack = state.stacks[sq]
-                if stack:
-                    counts[stack[-1] >> 2] += 1
-        top = max(counts)
-        if top == 0:
-            continue
-        firsts = [c for c in range(ncol) if counts[c] == top]
-        got: dict[str, int] = {}
-        if ruin.kind == "B" and len(firsts) == 1:
-            got[str(firsts[0])] = ruin.first
-            rest = [counts[c] for c in range(ncol) if c != firsts[0]]
-            runner = max(rest)
-            if runner > 0:
-                seconds = [c for c in range(ncol) if c != firsts[0] and counts[c] == runner]
-                for c in seconds:
-                    got[str(c)] = ruin.second // len(seconds)
-        else:
-            pot = ruin.first + ruin.second if ruin.kind == "B" else ruin.first
-            for c in firsts:
-                got[str(c)] = pot // len(firsts)
-        for key, v in got.items():
-            points[int(key)] += v
-        breakdown[ruin.id] = got
-    return points, breakdown
-
-
-def prisoner_points(state: State) -> list[int]:
-    """Return each seat's prisoner points (Worker 1, Assistant 2, Professor 3)."""
-    return [sum(p & 3 for p in taken) for taken in state.prisoners]
-
-
-def standing(state: State) -> dict[str, Any]:
-    """Return scores per seat, prisoner points, per-colour ruin points and the breakdown."""
-    ruin_pts, breakdown = colour_scores(state)
-    prison = prisoner_points(state)
-    scores = [
-        prison[s] + sum(ruin_pts[c] for c in seat_colours(s, state.players)) for s in range(state.players)
-    ]
-    return {"scores": scores, "prisoner_points": prison, "colour_points": ruin_pts, "ruins": breakdown}
-
-
-def winners(scores: list[int], prison: list[int]) -> list[int]:
-    """Return the winning seats: highest score, then highest prisoner points, else shared."""
-    best = max(scores)
-    tied = [s for s, v in enumerate(scores) if v == best]
-    top_prison = max(prison[s] for s in tied)
-    return [s for s in tied if prison[s] == top_prison]
-
-
 def _new_state(players: int, seed: int, layout: Layout) -> State:
     """Return the state before the first start piece is placed."""
     ncol = colours_in_play(players)
@@ -429,180 +359,3 @@ def _new_state(players: int, seed: int, layout: Layout) -> State:
         reserve=tuple((reserve[0], reserve[1], reserve[2]) for _ in range(ncol)),
         prisoners=((),) * players,
     )
-
-
-class IndusGame:
-    """The Indus rules behind the engine contract (see engine/core.py ``Game``)."""
-
-    name = "indus"
-    min_players = 2
-    max_players = 4
-
-    def setup(self, players: int, seed: int, options: dict[str, Any] | None = None) -> State:
-        """Return a new game; option ``layout``: "default", "random" or a custom layout."""
-        if not isinstance(players, int) or not 2 <= players <= 4:
-            raise ValueError(f"players: Indus is for 2 to 4 players, got {players!r}")
-        opts = dict(options or {})
-        unknown = set(opts) - {"layout"}
-        if unknown:
-            raise ValueError(f"unknown option(s) {sorted(unknown)}; Indus knows only 'layout'")
-        layout = layout_from_option(opts.get("layout", "default"), seed)
-        return _new_state(players, seed, layout)
-
-    def to_move(self, state: State) -> list[int]:
-        """Return ``[seat]`` of the player to act, ``[CHANCE]`` when a die is due, ``[]`` at the end."""
-        if state.phase == "over":
-            return []
-        if state.phase == "roll":
-            return [CHANCE]
-        return [state.seat]
-
-    def chance_outcomes(self, state: State) -> list[tuple[Any, float]]:
-        """Return the die faces 1–6 with probability 1/6 each when a roll is due."""
-        return list(_DIE_OUTCOMES) if state.phase == "roll" else []
-
-    def sample_chance(self, state: State, key: int) -> Any:
-        """Return the die face the 64-bit key selects."""
-        return pick_weighted(_DIE_OUTCOMES, key)
-
-    def legal_actions(self, state: State, seat: int) -> list[Any]:
-        """Return the sorted legal actions of ``seat`` (die faces for CHANCE when a roll is due)."""
-        return _legal(state, seat)
-
-    def apply(self, state: State, seat: int, action: Any) -> tuple[State, list[Event]]:
-        """Return the next state and events; raise IllegalAction if ``action`` is not legal."""
-        check_seat(seat)
-        if state.phase == "over":
-            raise IllegalAction(Reason.GAME_OVER, "the game has ended")
-        if state.phase == "roll" and seat != CHANCE:
-            raise IllegalAction(Reason.CHANCE_DUE, "the die must be rolled first")
-        if seat not in self.to_move(state):
-            raise IllegalAction(Reason.NOT_YOUR_TURN, f"seat {seat} is not to move")
-        if not is_listed(action, _legal(state, seat)) or (seat == CHANCE and type(action) is not int):
-            raise IllegalAction(Reason.ILLEGAL_MOVE, f"{action!r} is not legal now")
-        nxt, events = _apply(state, seat, action)
-        if nxt.phase == "over":
-            res = self.result(nxt)
-            events.append({"type": "game_over", "scores": res["scores"], "winners": res["winners"]})
-        return nxt, events
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        """Return the public view (every seat sees the same: nothing in Indus is hidden)."""
-        layout = state.layout
-        ruins = [
-            {"id": r.id, "type": TYPE_NAMES[r.kind], "squares": [list(divmod(s, SIZE)) for s in r.squares],
-             "first": r.first, **({"second": r.second} if r.kind == "B" else {})}
-            for r in layout.ruins
-        ]
-        board = [
-            {
-                "row": sq // SIZE,
-                "col": sq % SIZE,
-                "types": layout.cells[sq],
-                "stack": [_piece_json(p) for p in state.stacks[sq]],
-                "owner": state.owners[sq],
-            }
-            for sq in range(SIZE * SIZE)
-        ]
-        frame = {SPACES[i]: _piece_json(p) for i, p in enumerate(state.frame) if p != EMPTY}
-        ncol = colours_in_play(state.players)
-        ranks = [RANKS[r] for r in (1, 2, 3) if r >= max(state.roll, 1)] if state.phase == "move" else []
-        return {
-            "game": "indus",
-            "players": state.players,
-            "phase": state.phase,
-            "seat": state.seat if state.phase != "over" else None,
-            "turn": state.turn,
-            "colours": [
-                {"colour": c, "name": COLOUR_NAMES[c], "seat": seat_of(c, state.players)} for c in range(ncol)
-            ],
-            "seat_colours": [list(seat_colours(s, state.players)) for s in range(state.players)],
-            "layout": {"source": layout.source, "cells": list(layout.cells), "ruins": ruins},
-            "board": board,
-            "frame": frame,
-            "reserve": [dict(zip("WAP", r, strict=True)) for r in state.reserve],
-            "start_pieces": [dict(zip("WAP", s, strict=True)) for s in state.start],
-            "prisoners": [[_piece_json(p) for p in taken] for taken in state.prisoners],
-            "roll": state.roll,
-            "die": state.die or None,
-            "ranks_allowed": ranks,
-            "reroll_allowed": reroll_allowed(state),
-            "placed_colour": state.placed if state.placed != NOBODY else None,
-            "pending": _piece_json(state.pending) if state.pending != EMPTY else None,
-            "standing": standing(state),
-        }
-
-    def observe(self, state: State, seat: int) -> dict[str, Any]:
-        """Return what an AI seat perceives: the public view (nothing is hidden)."""
-        return self.view(state, seat)
-
-    def resample_hidden(self, state: State, seat: int, rng: random.Random) -> State:
-        """Return ``state`` itself: Indus hides nothing but the future dice."""
-        return state
-
-    def is_over(self, state: State) -> bool:
-        """Return True once every piece has entered the dig."""
-        return state.phase == "over"
-
-    def result(self, state: State) -> dict[str, Any]:
-        """Return scores per seat, winners (empty before the end) and the scoring breakdown."""
-        st = standing(state)
-        won = winners(st["scores"], st["prisoner_points"]) if state.phase == "over" else []
-        return {**st, "winners": won}
-
-    def dumps(self, state: State) -> str:
-        """Return the state as JSON (the layout as cells + values)."""
-        data = {
-            "players": state.players,
-            "seed": state.seed,
-            "draws": state.draws,
-            "layout": {"cells": list(state.layout.cells), "values": state.layout.values(),
-                       "source": state.layout.source},
-            "phase": state.phase,
-            "seat": state.seat,
-            "frame": list(state.frame),
-            "stacks": [list(s) for s in state.stacks],
-            "owners": list(state.owners),
-            "start": [list(s) for s in state.start],
-            "reserve": [list(r) for r in state.reserve],
-            "prisoners": [list(p) for p in state.prisoners],
-            "roll": state.roll,
-            "die": state.die,
-            "placed": state.placed,
-            "pending": state.pending,
-            "turn": state.turn,
-        }
-        return json.dumps(data, sort_keys=True, separators=(",", ":"))
-
-    def loads(self, data: str) -> State:
-        """Return the state that ``dumps`` wrote."""
-        d = json.loads(data)
-        lay = d["layout"]
-        layout = build_layout(lay["cells"], lay["values"], lay["source"])
-
-        def triple(x: list[int]) -> tuple[int, int, int]:
-            return (int(x[0]), int(x[1]), int(x[2]))
-
-        return State(
-            players=d["players"],
-            seed=d["seed"],
-            draws=d["draws"],
-            layout=layout,
-            phase=d["phase"],
-            seat=d["seat"],
-            frame=tuple(d["frame"]),
-            stacks=tuple(tuple(s) for s in d["stacks"]),
-            owners=tuple(d["owners"]),
-            start=tuple(triple(s) for s in d["start"]),
-            reserve=tuple(triple(r) for r in d["reserve"]),
-            prisoners=tuple(tuple(p) for p in d["prisoners"]),
-            roll=d["roll"],
-            die=d["die"],
-            placed=d["placed"],
-            pending=d["pending"],
-            turn=d["turn"],
-        )
-
-
-GAME = IndusGame()
-"""The Indus game object of the engine contract."""

@@ -33,11 +33,11 @@ from typing import Any
 from engine.core import thinking_scaled
 
 from .evaluation import HARD_WEIGHTS, Weights, _Eval
+from .game import GAME
 from .heuristics import _turn_value
 from .layout import SIZE
 from .rules import (
     EMPTY,
-    GAME,
     LANDING,
     RANK_OF,
     RANKS,

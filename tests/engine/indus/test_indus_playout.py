@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from engine.core import CHANCE, resolve_chance
 from engine.indus import GAME
 from engine.indus.playout import Sim
-from engine.indus.rules import RANK_OF, SPACE_INDEX, State, prisoner_points, standing
+from engine.indus.rules import RANK_OF, SPACE_INDEX, State
+from engine.indus.scoring import prisoner_points, standing
 
 
 def _same(sim: Sim, state: State) -> None:

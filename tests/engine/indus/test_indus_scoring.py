@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.indus import GAME
-from engine.indus.rules import colour_scores, winners
+from engine.indus.scoring import colour_scores, winners
 from tests.engine.indus.indus_helpers import mk, pc
 
 # Default layout reminders: B3 = (3,0) 4/2; B5 = (3,4)(4,4) 6/3; B4 = (3,2)(4,2)(5,2) 8/4;

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from engine.core import play, thinking_for
 from engine.indus import GAME, ai, learned, value
 from engine.indus.playout import Sim
-from engine.indus.rules import State, seat_colours, standing
+from engine.indus.rules import State, seat_colours
+from engine.indus.scoring import standing
 
 
 def _positions(players: int, seed: int, layout: str) -> list[State]:
