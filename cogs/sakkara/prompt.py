@@ -38,7 +38,7 @@ from cogs.table.buttons import ActButton, ActSelect, control_for, guarded, refus
 from cogs.table.hub import TableHub
 from cogs.table.text import deadline_line, name_of
 from engine.sakkara import GAME
-from engine.sakkara.rules import stairs_spent
+from engine.sakkara.effects import stairs_spent
 from engine.sakkara.state import NEIGHBOURS
 from engine.session import SessionError, Table
 

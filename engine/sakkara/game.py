@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..core import CHANCE, IllegalAction, Reason, chance_key, check_seat, is_listed
-from . import rules
+from . import effects, rules
 from .state import State, deal, dumps, loads, validate_layout
 from .tiles import MOTIF_INDEX, MOTIFS, SPACES
 
@@ -159,7 +159,7 @@ class Sakkara:
             raise IllegalAction(Reason.NOT_YOUR_TURN, f"seat {movers[0]} is to move")
         if not is_listed(action, rules.legal(state, seat)):
             raise IllegalAction(Reason.ILLEGAL_MOVE, f"{action!r} is not legal now")
-        return rules.do(state, seat, action)
+        return effects.do(state, seat, action)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """Return the public view (``None``) or a seat's view: its own rack, and a Snake's reveal."""

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from . import rules
+from . import effects, rules
 from .evaluation import (
     GRAIN,
     SHIP,
@@ -65,7 +65,7 @@ def normalise(state: State, seat: int) -> tuple[State, list[Action]]:
                     break
         if action is None:
             break
-        state, _ = rules.do(state, seat, action)
+        state, _ = effects.do(state, seat, action)
         done.append(action)
     return state, done
 
@@ -99,7 +99,7 @@ def steal_choice(state: State, seat: int) -> Action:
 def finish(state: State, seat: int) -> State:
     """Play this seat's discards greedily (after ``end``)."""
     while state.phase == "discard" and state.turn == seat:
-        state, _ = rules.do(state, seat, discard_choice(state, seat))
+        state, _ = effects.do(state, seat, discard_choice(state, seat))
     return state
 
 
@@ -146,7 +146,7 @@ def plan_turn(state: State, seat: int, style: Style, score: Callable[[State], fl
         children: list[Plan] = []
         for _, path, node in frontier:
             for a in _candidates(node, seat, style, marg):
-                child, _ = rules.do(node, seat, a)
+                child, _ = effects.do(node, seat, a)
                 steps = [*path, a]
                 if a["do"] == "end":
                     child = finish(child, seat)
@@ -154,7 +154,7 @@ def plan_turn(state: State, seat: int, style: Style, score: Callable[[State], fl
                     continue
                 if child.phase == "steal":
                     steal = steal_choice(child, seat)
-                    child, _ = rules.do(child, seat, steal)
+                    child, _ = effects.do(child, seat, steal)
                     steps.append(steal)
                 child, more = normalise(child, seat)
                 steps += more
@@ -171,7 +171,7 @@ def plan_turn(state: State, seat: int, style: Style, score: Callable[[State], fl
         frontier = heapq.nlargest(style.width, children, key=lambda p: p[0])
     for _, path, node in frontier:  # out of depth: end where ending is open
         if {"do": "end"} in rules.legal(node, seat, ordered=False):
-            child = finish(rules.do(node, seat, {"do": "end"})[0], seat)
+            child = finish(effects.do(node, seat, {"do": "end"})[0], seat)
             finished.append((score(child), [*path, {"do": "end"}], child))
     finished.sort(key=lambda p: -p[0])
     return finished
@@ -211,7 +211,7 @@ def simulate_turn(state: State, style: Style) -> State:
     if state.phase == "return":
         placer = 1 - seat
         while state.phase == "return":
-            state, _ = rules.do(state, placer, place_stack(state, placer, rules.legal(state, placer)))
+            state, _ = effects.do(state, placer, place_stack(state, placer, rules.legal(state, placer)))
         return state
     plans = plan_turn(state, seat, style, lambda s: evaluate(s, seat, style))
     if not plans:
@@ -220,7 +220,7 @@ def simulate_turn(state: State, style: Style) -> State:
     if end.phase == "return":
         placer = 1 - seat
         while end.phase == "return":
-            end, _ = rules.do(end, placer, place_stack(end, placer, rules.legal(end, placer)))
+            end, _ = effects.do(end, placer, place_stack(end, placer, rules.legal(end, placer)))
     return end
 
 
@@ -229,16 +229,16 @@ def replay_plan(state: State, seat: int, plan: list[Action]) -> State:
     for a in plan:
         if a not in rules.legal(state, seat, ordered=False):
             break
-        state, _ = rules.do(state, seat, a)
+        state, _ = effects.do(state, seat, a)
     state = finish(state, seat)
     while state.phase in ("before", "after", "steal") and state.turn == seat:
         legal = rules.legal(state, seat, ordered=False)
         if state.phase == "steal":
-            state, _ = rules.do(state, seat, steal_choice(state, seat))
+            state, _ = effects.do(state, seat, steal_choice(state, seat))
         elif {"do": "end"} in legal:
-            state = finish(rules.do(state, seat, {"do": "end"})[0], seat)
+            state = finish(effects.do(state, seat, {"do": "end"})[0], seat)
         else:
-            state, _ = rules.do(state, seat, next(a for a in legal if a["do"] == "step"))
+            state, _ = effects.do(state, seat, next(a for a in legal if a["do"] == "step"))
     return state
 
 
