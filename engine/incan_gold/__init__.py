@@ -1,7 +1,8 @@
 """Incan Gold / Diamant: 3-8 explorers, five expeditions, simultaneous secret Torch/Camp choices.
 
 ``GAME`` is the engine contract object (see ``engine.core.Game``); the rules live in
-:mod:`engine.incan_gold.rules`, the editions as data in :mod:`engine.incan_gold.editions`.
+:mod:`engine.incan_gold.rules` (what an action does in :mod:`engine.incan_gold.effects`), the
+editions as data in :mod:`engine.incan_gold.editions`.
 Hidden information: pending choices before the reveal, and banked totals unless ``open_tents``.
 """
 
@@ -11,14 +12,15 @@ import random
 from typing import Any
 
 from engine.core import Event
-from engine.incan_gold import rules
+from engine.incan_gold import effects, rules
 from engine.incan_gold.rules import CAMP, TORCH, State
 
 __all__ = ["CAMP", "GAME", "TORCH", "IncanGold", "State"]
 
 
 class IncanGold:
-    """The Incan Gold contract object: thin named access to :mod:`engine.incan_gold.rules`."""
+    """The Incan Gold contract object: thin named access to :mod:`engine.incan_gold.rules` and
+    :mod:`engine.incan_gold.effects`."""
 
     name = "incan_gold"
     min_players = rules.MIN_PLAYERS
@@ -47,7 +49,7 @@ class IncanGold:
 
     def apply(self, state: State, seat: int, action: Any) -> tuple[State, list[Event]]:
         """Return the next state and its events."""
-        return rules.apply(state, seat, action)
+        return effects.apply(state, seat, action)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         """Return the public view or a seat's view."""

@@ -21,8 +21,8 @@ import numpy as np
 
 from engine.core import CHANCE
 from engine.incan_gold import batch as B
+from engine.incan_gold import effects, rules
 from engine.incan_gold import models as M
-from engine.incan_gold import rules
 
 __all__ = ["TREMBLE", "draw", "log_likelihood", "posterior"]
 
@@ -47,14 +47,14 @@ def _chapter(state: rules.State, cards: tuple[str, ...], exits: tuple[int, ...],
     for k, card in enumerate(cards, start=1):
         if state.phase != "chance" or card not in state.deck:
             return None
-        state, _ = rules.apply(state, CHANCE, card)
+        state, _ = effects.apply(state, CHANCE, card)
         if state.phase != "decide" or (running and k == len(cards)):
             break
         deciding = [s for s in range(state.players) if state.inside[s]]
         left = [exits[s] == k for s in deciding]
         out.append((rules.observe(state, deciding[0]), deciding, left))
         for s, leave in zip(deciding, left, strict=True):
-            state, _ = rules.apply(state, s, rules.CAMP if leave else rules.TORCH)
+            state, _ = effects.apply(state, s, rules.CAMP if leave else rules.TORCH)
     return state
 
 

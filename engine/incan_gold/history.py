@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.incan_gold import rules
+from engine.incan_gold import effects, rules
 
 __all__ = ["ExpeditionEnd", "expeditions"]
 
@@ -34,7 +34,7 @@ def expeditions(players: int, seed: int, options: dict[str, Any] | None,
     ends: list[ExpeditionEnd] = []
     held: list[tuple[tuple[str, int], ...]] = [() for _ in range(players)]
     for seat, action in actions:
-        state, events = rules.apply(state, seat, action)
+        state, events = effects.apply(state, seat, action)
         for event in events:
             if event["type"] != "round_end":
                 continue
