@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from fakediscord import interactions as ix
 from fakediscord import payloads as p
 from fakediscord.payloads import Json
 from fakediscord.records import (
@@ -77,7 +78,7 @@ class UserActions(RestRouter):
     def _option_value(self, opt: Json, value: Any, resolved: Json) -> Any:
         otype = opt["type"]
         name = opt["name"]
-        if otype == p.OPTION_USER:
+        if otype == ix.OPTION_USER:
             if not isinstance(value, FakeUser):
                 raise FakeDiscordError(f"option {name}: pass a FakeUser")
             resolved.setdefault("users", {})[str(value.id)] = value.payload()
@@ -86,23 +87,23 @@ class UserActions(RestRouter):
                 member.pop("user")
                 resolved.setdefault("members", {})[str(value.id)] = member
             return str(value.id)
-        if otype == p.OPTION_CHANNEL:
+        if otype == ix.OPTION_CHANNEL:
             if not isinstance(value, FakeChannel):
                 raise FakeDiscordError(f"option {name}: pass a FakeChannel")
             ch = self._channel_payload(value)
             ch["permissions"] = str(self._app_permissions(value))
             resolved.setdefault("channels", {})[str(value.id)] = ch
             return str(value.id)
-        if otype == p.OPTION_INTEGER:
+        if otype == ix.OPTION_INTEGER:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise FakeDiscordError(f"option {name}: Discord only sends integers here, got {value!r}")
-        elif otype == p.OPTION_NUMBER:
+        elif otype == ix.OPTION_NUMBER:
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise FakeDiscordError(f"option {name}: Discord only sends numbers here, got {value!r}")
-        elif otype == p.OPTION_BOOLEAN:
+        elif otype == ix.OPTION_BOOLEAN:
             if not isinstance(value, bool):
                 raise FakeDiscordError(f"option {name}: Discord only sends booleans here, got {value!r}")
-        elif otype == p.OPTION_STRING:
+        elif otype == ix.OPTION_STRING:
             if not isinstance(value, str):
                 raise FakeDiscordError(f"option {name}: Discord only sends strings here, got {value!r}")
             if ("min_length" in opt and len(value) < opt["min_length"]) or len(value) > opt.get(
@@ -111,7 +112,7 @@ class UserActions(RestRouter):
                 raise FakeDiscordError(f"option {name}: length outside what Discord's client allows")
         else:
             raise FakeDiscordError(f"option {name}: option type {otype} is not emulated")
-        if otype in (p.OPTION_INTEGER, p.OPTION_NUMBER):
+        if otype in (ix.OPTION_INTEGER, ix.OPTION_NUMBER):
             if opt.get("min_value") is not None and value < opt["min_value"]:
                 raise FakeDiscordError(f"option {name}: {value} is below min_value {opt['min_value']}")
             if opt.get("max_value") is not None and value > opt["max_value"]:
@@ -148,13 +149,13 @@ class UserActions(RestRouter):
                     raise FakeDiscordError(f"/{' '.join(names)}: required option {name!r} missing")
                 continue
             if name == focused:
-                leaf.append(p.option_payload(name, opt["type"], options[name], focused=True))
+                leaf.append(ix.option_payload(name, opt["type"], options[name], focused=True))
             else:
                 leaf.append(
-                    p.option_payload(name, opt["type"], self._option_value(opt, options[name], resolved))
+                    ix.option_payload(name, opt["type"], self._option_value(opt, options[name], resolved))
                 )
         for node in reversed(path):
-            leaf = [p.option_payload(node["name"], node["type"], options=leaf)]
+            leaf = [ix.option_payload(node["name"], node["type"], options=leaf)]
         return leaf, resolved
 
     def _slash_payload(
@@ -172,8 +173,8 @@ class UserActions(RestRouter):
         opts, resolved = self._command_options(schema, names, options or {}, focused)
         cmd_id = self._command_id(schema)
         guild_id = int(schema["guild_id"]) if "guild_id" in schema else None
-        data = p.command_data(cmd_id, names[0], opts, guild_id=guild_id, resolved=resolved)
-        itype = p.INTERACTION_AUTOCOMPLETE if focused else p.INTERACTION_APPLICATION_COMMAND
+        data = ix.command_data(cmd_id, names[0], opts, guild_id=guild_id, resolved=resolved)
+        itype = ix.INTERACTION_AUTOCOMPLETE if focused else ix.INTERACTION_APPLICATION_COMMAND
         return self._new_interaction(user, channel, itype, data)
 
     def _command_id(self, schema: Json) -> int:
@@ -273,11 +274,11 @@ class UserActions(RestRouter):
                 raise FakeDiscordError(
                     f"select {custom_id!r} cannot send {values}: options {allowed}, {lo}..{hi}"
                 )
-        data = p.component_data(custom_id, comp["type"], values)
+        data = ix.component_data(custom_id, comp["type"], values)
         if values is not None and comp["type"] in (5, 6):
             # user/member selects: resolve the picked users as Discord does
             data["resolved"] = {"users": {v: self.users[int(v)].payload() for v in values}}
-        return self._new_interaction(user, self.channels[msg.channel_id], p.INTERACTION_COMPONENT, data, msg)
+        return self._new_interaction(user, self.channels[msg.channel_id], ix.INTERACTION_COMPONENT, data, msg)
 
     async def click(
         self,
@@ -342,11 +343,11 @@ class UserActions(RestRouter):
                 return {"type": 4, "custom_id": comp["custom_id"], "value": values.get(comp["custom_id"], "")}
             return {k: v for k, v in comp.items() if k in ("type", "custom_id")}
 
-        data = p.modal_submit_data(modal["custom_id"], [submitted(c) for c in modal.get("components", [])])
+        data = ix.modal_submit_data(modal["custom_id"], [submitted(c) for c in modal.get("components", [])])
         del self.open_modals[user.id]
         msg = self.messages.get(opener.message_id) if opener.message_id else None
         rec, payload = self._new_interaction(
-            user, self.channels[opener.channel_id], p.INTERACTION_MODAL_SUBMIT, data, msg
+            user, self.channels[opener.channel_id], ix.INTERACTION_MODAL_SUBMIT, data, msg
         )
         return await self._run_interaction(rec, payload, bot, expect_ack)
 
@@ -372,9 +373,9 @@ class UserActions(RestRouter):
 
 def _describe(payload: Json) -> str:
     data = payload.get("data") or {}
-    if payload["type"] == p.INTERACTION_COMPONENT:
+    if payload["type"] == ix.INTERACTION_COMPONENT:
         return f"component {data.get('custom_id')!r}"
-    if payload["type"] == p.INTERACTION_MODAL_SUBMIT:
+    if payload["type"] == ix.INTERACTION_MODAL_SUBMIT:
         return f"modal {data.get('custom_id')!r}"
     names = [data.get("name", "?")]
     opts = data.get("options") or []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+from fakediscord import interactions as ix
 from fakediscord import payloads as p
 from fakediscord.payloads import Json
 from fakediscord.records import FakeMessage, InteractionRecord, _Fail, _invalid, _walk_components
@@ -51,10 +52,10 @@ class InteractionCallbacks(MessageStore):
             raise _Fail(404, 10062, "Unknown interaction")
         data = body.get("data") or {}
         allowed = {
-            p.INTERACTION_APPLICATION_COMMAND: {4, 5, 9},
-            p.INTERACTION_COMPONENT: {4, 5, 6, 7, 9},
-            p.INTERACTION_AUTOCOMPLETE: {8},
-            p.INTERACTION_MODAL_SUBMIT: {4, 5, 6, 7} if rec.message_id else {4, 5},
+            ix.INTERACTION_APPLICATION_COMMAND: {4, 5, 9},
+            ix.INTERACTION_COMPONENT: {4, 5, 6, 7, 9},
+            ix.INTERACTION_AUTOCOMPLETE: {8},
+            ix.INTERACTION_MODAL_SUBMIT: {4, 5, 6, 7} if rec.message_id else {4, 5},
         }[rec.type]
         if ctype not in allowed:
             raise _invalid(
@@ -65,12 +66,12 @@ class InteractionCallbacks(MessageStore):
         ch = self.channels[rec.channel_id]
         user = self.users[rec.user_id]
         message: FakeMessage | None = None
-        if ctype == p.CALLBACK_MESSAGE:
+        if ctype == ix.CALLBACK_MESSAGE:
             validate_message_body(data, has_files=bool(r.files), creating=True)
             eph = rec.user_id if int(data.get("flags") or 0) & p.MESSAGE_FLAG_EPHEMERAL else None
             message = self._store_message(ch, self.bot_user, data, r.files, ephemeral_to=eph, interaction=rec)
             rec.original_message_id = message.id
-        elif ctype == p.CALLBACK_DEFERRED_MESSAGE:
+        elif ctype == ix.CALLBACK_DEFERRED_MESSAGE:
             eph = rec.user_id if int(data.get("flags") or 0) & p.MESSAGE_FLAG_EPHEMERAL else None
             message = self._store_message(
                 ch,
@@ -82,19 +83,19 @@ class InteractionCallbacks(MessageStore):
                 extra_flags=p.MESSAGE_FLAG_LOADING,
             )
             rec.original_message_id = message.id
-        elif ctype in (p.CALLBACK_DEFERRED_UPDATE, p.CALLBACK_UPDATE_MESSAGE):
+        elif ctype in (ix.CALLBACK_DEFERRED_UPDATE, ix.CALLBACK_UPDATE_MESSAGE):
             assert rec.message_id is not None
             target = self.messages[rec.message_id]
-            if ctype == p.CALLBACK_UPDATE_MESSAGE:
+            if ctype == ix.CALLBACK_UPDATE_MESSAGE:
                 self._edit_message(target, data, r.files)
                 message = target
             rec.original_message_id = target.id
-        elif ctype == p.CALLBACK_AUTOCOMPLETE:
+        elif ctype == ix.CALLBACK_AUTOCOMPLETE:
             choices = data.get("choices") or []
             if len(choices) > MAX_AUTOCOMPLETE_CHOICES:
                 raise _invalid("data.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
             rec.autocomplete_choices = choices
-        elif ctype == p.CALLBACK_MODAL:
+        elif ctype == ix.CALLBACK_MODAL:
             self._validate_modal(data)
             rec.modal = data
             self.open_modals[user.id] = rec
@@ -103,11 +104,11 @@ class InteractionCallbacks(MessageStore):
         if "with_response" not in r.query:
             return 204, None
         msg_json = message.data if message is not None else None
-        return 200, p.callback_response(
+        return 200, ix.callback_response(
             rec.id,
             ctype,
             message=msg_json,
-            loading=ctype == p.CALLBACK_DEFERRED_MESSAGE,
+            loading=ctype == ix.CALLBACK_DEFERRED_MESSAGE,
             ephemeral=bool(message and message.ephemeral),
         )
 

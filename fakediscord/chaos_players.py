@@ -20,7 +20,7 @@ import traceback
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from fakediscord import payloads as p
+from fakediscord import interactions as ix
 from fakediscord.chaos_check import Move, Reader
 from fakediscord.fake import FakeDiscord
 from fakediscord.loopback import LoopbackServer
@@ -131,9 +131,9 @@ class Players:
         synced = next((c for c in self.fake.commands.get(None, []) if c["name"] == group), None)
         if synced is None or not self.server.serves(channel.guild_id):
             return  # the bot has not synced its commands yet, or the channel's shard is down
-        leaf = [p.option_payload(name, 3, value) for name, value in (options or {}).items()]
-        data = p.command_data(int(synced["id"]), group, [p.option_payload(command, 1, options=leaf)])
-        rec, payload = self.fake._new_interaction(user, channel, p.INTERACTION_APPLICATION_COMMAND, data)
+        leaf = [ix.option_payload(name, 3, value) for name, value in (options or {}).items()]
+        data = ix.command_data(int(synced["id"]), group, [ix.option_payload(command, 1, options=leaf)])
+        rec, payload = self.fake._new_interaction(user, channel, ix.INTERACTION_APPLICATION_COMMAND, data)
         await self.server.dispatch("INTERACTION_CREATE", payload)
         await self._answered(rec)
 

@@ -19,15 +19,15 @@ from typing import Any
 
 import discord
 
-from fakediscord import payloads as p
+from fakediscord import interactions as ix
 from fakediscord.actions import UserActions
 from fakediscord.payloads import Json
 from fakediscord.records import FakeChannel, FakeMessage, FakeUser, InteractionRecord
 
 BUTTON, SELECT = 2, 3
 
-_OPTION_TYPES: dict[type, int] = {bool: p.OPTION_BOOLEAN, int: p.OPTION_INTEGER, float: p.OPTION_NUMBER,
-                                  str: p.OPTION_STRING}
+_OPTION_TYPES: dict[type, int] = {bool: ix.OPTION_BOOLEAN, int: ix.OPTION_INTEGER, float: ix.OPTION_NUMBER,
+                                  str: ix.OPTION_STRING}
 
 
 class CraftedActions(UserActions):
@@ -52,9 +52,9 @@ class CraftedActions(UserActions):
         """
         msg = self._visible_message(user, message)
         wire = _crafted_message(msg, custom_id, component_type, values) if carried else msg.data
-        data = p.component_data(custom_id, component_type, values if component_type != BUTTON else None)
+        data = ix.component_data(custom_id, component_type, values if component_type != BUTTON else None)
         where = channel or self.channels[msg.channel_id]
-        rec, payload = self._new_interaction(user, where, p.INTERACTION_COMPONENT, data, msg)
+        rec, payload = self._new_interaction(user, where, ix.INTERACTION_COMPONENT, data, msg)
         payload["message"] = wire
         return await self._run_interaction(rec, payload, bot, expect_ack)
 
@@ -87,14 +87,14 @@ class CraftedActions(UserActions):
             for sub in names[1:]:
                 level = next((o for o in level.get("options", []) if o["name"] == sub), {})
             declared = {o["name"]: o["type"] for o in level.get("options", []) if o["type"] not in (1, 2)}
-        leaf = [p.option_payload(name, declared.get(name, _OPTION_TYPES.get(type(value), p.OPTION_STRING)),
+        leaf = [ix.option_payload(name, declared.get(name, _OPTION_TYPES.get(type(value), ix.OPTION_STRING)),
                                  value.id if isinstance(value, FakeUser | FakeChannel) else value)
                 for name, value in (options or {}).items()]
         for sub in reversed(names[1:]):
-            leaf = [p.option_payload(sub, 1 if sub == names[-1] else 2, options=leaf)]
+            leaf = [ix.option_payload(sub, 1 if sub == names[-1] else 2, options=leaf)]
         cmd_id = self._command_id(schema) if schema else self.ids.next()
-        data = p.command_data(cmd_id, names[0], leaf, guild_id=scope_guild)
-        rec, payload = self._new_interaction(user, channel, p.INTERACTION_APPLICATION_COMMAND, data)
+        data = ix.command_data(cmd_id, names[0], leaf, guild_id=scope_guild)
+        rec, payload = self._new_interaction(user, channel, ix.INTERACTION_APPLICATION_COMMAND, data)
         return await self._run_interaction(rec, payload, bot, expect_ack)
 
 

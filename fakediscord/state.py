@@ -14,8 +14,8 @@ below it (the order is the order of their dependencies, so none needs to know an
   fake      FakeDiscord: construction (assigns every attribute declared here), install/uninstall
 
 Beside them: `records` (what tests read), `validate` (Discord-side rules), `wire` (request
-parsing), `payloads` (the JSON discord.py parses), `ratelimits` (Discord's rate limits, when
-turned on), `patches` (seam A) and `loopback` (seam B).
+parsing), `payloads` (the JSON discord.py parses) and `interactions` (its interaction side),
+`ratelimits` (Discord's rate limits, when turned on), `patches` (seam A) and `loopback` (seam B).
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ events), and assembles the payloads discord.py parses for them: members, channel
 
 from __future__ import annotations
 
+from fakediscord import interactions as ix
 from fakediscord import payloads as p
 from fakediscord.payloads import Json
 from fakediscord.records import FakeChannel, FakeDiscordError, FakeMessage, FakeUser, InteractionRecord
@@ -187,7 +188,7 @@ class World(FakeDiscordState):
             raise FakeDiscordError(f"{user.name} is not a member of the guild")
         if channel.is_dm and channel.recipient_id != user.id:
             raise FakeDiscordError(f"{user.name} cannot act in another user's DM channel")
-        payload = p.interaction_payload(
+        payload = ix.interaction_payload(
             interaction_id=iid,
             application_id=self.application_id,
             token=token,

@@ -18,6 +18,7 @@ from discord.ext import commands
 from sample_cog import SampleBot, SampleCog
 
 from fakediscord import FakeDiscord, FakeDiscordError, LoopbackServer
+from fakediscord import interactions as ix
 from fakediscord import payloads as p
 
 CALLBACK = "/interactions/{interaction_id}/{interaction_token}/callback"
@@ -27,22 +28,22 @@ async def test_slash_reply_is_captured_in_the_channel(fake, bot, table, ann):
     rec = await fake.slash(ann, table, "sample hello", {"name": "Bo", "times": 2})
     [msg] = fake.channel_messages(table)
     assert msg.content == "Hello Bo! Hello Bo!"
-    assert rec.ack_type == p.CALLBACK_MESSAGE and rec.original is msg and not rec.ephemeral
+    assert rec.ack_type == ix.CALLBACK_MESSAGE and rec.original is msg and not rec.ephemeral
     assert msg.data["interaction_metadata"]["user"]["id"] == str(ann.id)
     [call] = fake.calls("POST", CALLBACK)
-    assert call.payload["type"] == p.CALLBACK_MESSAGE and call.params == {"with_response": "1"}
+    assert call.payload["type"] == ix.CALLBACK_MESSAGE and call.params == {"with_response": "1"}
     assert fake.last_interaction_response(ann) is rec
 
 
 async def test_subcommand_group_maps_to_nested_options(fake, bot, table, ann):
     rec = await fake.slash(ann, table, "sample admin reset", {"hard": True})
     [group] = rec.payload["data"]["options"]
-    assert (group["type"], group["name"]) == (p.OPTION_SUB_COMMAND_GROUP, "admin")
+    assert (group["type"], group["name"]) == (ix.OPTION_SUB_COMMAND_GROUP, "admin")
     [sub] = group["options"]
     assert (sub["type"], sub["name"], sub["options"]) == (
-        p.OPTION_SUB_COMMAND,
+        ix.OPTION_SUB_COMMAND,
         "reset",
-        [{"name": "hard", "type": p.OPTION_BOOLEAN, "value": True}],
+        [{"name": "hard", "type": ix.OPTION_BOOLEAN, "value": True}],
     )
     assert rec.original is not None and rec.original.content == "reset hard=True"
 
@@ -73,7 +74,7 @@ async def test_ephemeral_reply_is_private(fake, bot, table, ann):
 
 async def test_defer_then_followups_complete_the_thinking_message(fake, bot, table, ann):
     rec = await fake.slash(ann, table, "sample slow")
-    assert rec.ack_type == p.CALLBACK_DEFERRED_MESSAGE
+    assert rec.ack_type == ix.CALLBACK_DEFERRED_MESSAGE
     first, second = fake.channel_messages(table)
     assert rec.original is first and first.content == "done thinking" and not first.loading
     assert first.history[0]["flags"] & p.MESSAGE_FLAG_LOADING  # it was "thinking" first
@@ -175,14 +176,14 @@ async def test_persistent_view_after_restart(fake, bot, table, ann):
     await fake.slash(ann, table, "sample lobby")
     [lobby] = fake.channel_messages(table)
     rec = await fake.click(ann, lobby, "sample:join")
-    assert rec.ack_type == p.CALLBACK_UPDATE_MESSAGE and lobby.content == "Lobby:\nAnn"
+    assert rec.ack_type == ix.CALLBACK_UPDATE_MESSAGE and lobby.content == "Lobby:\nAnn"
     bot2 = SampleBot()
     await fake.restart(bot, bot2)
     await fake.click(fake.user("Bo"), lobby, "sample:join")
     assert lobby.content == "Lobby:\nAnn\nBo"
     assert lobby.all_texts()[0].startswith("Lobby:")  # every version is kept for leak scans
     rec = await fake.click(ann, lobby, "sample:leave")
-    assert rec.ack_type == p.CALLBACK_DEFERRED_UPDATE and rec.original is lobby
+    assert rec.ack_type == ix.CALLBACK_DEFERRED_UPDATE and rec.original is lobby
     assert lobby.content == "Lobby:\nBo" and fake.calls("PATCH")[-1].route.endswith("@original")
     await fake.stop(bot2)
 
@@ -330,7 +331,7 @@ async def test_six_buttons_in_a_row_are_refused(fake, bot, table):
 
 async def test_modal_open_and_submit(fake, bot, table, ann):
     rec = await fake.slash(ann, table, "sample form")
-    assert rec.ack_type == p.CALLBACK_MODAL and rec.modal["title"] == "Your name"
+    assert rec.ack_type == ix.CALLBACK_MODAL and rec.modal["title"] == "Your name"
     with pytest.raises(FakeDiscordError, match="length"):
         await fake.submit_modal(ann, {"sample:name": "x" * 21})
     await fake.submit_modal(ann, {"sample:name": "Zed"})
@@ -450,7 +451,7 @@ async def test_loopback_smoke_bot_start_unchanged():
                 server.identify_payload is not None and server.identify_payload["token"] == "loopback-token"
             )
             rec = await server.slash(bot, ann, table, "sample hello", {"name": "Lo"})
-            assert rec.ack_type == p.CALLBACK_MESSAGE
+            assert rec.ack_type == ix.CALLBACK_MESSAGE
             assert [m.content for m in fake.channel_messages(table)] == ["Hello Lo!"]
             assert server.heartbeats >= 1
         finally:
