@@ -21,11 +21,11 @@ from .rules import (
     RANKS,
     SPACES,
     State,
-    _apply,
-    _legal,
-    _new_state,
-    _piece_json,
+    apply_action,
     colours_in_play,
+    legal,
+    new_state,
+    piece_json,
     reroll_allowed,
     seat_colours,
     seat_of,
@@ -53,7 +53,7 @@ class IndusGame:
         if unknown:
             raise ValueError(f"unknown option(s) {sorted(unknown)}; Indus knows only 'layout'")
         layout = layout_from_option(opts.get("layout", "default"), seed)
-        return _new_state(players, seed, layout)
+        return new_state(players, seed, layout)
 
     def to_move(self, state: State) -> list[int]:
         """Return ``[seat]`` of the player to act, ``[CHANCE]`` when a die is due, ``[]`` at the end."""
@@ -73,7 +73,7 @@ class IndusGame:
 
     def legal_actions(self, state: State, seat: int) -> list[Any]:
         """Return the sorted legal actions of ``seat`` (die faces for CHANCE when a roll is due)."""
-        return _legal(state, seat)
+        return legal(state, seat)
 
     def apply(self, state: State, seat: int, action: Any) -> tuple[State, list[Event]]:
         """Return the next state and events; raise IllegalAction if ``action`` is not legal."""
@@ -84,9 +84,9 @@ class IndusGame:
             raise IllegalAction(Reason.CHANCE_DUE, "the die must be rolled first")
         if seat not in self.to_move(state):
             raise IllegalAction(Reason.NOT_YOUR_TURN, f"seat {seat} is not to move")
-        if not is_listed(action, _legal(state, seat)) or (seat == CHANCE and type(action) is not int):
+        if not is_listed(action, legal(state, seat)) or (seat == CHANCE and type(action) is not int):
             raise IllegalAction(Reason.ILLEGAL_MOVE, f"{action!r} is not legal now")
-        nxt, events = _apply(state, seat, action)
+        nxt, events = apply_action(state, seat, action)
         if nxt.phase == "over":
             res = self.result(nxt)
             events.append({"type": "game_over", "scores": res["scores"], "winners": res["winners"]})
@@ -105,12 +105,12 @@ class IndusGame:
                 "row": sq // SIZE,
                 "col": sq % SIZE,
                 "types": layout.cells[sq],
-                "stack": [_piece_json(p) for p in state.stacks[sq]],
+                "stack": [piece_json(p) for p in state.stacks[sq]],
                 "owner": state.owners[sq],
             }
             for sq in range(SIZE * SIZE)
         ]
-        frame = {SPACES[i]: _piece_json(p) for i, p in enumerate(state.frame) if p != EMPTY}
+        frame = {SPACES[i]: piece_json(p) for i, p in enumerate(state.frame) if p != EMPTY}
         ncol = colours_in_play(state.players)
         ranks = [RANKS[r] for r in (1, 2, 3) if r >= max(state.roll, 1)] if state.phase == "move" else []
         return {
@@ -128,13 +128,13 @@ class IndusGame:
             "frame": frame,
             "reserve": [dict(zip("WAP", r, strict=True)) for r in state.reserve],
             "start_pieces": [dict(zip("WAP", s, strict=True)) for s in state.start],
-            "prisoners": [[_piece_json(p) for p in taken] for taken in state.prisoners],
+            "prisoners": [[piece_json(p) for p in taken] for taken in state.prisoners],
             "roll": state.roll,
             "die": state.die or None,
             "ranks_allowed": ranks,
             "reroll_allowed": reroll_allowed(state),
             "placed_colour": state.placed if state.placed != NOBODY else None,
-            "pending": _piece_json(state.pending) if state.pending != EMPTY else None,
+            "pending": piece_json(state.pending) if state.pending != EMPTY else None,
             "standing": standing(state),
         }
 

@@ -3,7 +3,7 @@
 :class:`Sim` is a mutable, copy-light copy of a :class:`~.rules.State` between turns: lists
 instead of tuples, prisoners as points per seat, no events, no JSON actions. Copying one for a
 rollout costs a few list copies; :meth:`Sim.land` and :meth:`Sim.place` follow ``rules._land``
-and the placement of ``rules._apply`` exactly (tests/engine/indus/test_indus_playout.py plays
+and the placement of ``rules.apply_action`` exactly (tests/engine/indus/test_indus_playout.py plays
 random games through both and compares them after every action). Rollouts with the real rules
 engine cost about 75 µs per action in building tuples, events and action dicts, which is most of
 a search's budget.

@@ -45,7 +45,11 @@ __all__ = [
     "SPACES",
     "State",
     "action_key",
+    "apply_action",
     "landing",
+    "legal",
+    "new_state",
+    "piece_json",
     "seat_colours",
     "seat_of",
 ]
@@ -152,7 +156,7 @@ def _set(tup: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*tup[:i], value, *tup[i + 1 :])
 
 
-def _piece_json(piece: int) -> dict[str, Any]:
+def piece_json(piece: int) -> dict[str, Any]:
     """Return a piece as a JSON dict: colour and rank letter."""
     return {"colour": piece >> 2, "rank": RANKS[piece & 3]}
 
@@ -206,7 +210,7 @@ def _begin_turn(state: State, seat: int, events: list[Event]) -> State:
     )
 
 
-def _legal(state: State, seat: int) -> list[Any]:
+def legal(state: State, seat: int) -> list[Any]:
     """Return the legal actions of ``seat``, already in ``action_key`` order."""
     phase = state.phase
     if phase == "over" or not is_seat(seat):
@@ -248,7 +252,7 @@ def _legal(state: State, seat: int) -> list[Any]:
         if reroll_allowed(state):
             out.append({"do": "reroll"})  # '{"do"' sorts after every '{"col' of a move
     elif phase == "keep":
-        pj = _piece_json(state.pending)
+        pj = piece_json(state.pending)
         out.append({"do": "keep", **pj})
         out.append({"do": "return", **pj})
     return out
@@ -262,7 +266,7 @@ def _land(state: State, slot: int, events: list[Event]) -> State:
     frame = _set(state.frame, slot, EMPTY)
     row, col = divmod(square, SIZE)
     events.append({"type": "move", "seat": state.seat, "space": SPACES[slot], "row": row, "col": col,
-                   "die": state.die, **_piece_json(piece)})
+                   "die": state.die, **piece_json(piece)})
     owner = state.owners[square]
     players = state.players
     if owner != NOBODY and owner != colour:
@@ -271,7 +275,7 @@ def _land(state: State, slot: int, events: list[Event]) -> State:
         captor = seat_of(owner, players)
         prisoners = _set(state.prisoners, captor, (*state.prisoners[captor], piece))
         events.append({"type": "captured", "by": captor, "by_colour": owner, "row": row, "col": col,
-                       "pieces": [_piece_json(piece)], "arrival": True})
+                       "pieces": [piece_json(piece)], "arrival": True})
         return replace(state, frame=frame, prisoners=prisoners)
     stack = (*state.stacks[square], piece)
     owners = state.owners
@@ -287,16 +291,16 @@ def _land(state: State, slot: int, events: list[Event]) -> State:
         if taken:
             prisoners = _set(prisoners, state.seat, (*prisoners[state.seat], *taken))
             events.append({"type": "captured", "by": state.seat, "by_colour": colour, "row": row,
-                           "col": col, "pieces": [_piece_json(p) for p in taken], "arrival": False})
+                           "col": col, "pieces": [piece_json(p) for p in taken], "arrival": False})
         if own:
             # An unsecured square holds at most one piece per colour, so at most one own piece.
             pending = own[0]
-            events.append({"type": "own_capture", "seat": state.seat, **_piece_json(pending)})
+            events.append({"type": "own_capture", "seat": state.seat, **piece_json(pending)})
     stacks = _set(state.stacks, square, stack)
     return replace(state, frame=frame, stacks=stacks, owners=owners, prisoners=prisoners, pending=pending)
 
 
-def _apply(state: State, seat: int, action: Any) -> tuple[State, list[Event]]:
+def apply_action(state: State, seat: int, action: Any) -> tuple[State, list[Event]]:
     """Return the next state for an action already known to be legal."""
     events: list[Event] = []
     phase = state.phase
@@ -309,7 +313,7 @@ def _apply(state: State, seat: int, action: Any) -> tuple[State, list[Event]]:
         colour, rank, slot = action["colour"], RANK_OF[action["rank"]], SPACE_INDEX[action["space"]]
         piece = 4 * colour + rank
         frame = _set(state.frame, slot, piece)
-        events.append({"type": "place", "seat": seat, "space": action["space"], **_piece_json(piece)})
+        events.append({"type": "place", "seat": seat, "space": action["space"], **piece_json(piece)})
         if phase == "setup":
             start = _set(state.start, colour, _bump(state.start[colour], rank, -1))
             nxt = replace(state, frame=frame, start=start, seat=(seat + 1) % state.players)
@@ -336,11 +340,11 @@ def _apply(state: State, seat: int, action: Any) -> tuple[State, list[Event]]:
         colour = piece >> 2
         reserve = _set(state.reserve, colour, _bump(state.reserve[colour], piece & 3, +1))
         nxt = replace(state, reserve=reserve, pending=EMPTY)
-    events.append({"type": "kept" if do == "keep" else "returned", "seat": seat, **_piece_json(piece)})
+    events.append({"type": "kept" if do == "keep" else "returned", "seat": seat, **piece_json(piece)})
     return _begin_turn(nxt, (seat + 1) % state.players, events), events
 
 
-def _new_state(players: int, seed: int, layout: Layout) -> State:
+def new_state(players: int, seed: int, layout: Layout) -> State:
     """Return the state before the first start piece is placed."""
     ncol = colours_in_play(players)
     full, start = _FULL[players], _START[players]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .rules import _SLOT, MAX_TURNS, Action, opponent
+from .rules import MAX_TURNS, SLOT, Action, opponent
 from .state import LINES, NEIGHBOURS, RING, State, digest
 from .tiles import LEVEL_OF, MOTIF_INDEX, MOTIFS, RACK_LIMIT
 
@@ -205,7 +205,7 @@ def do(state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
         m = str(action["motif"])
         work.racks[seat][MOTIF_INDEX[m]] -= 1
         work.pyramids[seat][MOTIF_INDEX[m]] += 1
-        for _ in range(_SLOT[m][2]):
+        for _ in range(SLOT[m][2]):
             work.spend(seat, "helping_hand")
         level = LEVEL_OF[m]
         ev.update(motif=m, level=level)

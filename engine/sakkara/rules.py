@@ -40,6 +40,7 @@ from .tiles import LEVEL_OF, LEVEL_SLOTS, MOTIF_INDEX, MOTIFS, SPACES, SPELLS
 
 __all__ = [
     "MAX_TURNS",
+    "SLOT",
     "Action",
     "action_key",
     "build_ok",
@@ -68,7 +69,7 @@ BIRD = MOTIF_INDEX["bird"]
 OX = MOTIF_INDEX["ox"]
 
 # motif -> (indices sharing its slots, number of slots, hands spent with it), from the table
-_SLOT: dict[str, tuple[tuple[int, ...], int, int]] = {
+SLOT: dict[str, tuple[tuple[int, ...], int, int]] = {
     m: (tuple(MOTIF_INDEX[g] for g in group), n, hands)
     for group, n, hands in LEVEL_SLOTS
     for m in group
@@ -191,7 +192,7 @@ def build_ok(state: State, seat: int, m: str) -> bool:
     if level is None:
         return False
     rack, pyr = state.racks[seat], state.pyramids[seat]
-    group, n, hands = _SLOT[m]
+    group, n, hands = SLOT[m]
     i = MOTIF_INDEX[m]
     return (
         rack[i] > 0
