@@ -38,10 +38,9 @@ instead of the former Hard's: 66.7 % on those 800 games (one start placement ahe
 opponent's next one weighed too), 66.3 % (valued like a placement); the former Hard's value plus
 twice the learned value 73.0 % there, then 68.8 % on 1,600 fresh games where the shipped rule took
 70.8 % (README): none kept. The opponent in the reply choosing and valued as Hard is (its own move
-value added): 60.2 % on those 800 games (it rerolls far more), choosing so but valued by the
-learned value alone 69.0 %; the rolls after a reroll valued
-through the reply with the opponent's placement too: 69.8 % there, 68.4 % on 800 fresh games: not
-kept.
+value added): 60.2 % on those 800 games (it rerolls far more); choosing so but valued by the
+learned value alone: 69.0 %; the rolls after a reroll valued through the reply with the
+opponent's placement too: 69.8 % there, 68.4 % on 800 fresh games: none kept.
 """
 
 from __future__ import annotations
