@@ -22,9 +22,9 @@ that against the rolls to come, valued one turn further only where the opponent 
 place: with its placement too it played no better (README).
 
 Measured against the former Hard (bench/indus_ai.py, paired seeds; every figure in the README): with
-2 players 70.0 % with the reply (3,200 fresh games in four runs), 68.8 % before it (1,600 fresh games
+2 players 70.1 % with the reply (4,000 fresh games in five runs), 68.8 % before it (1,600 fresh games
 in three runs: 67.1, 68.0, 70.1 %; 75.2 % on the seeds that chose ``place_k``), with 4 players
-40.2 % (800 fresh games, fair 25 %), with 3 players 53.0 % (fair 33 %). The learned weight with
+40.0 % (1,600 fresh games in four runs, fair 25 %), with 3 players 53.0 % (fair 33 %). The learned weight with
 Hard's at 1 (2 players, 200 games, 8 placements): the learned value alone 43.0 %, 0.5 → 57.0 %,
 1 → 66.0 %, 2 → 73.5 %, 3 → 68.0 %, 4 → 69.3 %; every move also charged with the next seat's
 expected reply (Hard's estimate, weight 0.5) 67.5 %: not kept; each placement also credited with the
@@ -32,7 +32,7 @@ former Hard's value of the rank it leaves on the frame (its ``place_flex``): 66.
 on the same 400 fresh games: not kept; every candidate valued by its chance of winning (a normal
 spread of the final margin around its value) instead of its points: 69.5 % against 70.1 % on the
 same 800 fresh games: not kept. Weighing the opponent's reply (2 players): 71.9 % on those same 800
-games, then 70.6, 68.0, 70.6 and 71.0 % on 800 fresh games each (70.0 % pooled); the reroll compared on the
+games, then 70.6, 68.0, 70.6, 71.0 and 70.6 % on 800 fresh games each (70.1 % pooled); the reroll compared on the
 plain values instead: 69.7 % on the 800: not kept. The start placements chosen by the learned value
 instead of the former Hard's: 66.7 % on those 800 games (one start placement ahead), 64.1 % (the
 opponent's next one weighed too), 66.3 % (valued like a placement); the former Hard's value plus
@@ -40,7 +40,11 @@ twice the learned value 73.0 % there, then 68.8 % on 1,600 fresh games where the
 70.8 % (README): none kept. The opponent in the reply choosing and valued as Hard is (its own move
 value added): 60.2 % on those 800 games (it rerolls far more); choosing so but valued by the
 learned value alone: 69.0 %; the rolls after a reroll valued through the reply with the
-opponent's placement too: 69.8 % there, 68.4 % on 800 fresh games: none kept.
+opponent's placement too: 69.8 % there, 68.4 % on 800 fresh games; with the reply, learned
+weight 3: 68.6 % there; the moves valued through the reply without their move value's guesses at
+the opponent's next captures and covers (``threat_future``, ``cover``; the reply plays them out):
+69.3 % there: none kept. Two players on the same seeds end 64–66 % of the games alike (independent
+runs: 58 %), so a 2-point difference needs about 3,400 games a player to show (README).
 """
 
 from __future__ import annotations
