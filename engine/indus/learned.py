@@ -40,11 +40,12 @@ twice the learned value 73.0 % there, then 68.8 % on 1,600 fresh games where the
 70.8 % (README): none kept. The opponent in the reply choosing and valued as Hard is (its own move
 value added): 60.2 % on those 800 games (it rerolls far more); choosing so but valued by the
 learned value alone: 69.0 %; the rolls after a reroll valued through the reply with the
-opponent's placement too: 69.8 % there, 68.4 % on 800 fresh games; with the reply, learned
-weight 3: 68.6 % there; the moves valued through the reply without their move value's guesses at
-the opponent's next captures and covers (``threat_future``, ``cover``; the reply plays them out):
-69.3 % there: none kept. Two players on the same seeds end 64–66 % of the games alike (independent
-runs: 58 %), so a 2-point difference needs about 3,400 games a player to show (README).
+opponent's placement too: 69.8 % there, 68.4 % on 800 fresh games; with the reply, learned weight
+3: 68.6 % there, 1.5: 69.0 %; a reroll taken from 1 point below the best move: 71.7 %; the moves
+valued through the reply without their move value's guesses at the opponent's next captures and
+covers (``threat_future``, ``cover``; the reply plays them out): 69.3 % there: none kept. Two
+players on the same seeds end 64–72 % of the games alike (independent runs: 58 %), so a 2-point
+difference needs about 3,000 games a player to show (README).
 """
 
 from __future__ import annotations
