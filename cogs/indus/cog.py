@@ -23,7 +23,8 @@ from cogs.table.cog import TableCog
 from cogs.table.hub import TableBot
 from cogs.table.lobby import lobby_embed
 from engine.indus import GAME
-from engine.indus.layout import generate_layout, layout_to_text
+from engine.indus.generator import generate_layout
+from engine.indus.layout import layout_to_text
 from engine.session import SessionError
 
 __all__ = ["Indus", "layout_options", "setup"]

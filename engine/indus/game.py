@@ -12,7 +12,8 @@ from typing import Any
 
 from engine.core import CHANCE, Event, IllegalAction, Reason, check_seat, is_listed, pick_weighted
 
-from .layout import SIZE, TYPE_NAMES, build_layout, layout_from_option
+from .generator import layout_from_option
+from .layout import SIZE, TYPE_NAMES, build_layout
 from .rules import (
     COLOUR_NAMES,
     DIE,

@@ -28,7 +28,7 @@ from db.store import Store
 from engine.clock import SystemClock
 from engine.core import replay
 from engine.indus import GAME
-from engine.indus.layout import generate_layout
+from engine.indus.generator import generate_layout
 from engine.session import Table
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 

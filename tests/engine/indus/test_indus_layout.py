@@ -9,12 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.indus import GAME
+from engine.indus.generator import generate_layout, layout_from_option
 from engine.indus.layout import (
     DEFAULT_GRID,
     build_layout,
     default_layout,
-    generate_layout,
-    layout_from_option,
     layout_to_text,
     parse_layout_text,
     validate_cells,
