@@ -17,10 +17,11 @@ import numpy as np
 from engine.core import play
 from engine.incan_gold import GAME, ai
 from engine.incan_gold import batch as B
+from engine.incan_gold import models as M
 
 THRESHOLDS = [ai.leave_at_10, ai.leave_after_7, ai.leave_at_2_hazards, ai.leave_at_10, ai.leave_after_7,
               ai.leave_at_2_hazards]
-POLICIES = [B.leave_when_carried(10), B.leave_after_cards(7), B.leave_at_hazards(2)] * 2
+POLICIES = [M.leave_when_carried(10), M.leave_after_cards(7), M.leave_at_hazards(2)] * 2
 
 
 def engine_rate(agents, games: int) -> float:

@@ -402,36 +402,3 @@ def winners(b: Batch) -> BoolArray:
     key = scores(b) * 16 + b.art_count
     best: BoolArray = key == key.max(axis=1, keepdims=True)
     return best
-
-
-# --------------------------------------------------------------------------- baseline policies
-
-
-def leave_when_carried(threshold: int) -> Policy:
-    """Return the policy "return to camp once carrying at least ``threshold`` gems"."""
-    def policy(b: Batch, seat: int, rows: IntArray) -> BoolArray:
-        out: BoolArray = b.carried[rows, seat] >= threshold
-        return out
-    return policy
-
-
-def leave_after_cards(cards: int) -> Policy:
-    """Return the policy "return to camp once ``cards`` cards are on the path"."""
-    def policy(b: Batch, seat: int, rows: IntArray) -> BoolArray:
-        out: BoolArray = b.revealed[rows] >= cards
-        return out
-    return policy
-
-
-def leave_at_hazards(hazards: int) -> Policy:
-    """Return the policy "return to camp once ``hazards`` hazards are on the path"."""
-    def policy(b: Batch, seat: int, rows: IntArray) -> BoolArray:
-        out: BoolArray = b.hazards_on_path[rows] >= hazards
-        return out
-    return policy
-
-
-def always_torch(b: Batch, seat: int, rows: IntArray) -> BoolArray:
-    """Never return to camp voluntarily."""
-    out: BoolArray = np.zeros(rows.shape[0], dtype=np.bool_)
-    return out

@@ -26,10 +26,14 @@ __all__ = [
     "PRIOR",
     "RANDOM",
     "RISKY",
+    "always_torch",
     "batch_ev",
     "batch_risky",
     "careful",
     "counting",
+    "leave_after_cards",
+    "leave_at_hazards",
+    "leave_when_carried",
     "mixture",
     "policy_leaves",
 ]
@@ -161,3 +165,36 @@ def mixture(noise: np.random.Generator) -> B.Policy:
         return policy_leaves(b, seat, rows, noise)
 
     return policy
+
+
+# --- fixed-threshold baselines (the tournament's simple fields, the tests' reference seats)
+
+
+def leave_when_carried(threshold: int) -> B.Policy:
+    """Return the policy "return to camp once carrying at least ``threshold`` gems"."""
+    def policy(b: B.Batch, seat: int, rows: B.IntArray) -> B.BoolArray:
+        out: B.BoolArray = b.carried[rows, seat] >= threshold
+        return out
+    return policy
+
+
+def leave_after_cards(cards: int) -> B.Policy:
+    """Return the policy "return to camp once ``cards`` cards are on the path"."""
+    def policy(b: B.Batch, seat: int, rows: B.IntArray) -> B.BoolArray:
+        out: B.BoolArray = b.revealed[rows] >= cards
+        return out
+    return policy
+
+
+def leave_at_hazards(hazards: int) -> B.Policy:
+    """Return the policy "return to camp once ``hazards`` hazards are on the path"."""
+    def policy(b: B.Batch, seat: int, rows: B.IntArray) -> B.BoolArray:
+        out: B.BoolArray = b.hazards_on_path[rows] >= hazards
+        return out
+    return policy
+
+
+def always_torch(b: B.Batch, seat: int, rows: B.IntArray) -> B.BoolArray:
+    """Never return to camp voluntarily."""
+    out: B.BoolArray = np.zeros(rows.shape[0], dtype=np.bool_)
+    return out

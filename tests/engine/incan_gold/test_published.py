@@ -75,7 +75,7 @@ def test_ev_is_upside_minus_downside_of_the_go_code():
 def test_batch_twins_of_the_bots_play_the_same_games_as_the_engine_agents(options):
     seeds = list(range(0, 3000, 31))
     engine_agents = [PUBLISHED["ev"], PUBLISHED["risky"], hazard_count(1), hazard_count(2), PUBLISHED["ev"]]
-    policies = [M.batch_ev, lambda b, s, r: M.batch_risky(b, s, r), B.leave_at_hazards(1), B.leave_at_hazards(2),
+    policies = [M.batch_ev, lambda b, s, r: M.batch_risky(b, s, r), M.leave_at_hazards(1), M.leave_at_hazards(2),
                 M.batch_ev]
     b = B.run(B.new_batch(5, seeds=seeds, options=options), policies)
     scores = B.scores(b)
