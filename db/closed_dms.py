@@ -8,8 +8,8 @@ Times are seconds since the epoch on the caller's clock (the session clock), sto
 
 from __future__ import annotations
 
+from db.codecs import check_int64
 from db.plumbing import StoreBase
-from db.records import check_int64
 
 __all__ = ["ClosedDmRecords"]
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
-from db.records import from_ms, to_ms
+from db.codecs import from_ms, to_ms
 from db.store import Store
 
 __all__ = [

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from db.codecs import check_int64
 from db.plumbing import StoreBase
-from db.records import check_int64
 
 __all__ = ["LocaleRecords"]
 

@@ -13,19 +13,10 @@ from datetime import datetime
 from typing import Literal, cast
 
 from db.backend import Conn, Refused
+from db.codecs import check_int64, encode_json, to_ms
 from db.errors import GameNotFound, NoSuchSeat, StaleVersion, WrongStatus
 from db.plumbing import StoreBase
-from db.records import (
-    ACTIVE_STATUSES,
-    CHANCE_SEAT,
-    ActionRow,
-    GameRow,
-    NewResult,
-    ResultRow,
-    check_int64,
-    encode_json,
-    to_ms,
-)
+from db.records import ACTIVE_STATUSES, CHANCE_SEAT, ActionRow, GameRow, NewResult, ResultRow
 
 __all__ = ["PlayRecords"]
 

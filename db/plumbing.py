@@ -12,8 +12,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from db.backend import Backend, Conn
+from db.codecs import to_ms
 from db.errors import AlreadySeated, GameNotFound, WrongStatus
-from db.records import GameRow, GameStatus, NewSeat, SeatRow, to_ms
+from db.records import GameRow, GameStatus, NewSeat, SeatRow
 
 __all__ = ["Clock", "StoreBase", "utc_now"]
 

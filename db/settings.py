@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from db.codecs import check_int64, decode_json, encode_json
 from db.plumbing import StoreBase
-from db.records import check_int64, decode_json, encode_json
 
 __all__ = ["SettingsRecords"]
 

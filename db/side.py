@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from db.backend import Refused
+from db.codecs import check_int64, to_ms
 from db.errors import StoreError
 from db.plumbing import StoreBase
-from db.records import ACTIVE_STATUSES, STATUSES, DeadlineRow, MessageRow, SnapshotRow, check_int64, to_ms
+from db.records import ACTIVE_STATUSES, STATUSES, DeadlineRow, MessageRow, SnapshotRow
 
 __all__ = ["SideRows"]
 

@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from db.backend import Backend, Refused
 from db.closed_dms import ClosedDmRecords
+from db.codecs import check_int64, encode_json
 from db.commands import CommandSyncRecords
 from db.errors import (
     AlreadySeated,
@@ -37,19 +38,7 @@ from db.errors import (
 from db.locales import LocaleRecords
 from db.play import PlayRecords
 from db.plumbing import Clock, utc_now
-from db.records import (
-    ActionRow,
-    DeadlineRow,
-    GameLog,
-    GameRow,
-    NewSeat,
-    SeatRow,
-    SnapshotRow,
-    TableLoad,
-    TableTail,
-    check_int64,
-    encode_json,
-)
+from db.records import ActionRow, DeadlineRow, GameLog, GameRow, NewSeat, SeatRow, SnapshotRow, TableLoad, TableTail
 from db.settings import SettingsRecords
 from db.side import SideRows
 from db.sqlite import SqliteBackend

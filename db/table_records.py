@@ -19,9 +19,10 @@ from datetime import datetime
 from typing import Any
 
 from db.backend import Conn, Refused
+from db.codecs import _int, _opt_int, _str, check_int64, decode_object, encode_json, from_ms
 from db.errors import CorruptRow, GameNotFound, NoSuchSeat, WrongStatus
 from db.plumbing import StoreBase
-from db.records import MessageRow, _int, _opt_int, _str, check_int64, decode_object, encode_json, from_ms
+from db.records import MessageRow
 
 __all__ = ["SEAT_EVENT_KINDS", "SeatEventRow", "StoryRow", "TableRecords"]
 
