@@ -14,7 +14,19 @@ from typing import Any, cast
 
 from db.errors import CorruptRow
 
-__all__ = ["check_int64", "decode_json", "decode_object", "encode_json", "from_ms", "to_ms"]
+__all__ = [
+    "check_int64",
+    "column_int",
+    "column_opt_int",
+    "column_opt_str",
+    "column_opt_time",
+    "column_str",
+    "decode_json",
+    "decode_object",
+    "encode_json",
+    "from_ms",
+    "to_ms",
+]
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MS = timedelta(milliseconds=1)
@@ -73,31 +85,31 @@ def decode_object(text: object, game_id: int, what: str) -> dict[str, Any]:
     return cast(dict[str, Any], value)
 
 
-def _int(value: object, game_id: int, what: str) -> int:
+def column_int(value: object, game_id: int, what: str) -> int:
     """Return ``value`` if it is an int, else raise CorruptRow."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise CorruptRow(game_id, f"{what}: expected an integer, found {value!r}")
     return value
 
 
-def _opt_int(value: object, game_id: int, what: str) -> int | None:
+def column_opt_int(value: object, game_id: int, what: str) -> int | None:
     """Return ``value`` if it is an int or None, else raise CorruptRow."""
-    return None if value is None else _int(value, game_id, what)
+    return None if value is None else column_int(value, game_id, what)
 
 
-def _str(value: object, game_id: int, what: str) -> str:
+def column_str(value: object, game_id: int, what: str) -> str:
     """Return ``value`` if it is a str, else raise CorruptRow."""
     if not isinstance(value, str):
         raise CorruptRow(game_id, f"{what}: expected text, found {value!r}")
     return value
 
 
-def _opt_str(value: object, game_id: int, what: str) -> str | None:
+def column_opt_str(value: object, game_id: int, what: str) -> str | None:
     """Return ``value`` if it is a str or None, else raise CorruptRow."""
-    return None if value is None else _str(value, game_id, what)
+    return None if value is None else column_str(value, game_id, what)
 
 
-def _opt_time(value: object, game_id: int, what: str) -> datetime | None:
+def column_opt_time(value: object, game_id: int, what: str) -> datetime | None:
     """Return the datetime of a nullable millisecond column."""
-    ms = _opt_int(value, game_id, what)
+    ms = column_opt_int(value, game_id, what)
     return None if ms is None else from_ms(ms)

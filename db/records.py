@@ -13,7 +13,17 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
-from db.codecs import _int, _opt_int, _opt_str, _opt_time, _str, check_int64, decode_json, decode_object, from_ms
+from db.codecs import (
+    check_int64,
+    column_int,
+    column_opt_int,
+    column_opt_str,
+    column_opt_time,
+    column_str,
+    decode_json,
+    decode_object,
+    from_ms,
+)
 from db.errors import CorruptRow
 
 __all__ = [
@@ -83,25 +93,25 @@ class GameRow:
     @classmethod
     def decode(cls, row: tuple[object, ...]) -> GameRow:
         """Return the record of a ``COLUMNS`` row; raise CorruptRow for a malformed one."""
-        game_id = _int(row[0], -1, "games.id")
-        status = _str(row[9], game_id, "status")
+        game_id = column_int(row[0], -1, "games.id")
+        status = column_str(row[9], game_id, "status")
         if status not in STATUSES:
             raise CorruptRow(game_id, f"status: unknown value {status!r}")
         return cls(
             id=game_id,
-            game=_str(row[1], game_id, "game"),
-            preset=_opt_str(row[2], game_id, "preset"),
+            game=column_str(row[1], game_id, "game"),
+            preset=column_opt_str(row[2], game_id, "preset"),
             options=decode_object(row[3], game_id, "options"),
             table_options=decode_object(row[4], game_id, "table_options"),
-            seed=_opt_int(row[5], game_id, "seed"),
-            guild_id=_int(row[6], game_id, "guild_id"),
-            channel_id=_int(row[7], game_id, "channel_id"),
-            host_id=_int(row[8], game_id, "host_id"),
+            seed=column_opt_int(row[5], game_id, "seed"),
+            guild_id=column_int(row[6], game_id, "guild_id"),
+            channel_id=column_int(row[7], game_id, "channel_id"),
+            host_id=column_int(row[8], game_id, "host_id"),
             status=status,
-            version=_int(row[10], game_id, "version"),
-            created_at=from_ms(_int(row[11], game_id, "created_at")),
-            started_at=_opt_time(row[12], game_id, "started_at"),
-            finished_at=_opt_time(row[13], game_id, "finished_at"),
+            version=column_int(row[10], game_id, "version"),
+            created_at=from_ms(column_int(row[11], game_id, "created_at")),
+            started_at=column_opt_time(row[12], game_id, "started_at"),
+            finished_at=column_opt_time(row[13], game_id, "finished_at"),
         )
 
 
@@ -155,13 +165,13 @@ class SeatRow:
     @classmethod
     def decode(cls, row: tuple[object, ...]) -> SeatRow:
         """Return the record of a ``COLUMNS`` row; raise CorruptRow for a malformed one."""
-        game_id = _int(row[0], -1, "seats.game_id")
-        user_id = _opt_int(row[2], game_id, "seats.user_id")
-        ai_level = _opt_str(row[3], game_id, "seats.ai_level")
+        game_id = column_int(row[0], -1, "seats.game_id")
+        user_id = column_opt_int(row[2], game_id, "seats.user_id")
+        ai_level = column_opt_str(row[3], game_id, "seats.ai_level")
         if (user_id is None) == (ai_level is None):
             raise CorruptRow(game_id, "seats: a seat must be exactly one of user or AI")
-        return cls(game_id, _int(row[1], game_id, "seats.seat"), user_id, ai_level,
-                   _str(row[4], game_id, "seats.display_name"))
+        return cls(game_id, column_int(row[1], game_id, "seats.seat"), user_id, ai_level,
+                   column_str(row[4], game_id, "seats.display_name"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,14 +189,14 @@ class ActionRow:
     @classmethod
     def decode(cls, row: tuple[object, ...]) -> ActionRow:
         """Return the record of a ``COLUMNS`` row; raise CorruptRow for a malformed one."""
-        game_id = _int(row[0], -1, "actions.game_id")
-        seq = _int(row[1], game_id, "actions.seq")
+        game_id = column_int(row[0], -1, "actions.game_id")
+        seq = column_int(row[1], game_id, "actions.seq")
         return cls(
             game_id=game_id,
             seq=seq,
-            seat=_int(row[2], game_id, f"actions[{seq}].seat"),
+            seat=column_int(row[2], game_id, f"actions[{seq}].seat"),
             payload=decode_json(row[3], game_id, f"actions[{seq}].payload"),
-            created_at=from_ms(_int(row[4], game_id, f"actions[{seq}].created_at")),
+            created_at=from_ms(column_int(row[4], game_id, f"actions[{seq}].created_at")),
         )
 
 
@@ -217,15 +227,15 @@ class ResultRow:
     @classmethod
     def decode(cls, row: tuple[object, ...]) -> ResultRow:
         """Return the record of a ``COLUMNS`` row; raise CorruptRow for a malformed one."""
-        game_id = _int(row[0], -1, "results.game_id")
+        game_id = column_int(row[0], -1, "results.game_id")
         return cls(
             game_id=game_id,
-            seat=_int(row[1], game_id, "results.seat"),
-            user_id=_opt_int(row[2], game_id, "results.user_id"),
-            ai_level=_opt_str(row[3], game_id, "results.ai_level"),
-            score=_int(row[4], game_id, "results.score"),
-            placement=_int(row[5], game_id, "results.placement"),
-            is_winner=bool(_int(row[6], game_id, "results.is_winner")),
+            seat=column_int(row[1], game_id, "results.seat"),
+            user_id=column_opt_int(row[2], game_id, "results.user_id"),
+            ai_level=column_opt_str(row[3], game_id, "results.ai_level"),
+            score=column_int(row[4], game_id, "results.score"),
+            placement=column_int(row[5], game_id, "results.placement"),
+            is_winner=bool(column_int(row[6], game_id, "results.is_winner")),
         )
 
 
@@ -246,15 +256,15 @@ class MessageRow:
     @classmethod
     def decode(cls, row: tuple[object, ...]) -> MessageRow:
         """Return the record of a ``COLUMNS`` row; raise CorruptRow for a malformed one."""
-        game_id = _int(row[0], -1, "messages.game_id")
+        game_id = column_int(row[0], -1, "messages.game_id")
         return cls(
             game_id=game_id,
-            kind=_str(row[1], game_id, "messages.kind"),
-            seat=_opt_int(row[2], game_id, "messages.seat"),
-            channel_id=_int(row[3], game_id, "messages.channel_id"),
-            message_id=_int(row[4], game_id, "messages.message_id"),
-            updated_at=from_ms(_int(row[5], game_id, "messages.updated_at")),
-            open=bool(_int(row[6], game_id, "messages.open")),
+            kind=column_str(row[1], game_id, "messages.kind"),
+            seat=column_opt_int(row[2], game_id, "messages.seat"),
+            channel_id=column_int(row[3], game_id, "messages.channel_id"),
+            message_id=column_int(row[4], game_id, "messages.message_id"),
+            updated_at=from_ms(column_int(row[5], game_id, "messages.updated_at")),
+            open=bool(column_int(row[6], game_id, "messages.open")),
         )
 
 
@@ -272,12 +282,12 @@ class DeadlineRow:
     @classmethod
     def decode(cls, row: tuple[object, ...]) -> DeadlineRow:
         """Return the record of a ``COLUMNS`` row; raise CorruptRow for a malformed one."""
-        game_id = _int(row[0], -1, "deadlines.game_id")
+        game_id = column_int(row[0], -1, "deadlines.game_id")
         return cls(
             game_id=game_id,
-            kind=_str(row[1], game_id, "deadlines.kind"),
-            due_at=from_ms(_int(row[2], game_id, "deadlines.due_at")),
-            version=_opt_int(row[3], game_id, "deadlines.version"),
+            kind=column_str(row[1], game_id, "deadlines.kind"),
+            due_at=from_ms(column_int(row[2], game_id, "deadlines.due_at")),
+            version=column_opt_int(row[3], game_id, "deadlines.version"),
         )
 
 
@@ -308,9 +318,9 @@ class SnapshotRow:
     @classmethod
     def decode(cls, row: tuple[object, ...]) -> SnapshotRow:
         """Return the record of a ``COLUMNS`` row; raise CorruptRow for a malformed one."""
-        game_id = _int(row[0], -1, "snapshots.game_id")
-        return cls(game_id, _int(row[1], game_id, "snapshots.version"), _int(row[2], game_id, "snapshots.opened"),
-                   _str(row[3], game_id, "snapshots.state"))
+        game_id = column_int(row[0], -1, "snapshots.game_id")
+        return cls(game_id, column_int(row[1], game_id, "snapshots.version"),
+                   column_int(row[2], game_id, "snapshots.opened"), column_str(row[3], game_id, "snapshots.state"))
 
 
 @dataclass(frozen=True, slots=True)

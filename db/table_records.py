@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from db.backend import Conn, Refused
-from db.codecs import _int, _opt_int, _str, check_int64, decode_object, encode_json, from_ms
+from db.codecs import check_int64, column_int, column_opt_int, column_str, decode_object, encode_json, from_ms
 from db.errors import CorruptRow, GameNotFound, NoSuchSeat, WrongStatus
 from db.plumbing import StoreBase
 from db.records import MessageRow
@@ -45,13 +45,14 @@ class SeatEventRow:
     @classmethod
     def decode(cls, row: tuple[object, ...]) -> SeatEventRow:
         """Return the record of a ``COLUMNS`` row; raise CorruptRow for a malformed one."""
-        game_id = _int(row[0], -1, "seat_events.game_id")
-        kind = _str(row[3], game_id, "seat_events.kind")
+        game_id = column_int(row[0], -1, "seat_events.game_id")
+        kind = column_str(row[3], game_id, "seat_events.kind")
         if kind not in SEAT_EVENT_KINDS:
             raise CorruptRow(game_id, f"seat_events.kind: unknown kind {kind!r}")
-        return cls(game_id, _int(row[1], game_id, "seat_events.version"), _int(row[2], game_id, "seat_events.seat"),
+        return cls(game_id, column_int(row[1], game_id, "seat_events.version"),
+                   column_int(row[2], game_id, "seat_events.seat"),
                    kind, decode_object(row[4], game_id, "seat_events.detail"),
-                   from_ms(_int(row[5], game_id, "seat_events.created_at")))
+                   from_ms(column_int(row[5], game_id, "seat_events.created_at")))
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,10 +70,10 @@ class StoryRow:
     @classmethod
     def decode(cls, row: tuple[object, ...]) -> StoryRow:
         """Return the record of a ``COLUMNS`` row; raise CorruptRow for a malformed one."""
-        game_id = _int(row[0], -1, "game_story.game_id")
-        return cls(game_id, _opt_int(row[1], game_id, "game_story.thread_id"),
-                   _int(row[2], game_id, "game_story.actions_written"),
-                   _int(row[3], game_id, "game_story.notes_written"))
+        game_id = column_int(row[0], -1, "game_story.game_id")
+        return cls(game_id, column_opt_int(row[1], game_id, "game_story.thread_id"),
+                   column_int(row[2], game_id, "game_story.actions_written"),
+                   column_int(row[3], game_id, "game_story.notes_written"))
 
 
 class TableRecords(StoreBase):
