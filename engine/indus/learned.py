@@ -24,7 +24,7 @@ place: with its placement too it played no better (README).
 Measured against the former Hard (bench/indus_ai.py, paired seeds; every figure in the README): with
 2 players 70.1 % with the reply (4,000 fresh games in five runs), 68.8 % before it (1,600 fresh games
 in three runs: 67.1, 68.0, 70.1 %; 75.2 % on the seeds that chose ``place_k``), with 4 players
-40.0 % (1,600 fresh games in four runs, fair 25 %), with 3 players 53.0 % (fair 33 %). The learned weight with
+40.6 % (3,600 fresh games in six runs, fair 25 %), with 3 players 53.0 % (fair 33 %). The learned weight with
 Hard's at 1 (2 players, 200 games, 8 placements): the learned value alone 43.0 %, 0.5 → 57.0 %,
 1 → 66.0 %, 2 → 73.5 %, 3 → 68.0 %, 4 → 69.3 %; every move also charged with the next seat's
 expected reply (Hard's estimate, weight 0.5) 67.5 %: not kept; each placement also credited with the
@@ -43,7 +43,12 @@ learned value alone: 69.0 %; the rolls after a reroll valued through the reply w
 opponent's placement too: 69.8 % there, 68.4 % on 800 fresh games; with the reply, learned weight
 3: 68.6 % there, 1.5: 69.0 %; a reroll taken from 1 point below the best move: 71.7 %; the moves
 valued through the reply without their move value's guesses at the opponent's next captures and
-covers (``threat_future``, ``cover``; the reply plays them out): 69.3 % there: none kept. Two
+covers (``threat_future``, ``cover``; the reply plays them out): 69.3 % there: none kept. With 4
+players (800 games from 130000, where the shipped Hard took 37.6 %): the learned value blended
+half and half with the margin to the best other seat (each seat's value from its own view) 41.9 %,
+but 40.7 % on 800 fresh games where the shipped took 42.4 %; the margin to the best other seat
+alone 39.5 %; every move valued through the next seat's best turn by that seat's own learned
+value 41.4 %; both 36.9 %: none kept. Two
 players on the same seeds end 64–72 % of the games alike (independent runs: 58 %), so a 2-point
 difference needs about 3,000 games a player to show (README).
 """
