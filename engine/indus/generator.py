@@ -1,8 +1,9 @@
 """Indus's seeded random layout (rules §9.5, option B) and the game option that picks a layout.
 
 The generator lays a main canal, then walls on the outer ring, roads, paths, buildings and tombs
-as walks and blobs, and keeps the first attempt that passes §9.5 step 6 (every square typed,
-separate ruins of one type never merged). Its RNG is keyed by the game's seed with a salt of its
+as walks and blobs, and keeps the first attempt that passes §9.5 step 6 (1–3 types a square,
+every type used, 10–20 squares with several, no ruin over 8 squares) with separate ruins of one
+type never merged. Its RNG is keyed by the game's seed with a salt of its
 own, so the board never consumes or shifts the dice.
 """
 
