@@ -22,7 +22,7 @@ that against the rolls to come, valued one turn further only where the opponent 
 place: with its placement too it played no better (README).
 
 Measured against the former Hard (bench/indus_ai.py, paired seeds; every figure in the README): with
-2 players 70.1 % with the reply (4,000 fresh games in five runs), 68.8 % before it (1,600 fresh games
+2 players 70.4 % with the reply (4,800 fresh games in six runs), 68.8 % before it (1,600 fresh games
 in three runs: 67.1, 68.0, 70.1 %; 75.2 % on the seeds that chose ``place_k``), with 4 players
 40.6 % (3,600 fresh games in six runs, fair 25 %), with 3 players 53.0 % (fair 33 %). The learned weight with
 Hard's at 1 (2 players, 200 games, 8 placements): the learned value alone 43.0 %, 0.5 → 57.0 %,
