@@ -18,12 +18,12 @@ from .layout import (
     SIZE,
     TYPES,
     Layout,
-    _components,
     build_layout,
     default_layout,
     layout_from_mapping,
     neighbours,
     parse_layout_text,
+    ruin_components,
     validate_cells,
 )
 
@@ -139,7 +139,7 @@ def _try_generate(rng: random.Random) -> tuple[str, ...] | None:
     except ValueError:
         return None
     # Separate ruins of one type must not have merged into one (§9.5 step 6).
-    if any(len(_components(cells, kind)) != at.placed[kind] for kind in TYPES):
+    if any(len(ruin_components(cells, kind)) != at.placed[kind] for kind in TYPES):
         return None
     return cells
 

@@ -37,6 +37,7 @@ __all__ = [
     "layout_to_text",
     "neighbours",
     "parse_layout_text",
+    "ruin_components",
     "validate_cells",
 ]
 
@@ -152,7 +153,7 @@ def _canonical(cell: str) -> str:
     return "".join(t for t in TYPES if t in letters)
 
 
-def _components(cells: tuple[str, ...], kind: str) -> list[tuple[int, ...]]:
+def ruin_components(cells: tuple[str, ...], kind: str) -> list[tuple[int, ...]]:
     """Return the connected components of one type, in row-major order of their first square."""
     seen: set[int] = set()
     comps: list[tuple[int, ...]] = []
@@ -199,7 +200,7 @@ def validate_cells(cells: tuple[str, ...]) -> None:
     if not MIN_MULTI <= multi <= MAX_MULTI:
         raise ValueError(f"layout: {multi} squares show 2+ types, not {MIN_MULTI}–{MAX_MULTI}")
     for kind in TYPES:
-        for comp in _components(cells, kind):
+        for comp in ruin_components(cells, kind):
             if len(comp) > MAX_RUIN_SIZE:
                 raise ValueError(f"layout: a {TYPE_NAMES[kind]} of {len(comp)} squares (max 8)")
 
@@ -220,7 +221,7 @@ def build_layout(
     given = dict(values or {})
     ruins: list[Ruin] = []
     for kind in TYPES:
-        for i, comp in enumerate(_components(canon, kind), start=1):
+        for i, comp in enumerate(ruin_components(canon, kind), start=1):
             rid = f"{kind}{i}"
             first, second = formula_values(kind, len(comp))
             if rid in given:
