@@ -1,7 +1,7 @@
 """Incan Gold AI strength in fields that mean something: the published bots, mixed tables, ladders.
 
 Usage: python bench/incan_gold_tournament.py [--games 400] [--sections anchor,field5,mixed5,ladder]
-       [--procs 2] [--seed 0] [--rollouts R] [--seconds S] [--ladder hard:medium,medium:easy,...]
+       [--procs 2] [--seed 0[,1000,...]] [--rollouts R] [--seconds S] [--ladder hard:medium,medium:easy,...]
        [--levels easy,medium,hard]
 
 The baseline bots are those of the public simulator 2222-42/incangold_strategy, ported decision
@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import argparse
 import random
+from collections.abc import Iterable
 from dataclasses import replace
 
-from kit_ai import Timed, machine_line, matchup_line, parallel, timing_line
+from kit_ai import Timed, blocks, machine_line, parallel, report, seed_starts, timing_line
 
 from engine.core import Agent, play
 from engine.incan_gold import GAME, ai
@@ -62,20 +63,24 @@ def table(job: tuple[tuple[str, ...], int, int]) -> tuple[dict[str, float], dict
     return wins, times
 
 
-def field(label: str, fields: list[tuple[str, ...]], seed: int, procs: int,
-          times: dict[str, list[float]]) -> dict[str, tuple[float, int]]:
-    """Play one game per field (seed + index, rotated by index); return wins and games per bot."""
-    rows = parallel(table, [(f, seed + g, g) for g, f in enumerate(fields)], procs)
+def field(label: str, opponent: str, jobs: list[tuple[tuple[str, ...], int, int]], names: Iterable[str],
+          starts: list[int], procs: int, times: dict[str, list[float]]) -> None:
+    """Play the tables of ``jobs`` (:func:`table`'s, laid out per start by ``kit_ai.blocks``); print
+    every bot's share of its tables and, for each of ``names``, its matchup line against
+    ``opponent`` over the tables it sat at."""
+    rows = parallel(table, jobs, procs)
     score: dict[str, tuple[float, int]] = {}
-    for f, (wins, t) in zip(fields, rows, strict=True):
-        for n in f:
+    for (seats, _, _), (wins, t) in zip(jobs, rows, strict=True):
+        for n in seats:
             w, g = score.get(n, (0.0, 0))
             score[n] = (w + wins.get(n, 0.0), g + 1)
         for n, ts in t.items():
             times.setdefault(n, []).extend(ts)
     ranked = sorted(score.items(), key=lambda kv: -kv[1][0] / kv[1][1])
     print(f"# {label}: " + ", ".join(f"{n} {w / g:.3f}" for n, (w, g) in ranked), flush=True)
-    return score
+    for n in names:
+        report(n, opponent, [wins.get(n, 0.0) if n in seats else None
+                             for (seats, _, _), (wins, _) in zip(jobs, rows, strict=True)], starts)
 
 
 def main() -> None:
@@ -84,7 +89,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--sections", default="anchor,field5,mixed5,ladder")
     ap.add_argument("--procs", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=seed_starts, default=[0], help="a start, or several: a,b,c (kit_ai.py)")
     ap.add_argument("--rollouts", type=int, default=None)
     ap.add_argument("--seconds", type=float, default=None)
     ap.add_argument("--levels", default=",".join(LEVELS),
@@ -98,31 +103,31 @@ def main() -> None:
         ai.BUDGET = replace(ai.BUDGET, seconds=args.seconds)
     sections = set(args.sections.split(","))
     levels = [name for name in args.levels.split(",") if name]
-    n = args.games
+    n, starts = args.games, args.seed
     print(machine_line(args.procs))
     print(f"# incan gold: hard budget {ai.BUDGET.rollouts} rollout pairs, cap {ai.BUDGET.seconds:g} s; "
-          f"seeds from {args.seed}", flush=True)
+          f"seeds from {','.join(map(str, starts))}", flush=True)
     times: dict[str, list[float]] = {}
     if "anchor" in sections:
         for level in levels:
             names = (level, *ANCHOR_FIELD[1:])
-            score = field(f"anchor6 with {level}", [names] * n, args.seed, args.procs, times)
-            print(matchup_line(level, "anchor6", *score[level]), flush=True)
+            jobs = [(names, start + g, g) for start, g in blocks(starts, n)]
+            field(f"anchor6 with {level}", "anchor6", jobs, [level], starts, args.procs, times)
     if "field5" in sections:
         for level in levels:
-            score = field(f"field5 with {level}", [(level, *FIELD5)] * n, args.seed, args.procs, times)
-            print(matchup_line(level, "field5", *score[level]), flush=True)
+            jobs = [((level, *FIELD5), start + g, g) for start, g in blocks(starts, n)]
+            field(f"field5 with {level}", "field5", jobs, [level], starts, args.procs, times)
     if "mixed5" in sections:
-        draw = random.Random(args.seed)
-        fields = [tuple(draw.sample(POOL, 5)) for _ in range(n)]
-        score = field("mixed5", fields, args.seed, args.procs, times)
-        for name in POOL:
-            print(matchup_line(name, "mixed5", *score[name]), flush=True)
+        jobs = []
+        for start in starts:  # each start draws its tables as a run from it alone does
+            draw = random.Random(start)
+            jobs += [(tuple(draw.sample(POOL, 5)), start + g, g) for g in range(n)]
+        field("mixed5", "mixed5", jobs, POOL, starts, args.procs, times)
     if "ladder" in sections:
         for a, b in (pair.split(":") for pair in filter(None, args.ladder.split(","))):
-            pairs = [(a, b) if g % 2 == 0 else (b, a) for g in range(n)]
-            rows = parallel(table, [(p, args.seed + g // 2, 0) for g, p in enumerate(pairs)], args.procs)
-            print(matchup_line(a, b, sum(w.get(a, 0.0) for w, _ in rows), n), flush=True)
+            pairs = [((a, b) if g % 2 == 0 else (b, a), start + g // 2, 0) for start, g in blocks(starts, n)]
+            rows = parallel(table, pairs, args.procs)
+            report(a, b, [w.get(a, 0.0) for w, _ in rows], starts)
             for _, t in rows:
                 for name, ts in t.items():
                     times.setdefault(name, []).extend(ts)

@@ -1,7 +1,7 @@
 """Indus AI strength: head-to-head matchups of the levels, and Hard's decision time.
 
 Usage: python bench/indus_ai.py [--games 400] [--players 2|4] [--matchups hard:medium,medium:easy]
-       [--procs 2] [--seed 30000] [--layout default|random] [--nodes N] [--seconds S]
+       [--procs 2] [--seed 30000[,70000,...]] [--layout default|random] [--nodes N] [--seconds S]
        [--rollouts N] [--set place_k=3,horizon=3]
 
 2 players: paired seeds, games 2k and 2k+1 share the seed with the seats swapped.
@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
-from kit_ai import Timed, machine_line, matchup_line, parallel, timing_line
+from kit_ai import Timed, blocks, machine_line, parallel, report, seed_starts, timing_line
 
 from engine.core import play
 from engine.indus import GAME, ai, mcts, search
@@ -46,7 +46,7 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     ap.add_argument("--matchups", default="hard:medium,medium:easy")
     ap.add_argument("--procs", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=30_000)
+    ap.add_argument("--seed", type=seed_starts, default=[30_000], help="a start, or several: a,b,c (kit_ai.py)")
     ap.add_argument("--layout", default="default", choices=("default", "random"))
     ap.add_argument("--nodes", type=int, default=None)
     ap.add_argument("--seconds", type=float, default=None)
@@ -63,17 +63,18 @@ def main() -> None:
         pairs = dict(item.split("=") for item in args.set.split(","))
         mcts.SETTINGS = replace(mcts.SETTINGS, **{k: type(getattr(mcts.SETTINGS, k))(v) for k, v in pairs.items()})
     print(machine_line(args.procs))
-    print(f"# indus: {args.players} players, layout {args.layout}, seeds from {args.seed}; search budget "
+    seeds = ",".join(map(str, args.seed))
+    print(f"# indus: {args.players} players, layout {args.layout}, seeds from {seeds}; search budget "
           f"{search.BUDGET.nodes} nodes, cap {search.BUDGET.seconds:g} s; mcts {mcts.BUDGET.rollouts} rollouts, "
           f"cap {mcts.BUDGET.seconds:g} s, {mcts.SETTINGS}", flush=True)
     times: dict[str, list[float]] = {}
     p = args.players
     for pair in filter(None, args.matchups.split(",")):
         a, b = pair.split(":")
-        jobs = [(a, b, p, args.seed + g // p, g % p, args.layout) for g in range(args.games)]
+        jobs = [(a, b, p, start + g // p, g % p, args.layout) for start, g in blocks(args.seed, args.games)]
         rows = parallel(game, jobs, args.procs)
         suffix = "" if p == 2 else f"x{p - 1}"
-        print(matchup_line(a, b + suffix, sum(w for w, _ in rows), len(rows)), flush=True)
+        report(a, b + suffix, [w for w, _ in rows], args.seed)
         for _, t in rows:
             for n, ts in t.items():
                 times.setdefault(n, []).extend(ts)

@@ -5,13 +5,18 @@ Every AI benchmark prints one line per matchup in the form other tools read::
     matchup=<level>_vs_<opponent> win_share=<x> ci95=[<lo>,<hi>] games=<n>
 
 ``win_share`` is the share of the wins the first-named side took (a shared win counts as a
-fraction); ``ci95`` is the 95 % Wilson score interval of that share. Decision times print as::
+fraction); ``ci95`` is the 95 % Wilson score interval of that share. ``--seed`` takes one start or
+several separated by commas: each start plays the same ``--games`` it plays alone, and their games
+pool into the one matchup line (a ``# seeds from <start>:`` comment line per start comes first), so
+one command reproduces a figure pooled from several runs (starts far enough apart that their games'
+seeds do not overlap). Decision times print as::
 
     timing=<level> decisions=<n> p50_ms=<x> p99_ms=<x> max_ms=<x> budget_ms=<x> over_budget_1.2=<n>
 """
 
 from __future__ import annotations
 
+import argparse
 import math
 import multiprocessing
 import os
@@ -23,7 +28,8 @@ from typing import Any, TypeVar
 
 from engine.core import Agent
 
-__all__ = ["Timed", "machine_line", "matchup_line", "parallel", "timing_line", "wilson"]
+__all__ = ["Timed", "blocks", "machine_line", "matchup_line", "parallel", "report", "seed_starts", "timing_line",
+           "wilson"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -45,6 +51,36 @@ def matchup_line(level: str, opponent: str, wins: float, games: int) -> str:
     lo, hi = wilson(wins, games)
     share = wins / games if games else 0.0
     return f"matchup={level}_vs_{opponent} win_share={share:.3f} ci95=[{lo:.3f},{hi:.3f}] games={games}"
+
+
+def seed_starts(text: str) -> list[int]:
+    """Parse ``--seed``: one start or several, comma-separated (argparse ``type``)."""
+    try:
+        starts = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a seed or a comma-separated list of seeds: {text!r}") from None
+    if len(set(starts)) != len(starts):
+        raise argparse.ArgumentTypeError(f"a seed listed twice would count its games twice: {text!r}")
+    return starts
+
+
+def blocks(starts: Sequence[int], games: int) -> list[tuple[int, int]]:
+    """Return ``(start, g)`` for every start and every game number ``g < games``, start by start:
+    a benchmark's jobs built from them hold, per start, the jobs of a run from that start alone."""
+    return [(start, g) for start in starts for g in range(games)]
+
+
+def report(level: str, opponent: str, points: Sequence[float | None], starts: Sequence[int]) -> None:
+    """Print the matchup line of ``level`` over ``points`` (its share of each game's win, ``None``
+    where it did not play), laid out in equal blocks per start as :func:`blocks` makes them; with
+    several starts, each start's own line first, as a comment."""
+    size = len(points) // len(starts)
+    if len(starts) > 1:
+        for k, start in enumerate(starts):
+            part = [p for p in points[k * size:(k + 1) * size] if p is not None]
+            print(f"# seeds from {start}: " + matchup_line(level, opponent, sum(part), len(part)), flush=True)
+    played = [p for p in points if p is not None]
+    print(matchup_line(level, opponent, sum(played), len(played)), flush=True)
 
 
 def timing_line(level: str, times: Sequence[float], budget_s: float | None) -> str:

@@ -1,7 +1,7 @@
 """Sakkara AI strength: head-to-head matchups of the levels, and Hard's decision time.
 
 Usage: python bench/sakkara_ai.py [--games 400] [--matchups hard:medium,medium:easy]
-       [--procs 2] [--seed 20000] [--rollouts R] [--seconds S]
+       [--procs 2] [--seed 20000[,900000,...]] [--rollouts R] [--seconds S]
 
 Paired seeds: games 2k and 2k+1 share the deal (seed + k) with the seats swapped, so both sides
 play both sides of every deal. A draw (safety end with equal pyramids and grain) counts 1/2.
@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 
-from kit_ai import Timed, machine_line, matchup_line, parallel, timing_line
+from kit_ai import Timed, blocks, machine_line, parallel, report, seed_starts, timing_line
 
 from engine.core import play
 from engine.sakkara import GAME, ai
@@ -41,7 +41,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--matchups", default="hard:medium,medium:easy")
     ap.add_argument("--procs", type=int, default=2)
-    ap.add_argument("--seed", type=int, default=20_000)
+    ap.add_argument("--seed", type=seed_starts, default=[20_000], help="a start, or several: a,b,c (kit_ai.py)")
     ap.add_argument("--rollouts", type=int, default=None)
     ap.add_argument("--seconds", type=float, default=None)
     args = ap.parse_args()
@@ -51,13 +51,13 @@ def main() -> None:
         ai.BUDGET = replace(ai.BUDGET, seconds=args.seconds)
     print(machine_line(args.procs))
     print(f"# sakkara: hard's search budget {ai.BUDGET.rollouts} rollouts, cap {ai.BUDGET.seconds:g} s; "
-          f"paired seeds from {args.seed}", flush=True)
+          f"paired seeds from {','.join(map(str, args.seed))}", flush=True)
     times: dict[str, list[float]] = {}
     for pair in filter(None, args.matchups.split(",")):
         a, b = pair.split(":")
-        jobs = [(a, b, args.seed + g // 2, g % 2) for g in range(args.games)]
+        jobs = [(a, b, start + g // 2, g % 2) for start, g in blocks(args.seed, args.games)]
         rows = parallel(game, jobs, args.procs)
-        print(matchup_line(a, b, sum(p for p, _ in rows), len(rows)), flush=True)
+        report(a, b, [p for p, _ in rows], args.seed)
         for _, t in rows:
             for n, ts in t.items():
                 times.setdefault(n, []).extend(ts)
