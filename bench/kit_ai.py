@@ -7,7 +7,8 @@ Every AI benchmark prints one line per matchup in the form other tools read::
 ``win_share`` is the share of the wins the first-named side took (a shared win counts as a
 fraction); ``ci95`` is the 95 % Wilson score interval of that share. ``--seed`` takes one start or
 several separated by commas: each start plays the same ``--games`` it plays alone, and their games
-pool into the one matchup line (a ``# seeds from <start>:`` comment line per start comes first), so
+pool into the one matchup line (first a ``# seeds from <start>: <level>_vs_<opponent> win_share=…``
+comment line per start, without ``matchup=`` so that tools reading the lines count only the pool), so
 one command reproduces a figure pooled from several runs (starts far enough apart that their games'
 seeds do not overlap). Decision times print as::
 
@@ -78,7 +79,8 @@ def report(level: str, opponent: str, points: Sequence[float | None], starts: Se
     if len(starts) > 1:
         for k, start in enumerate(starts):
             part = [p for p in points[k * size:(k + 1) * size] if p is not None]
-            print(f"# seeds from {start}: " + matchup_line(level, opponent, sum(part), len(part)), flush=True)
+            line = matchup_line(level, opponent, sum(part), len(part)).removeprefix("matchup=")
+            print(f"# seeds from {start}: {line}", flush=True)  # no "matchup=": tools read the pooled line
     played = [p for p in points if p is not None]
     print(matchup_line(level, opponent, sum(played), len(played)), flush=True)
 

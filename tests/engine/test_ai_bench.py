@@ -27,10 +27,10 @@ CASES = {
 
 
 def run(script: str, args: list[str], seed: str) -> list[str]:
-    """Return the matchup lines (pooled ones and per-start comments) a benchmark prints."""
+    """Return the win-share lines (matchup lines and per-start comments) a benchmark prints."""
     out = subprocess.run([sys.executable, str(ROOT / "bench" / script), *args, "--seed", seed, "--procs", "1"],
                          cwd=ROOT, capture_output=True, text=True, check=True, timeout=300).stdout
-    return [line for line in out.splitlines() if "matchup=" in line]
+    return [line for line in out.splitlines() if "win_share=" in line]
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -41,9 +41,10 @@ def test_several_starts_pool_the_runs_of_each_start(case: str):
     assert alone[first] and len(alone[first]) == len(alone[second])
     assert alone[first] != alone[second]  # starts whose lines differ, so a mix-up shows
     for start, lines in alone.items():
-        assert [line.removeprefix(f"# seeds from {start}: ") for line in pooled
+        assert [line.replace(f"# seeds from {start}: ", "matchup=") for line in pooled
                 if line.startswith(f"# seeds from {start}: ")] == lines
-    totals = [LINE.fullmatch(line) for line in pooled if line.startswith("matchup=")]
+    assert all(line.startswith("matchup=") for lines in alone.values() for line in lines)
+    totals = [LINE.fullmatch(line) for line in pooled if "matchup=" in line]
     assert len(totals) == len(alone[first])
     for total, a, b in zip(totals, alone[first], alone[second], strict=True):
         ma, mb = LINE.fullmatch(a), LINE.fullmatch(b)
