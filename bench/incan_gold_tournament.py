@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import argparse
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from kit_ai import Timed, blocks, machine_line, parallel, report, seed_starts, timing_line
@@ -64,7 +64,7 @@ def table(job: tuple[tuple[str, ...], int, int]) -> tuple[dict[str, float], dict
 
 
 def field(label: str, opponent: str, jobs: list[tuple[tuple[str, ...], int, int]], names: Iterable[str],
-          starts: list[int], procs: int, times: dict[str, list[float]]) -> None:
+          starts: Sequence[int], procs: int, times: dict[str, list[float]]) -> None:
     """Play the tables of ``jobs`` (:func:`table`'s, laid out per start by ``kit_ai.blocks``); print
     every bot's share of its tables and, for each of ``names``, its matchup line against
     ``opponent`` over the tables it sat at."""

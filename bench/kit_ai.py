@@ -76,6 +76,8 @@ def report(level: str, opponent: str, points: Sequence[float | None], starts: Se
     where it did not play), laid out in equal blocks per start as :func:`blocks` makes them; with
     several starts, each start's own line first, as a comment."""
     size = len(points) // len(starts)
+    if size * len(starts) != len(points):
+        raise ValueError(f"{len(points)} games do not split into {len(starts)} equal blocks")
     if len(starts) > 1:
         for k, start in enumerate(starts):
             part = [p for p in points[k * size:(k + 1) * size] if p is not None]

@@ -21,8 +21,8 @@ CASES = {
     "indus": ("indus_ai.py", ["--games", "2", "--matchups", "medium:easy"], (30_000, 40_000)),
     "indus-4p": ("indus_ai.py", ["--games", "4", "--players", "4", "--matchups", "medium:easy"], (30_000, 40_000)),
     "sakkara": ("sakkara_ai.py", ["--games", "2", "--matchups", "medium:easy"], (20_000, 20_011)),
-    "incan-gold": ("incan_gold_tournament.py", ["--games", "2", "--sections", "field5,ladder", "--levels",
-                                                "easy", "--ladder", "medium:easy"], (0, 1000)),
+    "incan-gold": ("incan_gold_tournament.py", ["--games", "3", "--sections", "field5,mixed5,ladder", "--levels",
+                                                "medium", "--ladder", "medium:easy", "--rollouts", "2"], (0, 1000)),
 }
 
 
@@ -33,13 +33,23 @@ def run(script: str, args: list[str], seed: str) -> list[str]:
     return [line for line in out.splitlines() if "win_share=" in line]
 
 
+def by_opponent(lines: list[str]) -> dict[str, list[str]]:
+    """Return the matchup lines per opponent (one section of a benchmark each)."""
+    out: dict[str, list[str]] = {}
+    for line in lines:
+        out.setdefault(line.split(" ")[0].split("_vs_")[1], []).append(line)
+    return out
+
+
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_several_starts_pool_the_runs_of_each_start(case: str):
     script, args, (first, second) = CASES[case]
     alone = {start: run(script, args, str(start)) for start in (first, second)}
     pooled = run(script, args, f"{first},{second}")
     assert alone[first] and len(alone[first]) == len(alone[second])
-    assert alone[first] != alone[second]  # starts whose lines differ, so a mix-up shows
+    # every section's lines differ between the starts, so a block played from the wrong start shows
+    one, other = by_opponent(alone[first]), by_opponent(alone[second])
+    assert one.keys() == other.keys() and all(one[k] != other[k] for k in one)
     for start, lines in alone.items():
         assert [line.replace(f"# seeds from {start}: ", "matchup=") for line in pooled
                 if line.startswith(f"# seeds from {start}: ")] == lines
@@ -60,3 +70,10 @@ def test_a_start_listed_twice_or_not_a_number_is_refused():
         done = subprocess.run([sys.executable, str(ROOT / "bench" / "sakkara_ai.py"), "--games", "0", "--seed", seed],
                               cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert done.returncode == 2 and "--seed" in done.stderr
+
+
+def test_mixed_tables_count_each_bot_over_the_tables_it_sat_at():
+    lines = run("incan_gold_tournament.py", ["--games", "3", "--sections", "mixed5", "--rollouts", "2"], "0,1000")
+    pooled = [LINE.fullmatch(line) for line in lines if line.startswith("matchup=")]
+    assert len(pooled) == 9 and all(m is not None for m in pooled)
+    assert sum(int(m[3]) for m in pooled if m is not None) == 5 * 3 * 2  # five seats at each of the 6 tables
