@@ -15,6 +15,9 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY bot.py ./
 COPY cogs ./cogs
+COPY i18n ./i18n
+COPY pictures ./pictures
+COPY wiring ./wiring
 COPY engine ./engine
 COPY db ./db
 RUN pip install . \

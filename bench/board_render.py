@@ -28,9 +28,9 @@ import PIL
 
 import engine.indus as indus_engine
 import engine.sakkara as sakkara_engine
-from cogs.indus import board as indus_board
-from cogs.sakkara import board as sakkara_board
 from engine.core import CHANCE, resolve_chance
+from pictures.indus import board as indus_board
+from pictures.sakkara import board as sakkara_board
 
 
 def positions(game: Any, players: int, count: int, seed: int, options: dict[str, Any] | None = None) -> list[Any]:

@@ -31,12 +31,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
 from bench import clicks_per_turn as drivers
-from bot import Bot, Config
+from bot import Bot
 from db.store import Store
 from engine.core import CHANCE
 from engine.session import Table, Update
 from fakediscord import FakeDiscord, FakeUser, RestCall
 from fakediscord.ratelimits import RateLimiter
+from wiring.config import Config
 
 PER_PROCESS = ("/users/@me", "/oauth2/", "/applications/")  # the bot's start-up, not a game's
 

@@ -33,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 
-from bot import Bot, Config
+from bot import Bot
 from cogs.indus.controls import controls as indus_controls
 from cogs.sakkara.prompt import route
 from cogs.table.buttons import control_for
@@ -46,6 +46,7 @@ from engine.sakkara.rules import turn_key
 from engine.session import Table
 from engine.session import games as session_games
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from wiring.config import Config
 
 Path_ = list[tuple[str, str | None]]  # (custom_id, select value or None), the last one acts
 

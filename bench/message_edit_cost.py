@@ -31,11 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script 
 import discord
 from discord.http import handle_message_parameters  # the shortcut measured against, here only
 
-from bot import Bot, Config
+from bot import Bot
 from cogs.table.buttons import ActButton, PeekButton
 from db.store import Store
 from engine.clock import ManualClock
 from fakediscord import FakeDiscord
+from wiring.config import Config
 
 GLOBAL_LIMIT_PER_S = 50
 

@@ -32,6 +32,7 @@ import discord.http
 import yarl
 
 import bot
+from wiring.config import Config
 
 AI_DELAY_S = 0.02
 """Bot seats act on the real clock after this delay: their turns run in timer tasks a kill can hit."""
@@ -75,7 +76,7 @@ def _child(spawn: Spawn) -> int:
     postgresql = spawn.database.startswith("postgresql://")
     # AI decisions in a thread, not a worker process: a bot that lives a second would spend it
     # spawning its worker. What a kill must not lose lives in the store either way.
-    config = bot.Config(token="chaos-token", database_path=spawn.database,
+    config = Config(token="chaos-token", database_path=spawn.database,
                         database_url=spawn.database if postgresql else None, shard_ids=spawn.shard_ids,
                         shard_count=spawn.shard_count, ai_delay_s=AI_DELAY_S,
                         decision_timeout_s=spawn.decision_timeout_s, reminder_before_s=0.0, ai_workers=0)

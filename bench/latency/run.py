@@ -34,13 +34,14 @@ from bench.latency.ai_load import AiLoad
 from bench.latency.games import GameSetup
 from bench.latency.measures import CLICK, HANDED, BenchClock, Click, Tally, cpu_wait_s
 from bench.latency.players import Person, Seen
-from bot import Bot, Config, configure_gc
+from bot import Bot, configure_gc
 from cogs.table.outbox import Budget
 from db.store import Store
 from engine.core import CHANCE
 from engine.session import Table, Update
 from fakediscord import FakeDiscord, FakeMessage, FakeUser, RestCall
 from fakediscord.ratelimits import RateLimiter, RateLimits
+from wiring.config import Config
 
 
 class Run:

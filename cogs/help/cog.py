@@ -19,11 +19,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.i18n import reading, t
-from cogs.i18n.commands import localised_description, localised_name
 from cogs.table.buttons import reply
 from cogs.table.hub import TableBot
+from cogs.table.translator import localised_description, localised_name
 from db.errors import Unavailable
+from i18n import reading, t
 
 __all__ = ["GAMES", "MENTION_COOLDOWN_S", "Help", "help_embed", "setup"]
 

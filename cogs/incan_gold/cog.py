@@ -13,13 +13,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.i18n import t
 from cogs.incan_gold.render import IncanRenderer
 from cogs.table.buttons import refuse
 from cogs.table.cog import TableCog
 from cogs.table.hub import TableBot
 from cogs.table.lobby import lobby_embed
 from engine.session import SessionError
+from i18n import t
 
 __all__ = ["IncanGold", "setup"]
 

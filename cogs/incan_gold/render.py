@@ -19,7 +19,6 @@ from typing import Any
 
 import discord
 
-from cogs.i18n import t, tn
 from cogs.incan_gold.summary import summary
 from cogs.table.buttons import ActButton, PeekButton
 from cogs.table.hub import TableHub
@@ -28,6 +27,7 @@ from engine.core import Event
 from engine.incan_gold import GAME
 from engine.incan_gold import editions as ed
 from engine.session import Table, Update
+from i18n import t, tn
 
 __all__ = ["IncanRenderer"]
 

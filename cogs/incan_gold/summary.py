@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from cogs.i18n import t, tn
-from cogs.incan_gold.chart import chart_png
 from cogs.table.hub import TableHub
 from cogs.table.lobby import post_summary
 from cogs.table.text import place_of, seat_label, standings, winner_line
 from engine.incan_gold import GAME
 from engine.incan_gold.history import expeditions
 from engine.session import RepoUnavailable, Table
+from i18n import t, tn
+from pictures.incan_gold.chart import chart_png
 
 __all__ = ["summary"]
 

@@ -13,11 +13,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.drawing import board_file, drawn
-from cogs.i18n import t
 from cogs.indus.controls import PieceButton
 from cogs.indus.labels import board_png
 from cogs.indus.render import IndusRenderer
+from cogs.table.attach import board_file
 from cogs.table.buttons import refuse
 from cogs.table.cog import TableCog
 from cogs.table.hub import TableBot
@@ -26,6 +25,8 @@ from engine.indus import GAME
 from engine.indus.generator import generate_layout
 from engine.indus.layout import layout_to_text
 from engine.session import SessionError
+from i18n import t
+from pictures.drawing import drawn
 
 __all__ = ["Indus", "layout_options", "setup"]
 

@@ -14,12 +14,12 @@ from typing import Any
 
 import discord
 
-from cogs.i18n import t
 from cogs.indus.labels import piece_name, rank_name, space_label, space_name, square_name
-from cogs.indus.names import start_order
 from cogs.table.buttons import ActButton, ActSelect, guarded, refuse, table_for
 from engine.indus import GAME
 from engine.session import SessionError, Table
+from i18n import t
+from pictures.indus.names import start_order
 
 __all__ = ["PieceButton", "controls"]
 

@@ -1,5 +1,5 @@
 """Indus's words and pictures on Discord: names of colours, ranks, start spaces and squares, the
-board as a picture (``cogs.indus.board``) or as a text grid. Nothing in Indus is hidden."""
+board as a picture (``pictures.indus.board``) or as a text grid. Nothing in Indus is hidden."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from cogs.i18n import t
-from cogs.indus.names import COLUMNS, square_label, start_label
+from i18n import t
+from pictures.indus.names import COLUMNS, square_label, start_label
 
 __all__ = [
     "COLOUR_EMOJI",
@@ -35,7 +35,7 @@ IMAGE_NAME = "board.png"
 def _boards() -> Any:
     """Return the board-image module, or None while it is not installed (text fallback)."""
     try:
-        from cogs.indus import board as boards  # imported lazily: the picture module is optional
+        from pictures.indus import board as boards  # imported lazily: the picture module is optional
     except ImportError:
         return None
     return boards if hasattr(boards, "board_image") else None
@@ -124,7 +124,7 @@ def final_png(view: dict[str, Any], names: Sequence[str], result: dict[str, Any]
     summary then goes without it: the standings matter more than the picture)."""
     if _boards() is None:
         return None
-    from cogs.indus.final import final_image  # beside the board module, optional like it
+    from pictures.indus.final import final_image  # beside the board module, optional like it
 
     try:
         return final_image(view, list(names), result)

@@ -1,7 +1,7 @@
 """Indus on Discord: the drawing of a table (board message, move controls, log, summary).
 
 One public board message per table, edited after every step: the board (a PNG from
-``cogs.indus.board`` when that module is installed, else a text grid), whose turn it is, the die,
+``pictures.indus.board`` when that module is installed, else a text grid), whose turn it is, the die,
 every player's colours, reserve and prisoners, and a log of what happened. Indus hides nothing,
 so the controls of the player to move sit on that public message; anyone else's click is
 refused privately by the session. The player to move also gets a short DM nudge with a link.
@@ -16,8 +16,6 @@ from typing import Any
 
 import discord
 
-from cogs.drawing import board_file, drawn
-from cogs.i18n import t
 from cogs.indus.controls import controls
 from cogs.indus.labels import (
     COLOUR_EMOJI,
@@ -33,12 +31,15 @@ from cogs.indus.labels import (
     square_name,
 )
 from cogs.table.answer import acknowledged_while_drawing
+from cogs.table.attach import board_file
 from cogs.table.hub import TableHub
 from cogs.table.lobby import post_summary
 from cogs.table.text import deadline_line, name_of, place_of, seat_label, standings, winner_line
 from engine.core import CHANCE, Event
 from engine.indus import GAME
 from engine.session import Table, Update
+from i18n import t
+from pictures.drawing import drawn
 
 __all__ = ["IndusRenderer"]
 

@@ -21,7 +21,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.i18n import reader_is, t
 from cogs.leaderboard.gamelog import render_log
 from cogs.table.buttons import guarded
 from cogs.table.hub import TableBot
@@ -29,6 +28,7 @@ from cogs.table.text import escape
 from db.errors import GameNotFound, StoreError, Unavailable
 from db.leaderboard import DAY_MS, Leaderboards, PlayerKey, Ranking, StandingsPage, StoredRating, user_key
 from engine.ratings import GameOutcome, Rating, fold, ordinal, sparkline
+from i18n import reader_is, t
 
 log = logging.getLogger(__name__)
 

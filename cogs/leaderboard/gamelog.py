@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from cogs.i18n import moment, t, tn
 from db.records import GameLog, ResultRow
 from engine.core import CHANCE, IllegalAction
 from engine.incan_gold import GAME as INCAN
+from i18n import moment, t, tn
 
 __all__ = ["render_log"]
 

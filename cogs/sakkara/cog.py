@@ -13,18 +13,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.drawing import board_file, drawn
-from cogs.i18n import t
 from cogs.sakkara import labels
 from cogs.sakkara.labels import names
 from cogs.sakkara.prompt import NAV_ITEMS
 from cogs.sakkara.render import SakkaraRenderer
+from cogs.table.attach import board_file
 from cogs.table.buttons import refuse
 from cogs.table.cog import TableCog
 from cogs.table.hub import TableBot
 from cogs.table.lobby import lobby_embed
 from engine.sakkara import GAME
 from engine.session import SessionError
+from i18n import t
+from pictures.drawing import drawn
 
 __all__ = ["Sakkara", "setup"]
 

@@ -7,10 +7,10 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-from cogs.i18n import t, tn
 from cogs.table.text import name_of
 from engine.core import CHANCE, Event
 from engine.session import Table
+from i18n import t, tn
 
 __all__ = ["ARROWS", "SEAT_MARKS", "SPELL_GROUPS", "action_label", "boards", "builder_text", "counts_text",
            "event_line", "group_of", "motif", "names", "round_title", "seat_field", "space_name", "step_label",
@@ -29,9 +29,9 @@ SEAT_MARKS = ("⚫", "⚪")  # the physical game's black and white workers, as t
 
 
 def boards() -> ModuleType | None:
-    """Return ``cogs.drawing`` (board images) when installed, else None: the text board is used."""
+    """Return ``pictures.drawing`` (board images) when installed, else None: the text board is used."""
     try:
-        return importlib.import_module("cogs.sakkara.board")
+        return importlib.import_module("pictures.sakkara.board")
     except ImportError:
         return None
 

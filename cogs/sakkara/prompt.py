@@ -15,8 +15,6 @@ from typing import Any
 
 import discord
 
-from cogs.drawing import board_file, drawn
-from cogs.i18n import t
 from cogs.sakkara import labels
 from cogs.sakkara.labels import (
     ARROWS,
@@ -34,6 +32,7 @@ from cogs.sakkara.labels import (
     worker_name,
 )
 from cogs.table.answer import acknowledged_while_drawing
+from cogs.table.attach import board_file
 from cogs.table.buttons import ActButton, ActSelect, control_for, guarded, refuse, table_for
 from cogs.table.hub import TableHub
 from cogs.table.text import deadline_line, name_of
@@ -41,6 +40,8 @@ from engine.sakkara import GAME
 from engine.sakkara.effects import stairs_spent
 from engine.sakkara.state import NEIGHBOURS
 from engine.session import SessionError, Table
+from i18n import t
+from pictures.drawing import drawn
 
 __all__ = ["NAV_ITEMS", "Controls", "NavButton", "NavSelect", "dm_with_rack", "private_embed", "prompt_at", "route"]
 

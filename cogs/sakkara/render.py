@@ -1,7 +1,7 @@
 """Sakkara on Discord: the drawing of a table (public board message, private prompts, summary).
 
 Public: one message per game, edited after every accepted action: the board image (from
-``cogs.sakkara.board`` when it is installed, else a text board), whose turn it is, each builder's
+``pictures.sakkara.board`` when it is installed, else a text board), whose turn it is, each builder's
 displays and pyramid, the used-tile stack and a short log drawn from the *public* events only
 (the Snake's reveal and the stolen tile carry ``private_to`` and never show). Private: the seat
 to move gets a DM prompt with its rack and the move controls, one DM per hand-over, edited as
@@ -19,12 +19,11 @@ from typing import Any
 
 import discord
 
-from cogs.drawing import board_file, drawn
-from cogs.i18n import t
 from cogs.sakkara import labels
 from cogs.sakkara.labels import builder_text, event_line, motif, names, round_title, seat_field, text_board, whose_turn
 from cogs.sakkara.prompt import dm_with_rack, prompt_at
 from cogs.table.answer import acknowledged_while_drawing
+from cogs.table.attach import board_file
 from cogs.table.buttons import PeekButton
 from cogs.table.hub import TableHub
 from cogs.table.lobby import post_summary
@@ -32,6 +31,8 @@ from cogs.table.text import deadline_line, place_of, seat_label, standings, winn
 from engine.core import CHANCE, Event
 from engine.sakkara import GAME
 from engine.session import Table, Update
+from i18n import t
+from pictures.drawing import drawn
 
 log = logging.getLogger(__name__)
 
@@ -219,7 +220,7 @@ def final_picture(players: list[str], view: dict[str, Any], result: dict[str, An
     drawing process can be handed it."""
     if labels.boards() is None:
         return None
-    from cogs.sakkara.final import final_image  # beside the board module, optional like it
+    from pictures.sakkara.final import final_image  # beside the board module, optional like it
 
     try:
         return final_image(view, players, result)

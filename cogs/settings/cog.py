@@ -16,10 +16,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.i18n import NATIVE_NAMES, t
 from cogs.table.buttons import can_manage, reply
 from cogs.table.hub import TableBot
 from engine.session import SessionError
+from i18n import NATIVE_NAMES, t
 
 __all__ = ["Settings", "setup"]
 

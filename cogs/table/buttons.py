@@ -19,11 +19,11 @@ from typing import Any, TypeVar, cast
 
 import discord
 
-from cogs.i18n import t
 from cogs.table.answer import answering_click
 from cogs.table.gate import admit, claim, turn_away, unreachable
 from cogs.table.hub import TableBot, TableHub
 from engine.session import Place, SeatSpec, SessionError, Table
+from i18n import t
 
 __all__ = ["DYNAMIC_ITEMS", "ActButton", "ActSelect", "PeekButton", "act_and_confirm", "as_seat", "can_manage",
            "control_for", "decode_action", "encode_action", "guarded", "hub_of", "place_of", "refuse", "reply",

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
-from cogs.i18n import t
 from engine.session import Table
+from i18n import t
 
 if TYPE_CHECKING:
     from cogs.table.readers import Readers
-    from cogs.table.storage import StoreRepository
+    from wiring.storage import StoreRepository
 
 __all__ = ["Closing", "has_controls", "opens"]
 

@@ -12,13 +12,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.i18n import t
 from cogs.table.answer import answering_click
 from cogs.table.buttons import as_seat, refuse, reply
 from cogs.table.hub import Renderer, TableBot
 from cogs.table.lobby import lobby_op
 from cogs.table.resign import ask_to_resign
 from engine.session import SessionError, Table
+from i18n import t
 
 __all__ = ["TableCog"]
 

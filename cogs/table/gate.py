@@ -27,10 +27,10 @@ from typing import Any
 import discord
 from discord import AppCommandOptionType, app_commands
 
-from cogs.i18n import t
 from cogs.table.hub import TableBot
 from db.errors import Unavailable
 from engine.session import RepoUnavailable
+from i18n import t
 
 __all__ = ["Tree", "admit", "answer_unclaimed", "claim", "options_fit", "turn_away", "unreachable"]
 

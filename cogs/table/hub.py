@@ -20,7 +20,6 @@ from typing import Any, Protocol
 import discord
 from discord.ext import commands
 
-from cogs.i18n import t
 from cogs.table.answer import Answer, answering
 from cogs.table.closed_dms import ClosedDms
 from cogs.table.closing import has_controls, opens
@@ -28,12 +27,13 @@ from cogs.table.outbox import BucketKey, Budget, Outbox, Run
 from cogs.table.panels import Panels
 from cogs.table.private import Private
 from cogs.table.readers import Readers
-from cogs.table.storage import StoreRepository
 from cogs.table.story import Story
 from cogs.table.text import jump_url, when
 from db.store import Store
 from engine.core import Event
 from engine.session import Sessions, Table, Update
+from i18n import t
+from wiring.storage import StoreRepository
 
 __all__ = ["Renderer", "TableBot", "TableHub"]
 

@@ -11,11 +11,11 @@ from typing import Any
 
 import discord
 
-from cogs.i18n import t
 from cogs.table.hub import TableHub
 from cogs.table.lobby import lobby_embed, lobby_view
 from cogs.table.text import seat_label
 from engine.session import Table, Update
+from i18n import t
 
 __all__ = ["TableListener"]
 

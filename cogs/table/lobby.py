@@ -10,12 +10,12 @@ from typing import Any
 
 import discord
 
-from cogs.i18n import t
 from cogs.table.answer import answering_click
 from cogs.table.buttons import as_seat, can_manage, guarded, hub_of, place_of, refuse, reply, table_for
 from cogs.table.hub import TableHub
 from cogs.table.text import name_of, seat_label
 from engine.session import SessionError, Table
+from i18n import t
 
 __all__ = ["DYNAMIC_ITEMS", "LobbyButton", "RematchButton", "lobby_embed", "lobby_op", "lobby_view", "post_summary"]
 

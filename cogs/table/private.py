@@ -14,12 +14,12 @@ from typing import Any
 
 import discord
 
-from cogs.i18n import t
 from cogs.table.closed_dms import ClosedDms
 from cogs.table.closing import Closing, opens
 from cogs.table.outbox import BucketKey, Outbox, Run
 from cogs.table.panels import Panels
 from engine.session import Table
+from i18n import t
 
 __all__ = ["AWAY_AFTER_S", "Private"]
 

@@ -10,7 +10,7 @@ own Discord language for what only they see.
   one its managers chose with ``/settings language``, else its preferred locale (Discord's
   Community setting), else English (:meth:`Readers.public`).
 
-Any locale without a catalogue reads English (:func:`cogs.i18n.language_of`).
+Any locale without a catalogue reads English (:func:`i18n.language_of`).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs.i18n import language_of, reader_is, reading
 from engine.session import Table
+from i18n import language_of, reader_is, reading
 
 __all__ = ["LocaleStore", "Readers"]
 

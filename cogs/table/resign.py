@@ -14,10 +14,10 @@ from typing import Any
 
 import discord
 
-from cogs.i18n import t
 from cogs.table.answer import answering_click
 from cogs.table.buttons import guarded, hub_of, refuse, reply, table_for
 from engine.session import SessionError, Table
+from i18n import t
 
 __all__ = ["DYNAMIC_ITEMS", "ResignButton", "ask_to_resign"]
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import discord
 
-from cogs.i18n import t
 from engine.session import SeatSpec, Table
+from i18n import t
 
 __all__ = ["deadline_line", "escape", "jump_url", "name_of", "place_of", "seat_label", "seat_names", "standings",
            "when", "winner_line"]

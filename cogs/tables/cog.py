@@ -17,13 +17,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.i18n import t
-from cogs.i18n.commands import localised_name
 from cogs.table.answer import answering_click
 from cogs.table.buttons import can_manage, guarded, hub_of, refuse, reply
 from cogs.table.hub import TableBot, TableHub
 from cogs.table.text import seat_label
+from cogs.table.translator import localised_name
 from engine.session import SessionError, Table
+from i18n import t
 
 __all__ = ["DYNAMIC_ITEMS", "EndButton", "EndSelect", "Tables", "setup", "tables_embed"]
 

@@ -17,7 +17,7 @@ Writes by other processes arrive through the database's notifications (``changed
 cached here is marked stale and, when its timers are ours, re-armed from the store.
 
 The engine never imports ``db``: :class:`LeaseBook` says what it needs of the lease table, and
-``db.leases.TimerLeases`` provides it (wired in ``cogs/table/coordination.py``).
+``db.leases.TimerLeases`` provides it (wired in ``wiring/coordination.py``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What the session layer trades with the store and the hosting side: records, errors, settings.
 
-The :class:`Repository` protocol is storage as the session needs it (``cogs.table.storage`` binds
+The :class:`Repository` protocol is storage as the session needs it (``wiring.storage`` binds
 it to ``db.Store``); :class:`GameSpec` is a game as the session hosts it.
 """
 
@@ -207,7 +207,7 @@ class StoredTail:
 
 
 class Repository(Protocol):
-    """Storage as the session needs it (``cogs.table.storage`` binds it to ``db.Store``).
+    """Storage as the session needs it (``wiring.storage`` binds it to ``db.Store``).
 
     Every method may raise RepoUnavailable when the database cannot be reached.
     """

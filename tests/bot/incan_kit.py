@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 
-from bot import Bot, Config
+from bot import Bot
 from db.store import Store
 from engine.clock import ManualClock
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from wiring.config import Config
 
 
 def config(**overrides: object) -> Config:

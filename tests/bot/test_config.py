@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import Config
+from wiring.config import Config
 
 ROOT = Path(__file__).resolve().parents[2]
 

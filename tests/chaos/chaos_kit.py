@@ -7,8 +7,8 @@ import random
 import sqlite3
 from typing import Any
 
-from bot import Config
 from fakediscord import FakeMessage
+from wiring.config import Config
 
 LOGGERS = ("discord", "temple_table", "cogs", "engine", "db")
 """discord.py's logger and the bot's own: an ERROR on any of them fails a chaos test."""

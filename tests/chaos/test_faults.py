@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from chaos_kit import FaultyRepository, InjectedFault
 
-from cogs.table.storage import StoreRepository
 from db.store import Store
 from engine.clock import ManualClock
 from engine.session import SeatSpec, SessionError, Sessions, Settings, Table, Update
 from engine.session.games import SPECS
 from fakediscord.chaos import Move, Report, check_database
+from wiring.storage import StoreRepository
 
 ANN, BO = SeatSpec("Ann", 1), SeatSpec("Bo", 2)
 GUILD = 900

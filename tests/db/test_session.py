@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from cogs.table.storage import StoreRepository
 from db import Store
 from engine.clock import ManualClock, SystemClock
 from engine.core import replay
@@ -16,6 +15,7 @@ from engine.incan_gold import GAME
 from engine.session import SeatSpec, SessionError, Sessions, Settings, Table, Update
 from engine.session.games import SPECS
 from engine.session.loading import SNAPSHOT_EVERY
+from wiring.storage import StoreRepository
 
 ANN, BO, CY = SeatSpec("Ann", 1), SeatSpec("Bo", 2), SeatSpec("Cy", 3)
 CHANNEL, GUILD = 500, 900

@@ -14,7 +14,6 @@ from typing import Any, cast
 
 from test_session import ANN, CHANNEL, GUILD, Recorder
 
-from cogs.table.storage import StoreRepository
 from db import Store
 from db.leases import leases_of
 from engine.clock import ManualClock
@@ -22,6 +21,7 @@ from engine.session import Sessions, Settings, Table
 from engine.session.ai_pool import AiPool, Decision, decide
 from engine.session.games import SPECS
 from engine.session.leases import Leases
+from wiring.storage import StoreRepository
 
 
 class WatchedPool(AiPool):

@@ -18,14 +18,14 @@ from typing import Any
 import pytest
 from test_session import ANN, BO, CY, GUILD, Recorder
 
-from cogs.table.coordination import coordinator_for
-from cogs.table.storage import StoreRepository
 from db import Store
 from db.leases import leases_of
 from engine.clock import ManualClock
 from engine.session import DECISION, RepoStale, SessionError, Sessions, Settings, SingleProcess, Table
 from engine.session.games import SPECS
 from engine.session.leases import Leases
+from wiring.coordination import coordinator_for
+from wiring.storage import StoreRepository
 
 RENEW, TTL = 0.25, 2.0  # seconds: short, yet a busy test machine does not let leases lapse
 TAKEOVER_S = 10.0  # the promise: a dead process's buckets are taken within this

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cogs.table.storage import StoreRepository
 from db import Store
 from engine.clock import ManualClock
 from engine.core import replay
@@ -17,6 +16,7 @@ from engine.sakkara import ai as sakkara_ai
 from engine.sakkara import rules as sakkara_rules
 from engine.session import SeatSpec, Sessions, Settings, Table, Update
 from engine.session.games import SPECS
+from wiring.storage import StoreRepository
 
 ANN, BO = SeatSpec("Ann", 1), SeatSpec("Bo", 2)
 CHANNEL, GUILD = 501, 901

@@ -35,7 +35,7 @@ def bots() -> dict[str, dict[str, Any]]:
 
 
 def bot_config(service: dict[str, Any]) -> Any:
-    from bot import Config
+    from wiring.config import Config
 
     env = {**env_file(ROOT / ".env.example"), **{k: str(v) for k, v in service["environment"].items()}}
     return Config.from_env(env)

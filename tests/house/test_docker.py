@@ -73,7 +73,7 @@ def owned_by_the_user(folder: PurePosixPath) -> bool:
 
 
 def database_in_the_container(extra: dict[str, str]) -> PurePosixPath:
-    from bot import Config
+    from wiring.config import Config
 
     env = {**image_env(), **extra}
     path = PurePosixPath(env.get("DATABASE_PATH") or Config.database_path)

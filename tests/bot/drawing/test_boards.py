@@ -1,4 +1,4 @@
-"""Board images (cogs/sakkara/board.py, cogs/indus/board.py, drawn with cogs/drawing/): they render
+"""Board images (pictures/sakkara/board.py, pictures/indus/board.py, drawn with pictures/): they render
 for many positions, keep secrets, and match a golden.
 
 Positions come from seeded random playouts (chance from the state's own seed), so every run
@@ -24,12 +24,12 @@ from playout_kit import playout
 
 import engine.indus as indus_engine
 import engine.sakkara as sakkara_engine
-from cogs import drawing
-from cogs.drawing.canvas import printable
-from cogs.indus import board as indus_board_mod
-from cogs.sakkara import board as sakkara_board_mod
-from cogs.sakkara import motifs as sakkara_motifs
+from cogs.table.attach import board_file
 from engine.sakkara.game import resample_forgetful
+from pictures.canvas import printable
+from pictures.indus import board as indus_board_mod
+from pictures.sakkara import board as sakkara_board_mod
+from pictures.sakkara import motifs as sakkara_motifs
 
 SAKKARA = sakkara_engine.GAME
 INDUS = indus_engine.GAME
@@ -227,11 +227,11 @@ def test_golden_check_detects_one_more_move() -> None:
 
 def test_board_file_wraps_the_png() -> None:
     png = indus_board_mod.board_image(INDUS.view(INDUS.setup(3, 1), None))
-    file = drawing.board_file(png)
+    file = board_file(png)
     assert isinstance(file, discord.File)
     assert file.filename == "board.png"
     assert file.fp.read() == png
-    assert drawing.board_file(png, "rack.png").filename == "rack.png"
+    assert board_file(png, "rack.png").filename == "rack.png"
 
 
 def test_warm_fills_the_caches_without_error() -> None:
@@ -269,9 +269,9 @@ def _green(png: bytes, x: float, y: float) -> bool:
 
 
 def test_the_indus_final_picture_lists_every_ruin_and_frames_the_winners():
-    from cogs.indus.final import final_image
     from engine.core import play
     from engine.indus import ai as indus_ai
+    from pictures.indus.final import final_image
 
     game = play(INDUS, [indus_ai.easy] * 3, 7)
     view, result = INDUS.view(game.state, None), INDUS.result(game.state)
@@ -289,9 +289,9 @@ def test_the_indus_final_picture_lists_every_ruin_and_frames_the_winners():
 
 
 def test_the_sakkara_final_picture_marks_the_winners_panel():
-    from cogs.sakkara.final import final_image
     from engine.core import play
     from engine.sakkara import ai as sakkara_ai
+    from pictures.sakkara.final import final_image
 
     game = play(SAKKARA, [sakkara_ai.easy] * 2, 7)
     view, result = SAKKARA.view(game.state, None), SAKKARA.result(game.state)

@@ -1,4 +1,4 @@
-"""Pictures drawn in a drawing process (``DRAW_WORKERS``, cogs/drawing): the same pictures as on the
+"""Pictures drawn in a drawing process (``DRAW_WORKERS``, pictures/): the same pictures as on the
 drawing thread, in the reader's language, and on the thread when a process cannot take them.
 
 On a thread every Pillow call gives up the GIL and must win it back from a busy event loop: beside
@@ -13,8 +13,9 @@ from collections.abc import Iterator
 import pytest
 
 import engine.sakkara as sakkara_engine
-from cogs import drawing, i18n
-from cogs.sakkara import board
+import i18n
+from pictures import drawing
+from pictures.sakkara import board
 
 SAKKARA = sakkara_engine.GAME
 

@@ -15,7 +15,7 @@ from incan_kit import buttons, lobby_id, start_bot
 from table_kit import lobby_message, loop_is_free
 
 from cogs.indus import render as indus_render
-from cogs.sakkara import board as sakkara_board
+from pictures.sakkara import board as sakkara_board
 
 
 def probing(draw: Callable[..., Any], loop_free: list[bool]) -> Callable[..., Any]:

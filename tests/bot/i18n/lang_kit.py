@@ -6,9 +6,9 @@ import re
 from functools import cache
 from typing import Any
 
-from cogs.i18n.catalogue import catalogue_path, read_catalogue
-from cogs.i18n.languages import LANGUAGES
 from fakediscord import FakeMessage
+from i18n.catalogue import catalogue_path, read_catalogue
+from i18n.languages import LANGUAGES
 
 MIN_CHUNK = 14
 """A template's literal piece at least this long names its language (shorter ones, such as

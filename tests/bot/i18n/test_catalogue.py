@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Catalog
 
-from cogs import i18n
-from cogs.i18n import catalogue, language_of, number, reading, t, tn
-from cogs.i18n.catalogue import Entry, book, catalogue_path, placeholders, problems, read_catalogue
-from cogs.i18n.languages import LANGUAGES
-from cogs.i18n.tool import extract, merge, write
+import i18n
+from i18n import catalogue, language_of, number, reading, t, tn
+from i18n.catalogue import Entry, book, catalogue_path, placeholders, problems, read_catalogue
+from i18n.languages import LANGUAGES
+from i18n.tool import extract, merge, write
 
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 
@@ -42,7 +42,7 @@ def test_english_ids_are_unique_and_templates_well_formed():
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_every_catalogue_has_every_id_in_english_order(language):
     assert _ids(catalogue_path(language)) == _ids(catalogue_path("en")), (
-        f"{language}.po is not in step with en.po: run `python -m cogs.i18n`")
+        f"{language}.po is not in step with en.po: run `python -m i18n`")
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
@@ -106,14 +106,14 @@ def test_numbers_are_written_the_languages_way():
 
 
 def test_a_missing_id_shows_the_id_and_warns_once(caplog):
-    with caplog.at_level(logging.WARNING, logger="cogs.i18n"):
+    with caplog.at_level(logging.WARNING, logger="i18n"):
         assert t("no.such.message") == "no.such.message"
         assert t("no.such.message") == "no.such.message"
     assert len([r for r in caplog.records if "no.such.message" in r.getMessage()]) == 1
 
 
 def test_a_missing_value_shows_the_template_not_an_error(caplog):
-    with caplog.at_level(logging.WARNING, logger="cogs.i18n"):
+    with caplog.at_level(logging.WARNING, logger="i18n"):
         assert t("lobby.seats", count=1) == "Seats ({count}/{max})"
 
 
@@ -135,7 +135,7 @@ def test_a_broken_translation_shows_english_and_warns_once(tmp_path, monkeypatch
     monkeypatch.setattr(catalogue, "FOLDER", tmp_path)
     book.cache_clear()
     try:
-        with caplog.at_level(logging.WARNING, logger="cogs.i18n"):
+        with caplog.at_level(logging.WARNING, logger="i18n"):
             assert t("lobby.join", "fi") == "Liity"
             assert t("lobby.seats", "fi", count=2, max=8) == "Seats (2/8)"
             assert t("lobby.title", "fi", game="Indus") == "Indus — table open"
@@ -183,7 +183,7 @@ def test_every_catalogue_is_a_well_formed_po_file():
 
     from babel.messages.pofile import read_po
 
-    from cogs.i18n.catalogue import FOLDER
+    from i18n.catalogue import FOLDER
 
     for path in sorted(Path(FOLDER).glob("*.po")):
         with path.open("rb") as handle:

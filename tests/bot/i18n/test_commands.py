@@ -12,9 +12,9 @@ import pytest
 from discord import app_commands
 from incan_kit import start_bot
 
-from cogs.i18n.catalogue import catalogue_path, read_catalogue
-from cogs.i18n.commands import CatalogueTranslator, localised_name
-from cogs.i18n.languages import DISCORD_LOCALES
+from cogs.table.translator import CatalogueTranslator, localised_name
+from i18n.catalogue import catalogue_path, read_catalogue
+from i18n.languages import DISCORD_LOCALES
 
 LOCALES = sorted(DISCORD_LOCALES.values())  # fi, it, sv-SE
 NAME = re.compile(r"^[-_'\w]{1,32}$")

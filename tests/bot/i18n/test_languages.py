@@ -15,7 +15,7 @@ import pytest
 from incan_kit import act_id, buttons, lobby_id, moves_message, start_bot
 from lang_kit import foreign, over_limits
 
-import cogs.i18n as i18n
+import i18n
 from bot import Bot
 from engine.session import Table
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser

@@ -9,14 +9,14 @@ import pytest
 from PIL import Image
 from playout_kit import playout
 
-from cogs.drawing.canvas import printable
-from cogs.i18n import reading
-from cogs.i18n.catalogue import book
-from cogs.i18n.languages import LANGUAGES
-from cogs.indus import board as indus_board
-from cogs.sakkara import board as sakkara_board
 from engine.indus import GAME as INDUS
 from engine.sakkara import GAME as SAKKARA
+from i18n import reading
+from i18n.catalogue import book
+from i18n.languages import LANGUAGES
+from pictures.canvas import printable
+from pictures.indus import board as indus_board
+from pictures.sakkara import board as sakkara_board
 
 PRINTED = ("boards.", "sakkara.m.", "level.")
 

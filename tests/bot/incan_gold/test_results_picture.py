@@ -9,8 +9,8 @@ from incan_kit import buttons, start_bot
 from PIL import Image
 from table_kit import incan_table, incan_to_the_end
 
-from cogs.incan_gold.chart import chart_png
 from engine.incan_gold.history import ExpeditionEnd
+from pictures.incan_gold.chart import chart_png
 
 
 async def test_the_summary_carries_the_chart_of_the_expeditions(fake, table, store, clock):

@@ -21,7 +21,6 @@ from PIL import Image
 from table_kit import live_controls
 
 from bot import Bot
-from cogs.indus import board as indus_board
 from cogs.indus.labels import board_png_available
 from cogs.table import private as private_module
 from db.store import Store
@@ -31,6 +30,7 @@ from engine.indus import GAME
 from engine.indus.generator import generate_layout
 from engine.session import Table
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from pictures.indus import board as indus_board
 
 TINY_PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")

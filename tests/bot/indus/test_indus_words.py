@@ -9,9 +9,6 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from cogs.drawing import canvas
-from cogs.i18n import t
-from cogs.indus import board as indus_board
 from cogs.indus import labels
 from cogs.indus.cog import RULE_SECTIONS
 from cogs.indus.controls import controls
@@ -21,6 +18,9 @@ from engine.indus import GAME
 from engine.indus.rules import SPACES, landing
 from engine.session import SeatSpec, Table
 from engine.session.games import SPECS
+from i18n import t
+from pictures import canvas
+from pictures.indus import board as indus_board
 
 DISCORD_WIDTH = 400  # about the width Discord shows an embed's image at
 READABLE = 10.0  # px as shown: smaller text is not read on a phone or a desktop client

@@ -17,7 +17,6 @@ from sakkara_bot_kit import last_prompt, perform, prompt_ids
 from table_kit import live_controls
 
 from bot import Bot
-from cogs.sakkara import board as sakkara_board
 from cogs.sakkara import labels as sakkara_labels
 from cogs.sakkara.prompt import prompt_at
 from cogs.table.buttons import encode_action
@@ -29,6 +28,7 @@ from engine.sakkara import ai as sakkara_ai
 from engine.session import SeatSpec, Table
 from engine.session.games import SPECS
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from pictures.sakkara import board as sakkara_board
 
 
 def lobby_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:

@@ -13,9 +13,9 @@ from incan_kit import lobby_id, start_bot
 from sakkara_bot_kit import last_prompt, perform
 from table_kit import lobby_message
 
-from cogs.sakkara import board as sakkara_board
 from cogs.table import answer as answer_module
 from engine.sakkara import GAME
+from pictures.sakkara import board as sakkara_board
 
 
 async def play_first_move(fake, bot, table, ann):

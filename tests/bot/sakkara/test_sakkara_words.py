@@ -11,15 +11,15 @@ from typing import Any
 
 from PIL import Image
 
-from cogs.sakkara import board as sakkara_board
 from cogs.sakkara import labels
-from cogs.sakkara.motifs import motif_word
 from cogs.sakkara.prompt import Controls, private_embed
 from engine.sakkara import GAME
 from engine.sakkara.state import State
 from engine.sakkara.tiles import MOTIF_INDEX, MOTIFS, SPACES
 from engine.session import SeatSpec, Table
 from engine.session.games import SPECS
+from pictures.sakkara import board as sakkara_board
+from pictures.sakkara.motifs import motif_word
 
 C = 3 * 7 + 3  # D4, the centre
 

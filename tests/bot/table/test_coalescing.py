@@ -15,12 +15,12 @@ from typing import Any
 from incan_kit import lobby_id, start_bot
 from sakkara_bot_kit import last_prompt, perform
 
-from cogs.sakkara import board as sakkara_board
 from cogs.table.outbox import Budget
 from engine.sakkara import GAME
 from engine.sakkara import ai as sakkara_ai
 from fakediscord import FakeDiscord, FakeUser
 from fakediscord.ratelimits import Limit, RateLimits
+from pictures.sakkara import board as sakkara_board
 
 EDIT = "/channels/{channel_id}/messages/{message_id}"
 WINDOW_S = 1.0  # the channel's edit bucket: 5 per second here (Discord's is 5 per 5 s)

@@ -25,11 +25,11 @@ from pg_kit import PgServer
 from table_kit import incan_table
 
 from bot import Bot
-from cogs.i18n import t
 from db.store import Store
 from engine.clock import SystemClock
 from engine.session import Table
 from fakediscord import FakeChannel, FakeDiscord, FakeUser
+from i18n import t
 
 DECISION_S = 8.0
 """Long enough that stopping the server (well under a second, unless the machine is very busy)

@@ -23,9 +23,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from cogs.i18n import current_language, t
-from cogs.i18n.catalogue import book
-from cogs.i18n.languages import DISCORD_LOCALES, language_of
+from i18n import current_language, t
+from i18n.catalogue import book
+from i18n.languages import DISCORD_LOCALES, language_of
 
 __all__ = ["NAME_PATTERN", "CatalogueTranslator", "command_key", "localised_description", "localised_name"]
 

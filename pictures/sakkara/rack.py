@@ -1,6 +1,6 @@
 """Sakkara's private rack picture: one seat's tiles (and a Snake's reveal of the opponent's), with
 the spell recipes; for its owner's DM or ephemeral reply only (the board module puts it under the
-public board in :func:`cogs.sakkara.board.private_image`).
+public board in :func:`pictures.sakkara.board.private_image`).
 """
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cogs.drawing.canvas import Canvas
-from cogs.drawing.labels import player_names, tr, trn
-from cogs.sakkara.motifs import BG, INK, tile_sprite
 from engine.sakkara.tiles import MOTIFS, SPELLS
+from pictures.canvas import Canvas
+from pictures.sakkara.motifs import BG, INK, tile_sprite
+from pictures.words import player_names, tr, trn
 
 __all__ = ["RACK_WIDTH", "rack_canvas", "rack_image"]
 

@@ -9,7 +9,7 @@ translation (``msgstr[0..n]`` for a counted one, as many forms as the language's
 A broken entry (a placeholder the English text lacks, one it misses, unbalanced braces, the wrong
 number of plural forms) never reaches a player: it is dropped when the catalogue is read, the
 English text is shown instead, and one warning is logged. The tests fail on it
-(``tests/bot/i18n``), and so does ``python -m cogs.i18n``.
+(``tests/bot/i18n``), and so does ``python -m i18n``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from cogs.i18n.languages import DEFAULT, LANGUAGES
+from i18n.languages import DEFAULT, LANGUAGES
 
 __all__ = ["FOLDER", "Book", "Entry", "book", "catalogue_path", "placeholders", "problems", "read_catalogue"]
 

@@ -8,7 +8,7 @@ with the rank letter inside (W, A, P) and a size that grows with the rank.
 Discord shows an embed's image about 400 px wide, so the picture is the board only (576 px wide)
 and no word on it is smaller than 15 px (10 px as shown): reserves, prisoners and the ruins'
 values and standings are in the message's text, which stays readable at any size. Squares and
-start spaces are named as everywhere else (:mod:`cogs.indus.names`).
+start spaces are named as everywhere else (:mod:`pictures.indus.names`).
 """
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from cogs.drawing.canvas import SCALE, Canvas, text_width
-from cogs.drawing.labels import player_names, tr
-from cogs.indus.names import COLUMNS, square_label, start_label
 from engine.indus.layout import TYPES
 from engine.indus.rules import COLOUR_NAMES
+from pictures.canvas import SCALE, Canvas, text_width
+from pictures.indus.names import COLUMNS, square_label, start_label
+from pictures.words import player_names, tr
 
 __all__ = ["BG", "INK", "MARGIN", "MIN_TEXT", "SIZE", "board_canvas", "board_image", "piece", "player_chip",
            "square_label", "warm"]

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cogs.drawing.canvas import Canvas
-from cogs.drawing.labels import player_names, tr
 from engine.incan_gold.history import ExpeditionEnd
+from pictures.canvas import Canvas
+from pictures.words import player_names, tr
 
 __all__ = ["SEAT_COLOURS", "chart_png"]
 

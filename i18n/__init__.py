@@ -1,10 +1,10 @@
 """Every text the bot shows, in English, Finnish, Swedish and Italian: ``t(key, **values)``.
 
-The texts live in gettext catalogues, one per language, in ``cogs/i18n/locale/``:
+The texts live in gettext catalogues, one per language, in ``i18n/locale/``:
 ``en.po`` (the source, edited by hand), ``fi.po``, ``sv.po``, ``it.po`` (translations), read with
-Babel (:mod:`cogs.i18n.catalogue`). **New text goes into ``locale/en.po``** as an entry whose
+Babel (:mod:`i18n.catalogue`). **New text goes into ``locale/en.po``** as an entry whose
 ``msgctxt`` is the message id the code passes to :func:`t` and whose ``msgid`` is the English
-``str.format`` template; then ``python -m cogs.i18n`` adds it to the other catalogues and lists
+``str.format`` template; then ``python -m i18n`` adds it to the other catalogues and lists
 what is still untranslated (see the README, "Languages").
 
 Which language: :func:`t` uses its ``locale`` argument when given, otherwise the language of
@@ -33,8 +33,8 @@ from typing import Any
 from babel.dates import format_datetime
 from babel.numbers import format_decimal, format_percent
 
-from cogs.i18n.catalogue import book
-from cogs.i18n.languages import BABEL_LOCALES, DEFAULT, LANGUAGES, NATIVE_NAMES, language_of
+from i18n.catalogue import book
+from i18n.languages import BABEL_LOCALES, DEFAULT, LANGUAGES, NATIVE_NAMES, language_of
 
 __all__ = ["LANGUAGES", "NATIVE_NAMES", "current_language", "language_of", "moment", "number", "reader_is",
            "reading", "t", "tn"]

@@ -1,10 +1,10 @@
-"""The drawing kit the board pictures share: a supersampled canvas (:mod:`cogs.drawing.canvas`),
-the words and player names printed on the pictures (:mod:`cogs.drawing.labels`), and
-:func:`board_file`, which wraps PNG bytes for Discord.
+"""Where pictures are drawn: on one drawing thread, or in drawing processes (``DRAW_WORKERS``),
+always in the reader's language (:func:`drawn`).
 
-Each game's picture lives with the game (``cogs/sakkara/board.py``, ``cogs/indus/board.py``).
-Only Pillow's bundled font is used (no system fonts, no network). Output is ~860-890 px wide,
-legible at Discord's ~550 px preview.
+The kit itself is :mod:`pictures.canvas` (a supersampled canvas) and :mod:`pictures.words` (the
+words and player names printed on the pictures); each game's pictures are in ``pictures/<game>/``.
+Only the bundled font is used (no system fonts, no network). Output is ~860-890 px wide, legible
+at Discord's ~550 px preview. The cogs wrap the PNG bytes for Discord (``cogs.table.attach``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
-import io
 import logging
 import multiprocessing
 import pickle
@@ -21,11 +20,9 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, ParamSpec, TypeVar
 
-import discord
+import i18n
 
-from cogs import i18n
-
-__all__ = ["board_file", "draw_apart", "drawn", "stop_apart"]
+__all__ = ["draw_apart", "drawn", "stop_apart"]
 
 log = logging.getLogger(__name__)
 
@@ -88,11 +85,6 @@ async def drawn(draw: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
         except (pickle.PicklingError, AttributeError, TypeError):
             # Not something another process can be handed (a function made on the fly): drawn here.
             pass
-    context = contextvars.copy_context()  # the reader's language (cogs.i18n) goes with the picture
+    context = contextvars.copy_context()  # the reader's language (i18n) goes with the picture
     call = functools.partial(context.run, draw, *args, **kwargs)
     return await loop.run_in_executor(_DRAWING, call)
-
-
-def board_file(png: bytes, name: str = "board.png") -> discord.File:
-    """Return ``png`` as a ``discord.File`` named ``name`` (embed: ``attachment://board.png``)."""
-    return discord.File(io.BytesIO(png), filename=name)

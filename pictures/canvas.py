@@ -36,8 +36,8 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.truetype(str(FONT_FILE), size * SCALE, layout_engine=ImageFont.Layout.BASIC)
 
 
-PALETTE_SOURCES = ("drawing/canvas.py", "indus/board.py", "sakkara/board.py", "sakkara/motifs.py", "sakkara/rack.py")
-"""The modules (relative to ``cogs/``) whose colours make the palette: every module that draws."""
+PALETTE_SOURCES = ("canvas.py", "indus/board.py", "sakkara/board.py", "sakkara/motifs.py", "sakkara/rack.py")
+"""The modules (relative to ``pictures/``) whose colours make the palette: every module that draws."""
 
 
 @lru_cache(maxsize=1)
@@ -51,8 +51,8 @@ def palette() -> Image.Image:
     a grey ramp for the remaining antialiased pixels.
     """
     names: set[str] = set()
-    cogs = Path(__file__).parent.parent
-    for path in (cogs / source for source in PALETTE_SOURCES):
+    pictures = Path(__file__).parent
+    for path in (pictures / source for source in PALETTE_SOURCES):
         names.update(m.lower() for m in re.findall(r"#[0-9a-fA-F]{6}\b", path.read_text(encoding="utf-8")))
     design = [tuple(int(n[i:i + 2], 16) for i in (1, 3, 5)) for n in sorted(names)]
     ink = (0x1E, 0x24, 0x30)

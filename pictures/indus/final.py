@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cogs.drawing.canvas import Canvas, text_width
-from cogs.drawing.labels import player_names, tr
-from cogs.indus.board import BG, INK, MARGIN, MIN_TEXT, SIZE, board_canvas, piece, player_chip
+from pictures.canvas import Canvas, text_width
+from pictures.indus.board import BG, INK, MARGIN, MIN_TEXT, SIZE, board_canvas, piece, player_chip
+from pictures.words import player_names, tr
 
 __all__ = ["final_image"]
 

@@ -12,9 +12,9 @@ from functools import lru_cache
 
 from PIL import Image
 
-from cogs.drawing.canvas import Canvas, Colour, text_width
-from cogs.drawing.labels import tr
 from engine.sakkara.tiles import TILES
+from pictures.canvas import Canvas, Colour, text_width
+from pictures.words import tr
 
 __all__ = ["BG", "FACE", "INK", "MOTIF_COLOUR", "draw_motif", "draw_tile", "motif_word", "tile_sprite"]
 

@@ -1,13 +1,13 @@
 """The words printed on the board images: the ``boards.*`` keys of the bot's one catalogue
-(``cogs.i18n``), and the names of the players as the bundled font can print them."""
+(``i18n``), and the names of the players as the bundled font can print them."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from cogs import i18n
-from cogs.drawing.canvas import printable
+import i18n
+from pictures.canvas import printable
 
 __all__ = ["player_names", "tr", "trn"]
 

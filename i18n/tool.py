@@ -1,6 +1,6 @@
-"""``python -m cogs.i18n``: extract the message ids the code uses, update the translations, report.
+"""``python -m i18n``: extract the message ids the code uses, update the translations, report.
 
-1. Reads every ``t(...)``/``tn(...)``/``tr(...)`` call in the bot's code (``cogs/``, ``bot.py``)
+1. Reads every ``t(...)``/``tn(...)``/``tr(...)`` call in the bot's code (``cogs/``, ``pictures/``, ``bot.py``)
    and lists the ids that have no English text in ``locale/en.po`` (an error: the bot would show
    the id) and the English entries nothing seems to use (a hint; ids built at run time such as
    ``f"incan.hz.{name}"`` count as used by their prefix).
@@ -26,18 +26,18 @@ from pathlib import Path
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import write_po
 
-from cogs.i18n.catalogue import FOLDER, Entry, catalogue_path, problems, read_catalogue
-from cogs.i18n.languages import DEFAULT, LANGUAGES
+from i18n.catalogue import FOLDER, Entry, catalogue_path, problems, read_catalogue
+from i18n.languages import DEFAULT, LANGUAGES
 
 __all__ = ["extract", "main", "merge", "report"]
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-SOURCES = ("cogs", "bot.py")
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = ("cogs", "pictures", "bot.py")
 CALLS = {"t", "tn", "tr", "tnr"}
 VOLATILE = ('"POT-Creation-Date', '"PO-Revision-Date', '"Report-Msgid-Bugs-To', '"Last-Translator',
             '"Language-Team', '"Generated-By', '"Project-Id-Version')
 HEADER = """\
-# Temple Table: the {name} texts ({language}). Kept in step with en.po by `python -m cogs.i18n`:
+# Temple Table: the {name} texts ({language}). Kept in step with en.po by `python -m i18n`:
 # translate the msgstr lines; an entry marked fuzzy was translated from an older English text
 # (shown after #| msgid) and is not used until it is checked and the fuzzy mark removed.
 # The words of the games are in glossary-{language}.md beside this file.
@@ -142,7 +142,7 @@ def report(language: str, catalog: Catalog) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the extraction, the merge and the report; return the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m cogs.i18n", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m i18n", description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="only report; change no file")
     parser.add_argument("--add", metavar="LANG", help="start the catalogue of a new language (e.g. de)")
     args = parser.parse_args(argv)

@@ -18,12 +18,12 @@ from typing import Any
 
 from PIL import Image
 
-from cogs import i18n
-from cogs.drawing.canvas import Canvas, png_of, quantized
-from cogs.drawing.labels import player_names, tr, trn
-from cogs.sakkara.motifs import BG, INK, draw_tile, motif_word, tile_sprite
-from cogs.sakkara.rack import RACK_WIDTH, rack_canvas, rack_image
+import i18n
 from engine.sakkara.tiles import BOARD_SIDE, MOTIFS
+from pictures.canvas import Canvas, png_of, quantized
+from pictures.sakkara.motifs import BG, INK, draw_tile, motif_word, tile_sprite
+from pictures.sakkara.rack import RACK_WIDTH, rack_canvas, rack_image
+from pictures.words import player_names, tr, trn
 
 __all__ = ["RACK_WIDTH", "SIZE", "board_canvas", "board_image", "panel_box", "private_image", "rack_image",
            "space_label", "warm", "worker_label"]
