@@ -34,8 +34,7 @@ from cogs.table.listener import TableListener
 from cogs.table.outbox import Budget
 from cogs.table.sync import place_commands, sync_commands
 from cogs.table.translator import CatalogueTranslator
-from db.startup import CannotOpen, open_store
-from db.store import Store
+from db import CannotOpen, Store, open_store
 from engine.clock import Clock, SystemClock
 from engine.session import AiPool, Sessions, Settings
 from engine.session.games import SPECS

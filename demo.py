@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TextIO
 
 from bot import offline_bot
-from db.store import Store
+from db import Store
 from engine.clock import ManualClock
 from engine.incan_gold import GAME
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser

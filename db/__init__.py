@@ -1,10 +1,10 @@
-"""Storage: the repository on SQLite (aiosqlite, the default) or PostgreSQL (asyncpg), numbered
-SQL migrations per dialect; all SQL lives here.
+"""Storage: the repository on SQLite (aiosqlite, the default) or PostgreSQL (asyncpg), numbered SQL
+migrations per dialect; all SQL lives here.
 
 ``await Store.open(path)`` opens (and migrates) an SQLite file, ``await Store.connect(url)`` a
 ``sqlite:///`` or ``postgresql://`` URL; the records it returns and the errors it raises are
-re-exported here, so callers import from ``db`` only. This package never imports ``discord`` or
-``engine``.
+re-exported here, so callers import from ``db`` only (the house test checks it outside ``db/``).
+This package never imports ``discord`` or ``engine``.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from db.errors import (
     Unavailable,
     WrongStatus,
 )
+from db.leaderboard import DAY_MS, Leaderboards, PlayerKey, Ranking, StandingsPage, StoredRating, user_key
+from db.leases import leases_of
 from db.records import (
     ACTIVE_STATUSES,
     CHANCE_SEAT,
@@ -42,16 +44,22 @@ from db.records import (
     TableLoad,
     TableTail,
 )
+from db.startup import CannotOpen, open_store
 from db.store import Clock, Store, utc_now
+from db.table_records import StoryRow
+from db.urls import URL_SCHEMES
 
 __all__ = [
     "ACTIVE_STATUSES",
     "CHANCE_SEAT",
+    "DAY_MS",
     "END_STATUSES",
     "STATUSES",
+    "URL_SCHEMES",
     "AccessDenied",
     "ActionRow",
     "AlreadySeated",
+    "CannotOpen",
     "ChannelBusy",
     "Clock",
     "CorruptRow",
@@ -60,21 +68,30 @@ __all__ = [
     "GameNotFound",
     "GameRow",
     "GameStatus",
+    "Leaderboards",
     "MessageRow",
     "MigrationError",
     "NewResult",
     "NewSeat",
     "NoSuchSeat",
+    "PlayerKey",
+    "Ranking",
     "ResultRow",
     "SchemaTooNew",
     "SeatRow",
     "SnapshotRow",
     "StaleVersion",
+    "StandingsPage",
     "Store",
     "StoreError",
+    "StoredRating",
+    "StoryRow",
     "TableLoad",
     "TableTail",
     "Unavailable",
     "WrongStatus",
+    "leases_of",
+    "open_store",
+    "user_key",
     "utc_now",
 ]

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from db.urls import URL_SCHEMES
+from db import URL_SCHEMES
 from engine.core import THINKING_S
 from engine.session import default_workers
 

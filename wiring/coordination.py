@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from db.leases import leases_of
-from db.store import Store
+from db import Store, leases_of
 from engine.session import Coordinator, SingleProcess
 from engine.session.leases import Leases
 

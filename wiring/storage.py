@@ -11,10 +11,22 @@ from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from db.errors import AlreadySeated, ChannelBusy, CorruptRow, GameNotFound, StaleVersion, Unavailable
-from db.records import ActionRow, DeadlineRow, MessageRow, NewResult, NewSeat, SeatRow
-from db.store import Store
-from db.table_records import StoryRow
+from db import (
+    ActionRow,
+    AlreadySeated,
+    ChannelBusy,
+    CorruptRow,
+    DeadlineRow,
+    GameNotFound,
+    MessageRow,
+    NewResult,
+    NewSeat,
+    SeatRow,
+    StaleVersion,
+    Store,
+    StoryRow,
+    Unavailable,
+)
 from engine.session import (
     Deadline,
     RepoBusy,

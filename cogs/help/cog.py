@@ -22,7 +22,7 @@ from discord.ext import commands
 from cogs.table.buttons import reply
 from cogs.table.hub import TableBot
 from cogs.table.translator import localised_description, localised_name
-from db.errors import Unavailable
+from db import Unavailable
 from i18n import reading, t
 
 __all__ = ["GAMES", "MENTION_COOLDOWN_S", "Help", "help_embed", "setup"]

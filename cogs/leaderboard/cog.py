@@ -25,8 +25,18 @@ from cogs.leaderboard.gamelog import render_log
 from cogs.table.buttons import guarded
 from cogs.table.hub import TableBot
 from cogs.table.text import escape
-from db.errors import GameNotFound, StoreError, Unavailable
-from db.leaderboard import DAY_MS, Leaderboards, PlayerKey, Ranking, StandingsPage, StoredRating, user_key
+from db import (
+    DAY_MS,
+    GameNotFound,
+    Leaderboards,
+    PlayerKey,
+    Ranking,
+    StandingsPage,
+    StoredRating,
+    StoreError,
+    Unavailable,
+    user_key,
+)
 from engine.ratings import GameOutcome, Rating, fold, ordinal, sparkline
 from i18n import reader_is, t
 

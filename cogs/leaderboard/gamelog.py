@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from db.records import GameLog, ResultRow
+from db import GameLog, ResultRow
 from engine.core import CHANCE, IllegalAction
 from engine.incan_gold import GAME as INCAN
 from i18n import moment, t, tn

@@ -28,7 +28,7 @@ import discord
 from discord import AppCommandOptionType, app_commands
 
 from cogs.table.hub import TableBot
-from db.errors import Unavailable
+from db import Unavailable
 from engine.session import RepoUnavailable
 from i18n import t
 

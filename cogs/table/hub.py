@@ -29,7 +29,7 @@ from cogs.table.private import Private
 from cogs.table.readers import Readers
 from cogs.table.story import Story
 from cogs.table.text import jump_url, when
-from db.store import Store
+from db import Store
 from engine.core import Event
 from engine.session import Sessions, Table, Update
 from i18n import t

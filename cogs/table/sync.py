@@ -22,7 +22,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from db.store import Store
+from db import Store
 
 __all__ = ["payload_hash", "place_commands", "sync_commands"]
 
