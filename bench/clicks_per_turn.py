@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script 
 
 from bot import Bot
 from cogs.indus.controls import controls as indus_controls
-from cogs.sakkara.prompt import route
+from cogs.sakkara.controls import route
 from cogs.table.buttons import control_for
 from db.store import Store
 from engine.clock import ManualClock

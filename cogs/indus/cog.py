@@ -14,8 +14,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.indus.controls import PieceButton
-from cogs.indus.labels import board_png
 from cogs.indus.render import IndusRenderer
+from cogs.indus.words import board_png
 from cogs.table.attach import board_file
 from cogs.table.buttons import refuse
 from cogs.table.cog import TableCog

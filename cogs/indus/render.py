@@ -7,7 +7,7 @@ so the controls of the player to move sit on that public message; anyone else's 
 refused privately by the session. The player to move also gets a short DM nudge with a link.
 
 The controls are built in :mod:`cogs.indus.controls`, names and the board picture come from
-:mod:`cogs.indus.labels`. No rule lives here.
+:mod:`cogs.indus.words`. No rule lives here.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from typing import Any
 import discord
 
 from cogs.indus.controls import controls
-from cogs.indus.labels import (
+from cogs.indus.words import (
     COLOUR_EMOJI,
     IMAGE_NAME,
     board_png,

@@ -13,10 +13,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.sakkara import labels
-from cogs.sakkara.labels import names
-from cogs.sakkara.prompt import NAV_ITEMS
+from cogs.sakkara import words
+from cogs.sakkara.controls import NAV_ITEMS
 from cogs.sakkara.render import SakkaraRenderer
+from cogs.sakkara.words import names
 from cogs.table.attach import board_file
 from cogs.table.buttons import refuse
 from cogs.table.cog import TableCog
@@ -63,7 +63,7 @@ class Sakkara(TableCog, group_name="sakkara", group_description="Play Sakkara (2
         if table.status == "lobby":
             await interaction.response.send_message(embed=lobby_embed(self.bot.hub, table), ephemeral=True)
             return
-        module = labels.boards()
+        module = words.boards()
         fields: dict[str, Any] = {"ephemeral": True}
         files: list[discord.File] = []
         public = self.renderer.public_embed(table, module is not None, self.bot.hub)

@@ -7,8 +7,8 @@ displays and pyramid, the used-tile stack and a short log drawn from the *public
 to move gets a DM prompt with its rack and the move controls, one DM per hand-over, edited as
 the turn goes on; with closed DMs the "Choose" button opens the same prompt ephemerally.
 
-The private prompt and its controls are :mod:`cogs.sakkara.prompt`; names and log lines
-:mod:`cogs.sakkara.labels`.
+The private prompt and its controls are :mod:`cogs.sakkara.controls`; names and log lines
+:mod:`cogs.sakkara.words`.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from typing import Any
 
 import discord
 
-from cogs.sakkara import labels
-from cogs.sakkara.labels import builder_text, event_line, motif, names, round_title, seat_field, text_board, whose_turn
-from cogs.sakkara.prompt import dm_with_rack, prompt_at
+from cogs.sakkara import words
+from cogs.sakkara.controls import dm_with_rack, prompt_at
+from cogs.sakkara.words import builder_text, event_line, motif, names, round_title, seat_field, text_board, whose_turn
 from cogs.table.answer import acknowledged_while_drawing
 from cogs.table.attach import board_file
 from cogs.table.buttons import PeekButton
@@ -66,7 +66,7 @@ class SakkaraRenderer:
         """Redraw the board's embed as it stands (no deadline) when it closes; its image stays."""
         if kind != "board" or table.state is None:
             return {}
-        return {"embed": self.public_embed(table, labels.boards() is not None, hub)}
+        return {"embed": self.public_embed(table, words.boards() is not None, hub)}
 
     def options_text(self, table: Table) -> str:
         """Return the options as lobby text."""
@@ -127,7 +127,7 @@ class SakkaraRenderer:
         """Send or edit the public board message, with the board image when boards are installed."""
         if not new and await hub.post_when_sent(table, kind, lambda: self._drawn_when_sent(hub, table)):
             return  # an edit of the board waits for budget: it is drawn when it goes
-        module = labels.boards()
+        module = words.boards()
         png = None
         if module is not None:
             with acknowledged_while_drawing():
@@ -137,7 +137,7 @@ class SakkaraRenderer:
 
     async def _drawn_when_sent(self, hub: TableHub, table: Table) -> dict[str, Any]:
         """The board message's fields, drawn as the table stands (by a queued edit, when it is sent)."""
-        module = labels.boards()
+        module = words.boards()
         with hub.readers.publicly(table):
             png = None if module is None else await drawn(module.board_image, GAME.view(table.state, None),
                                                              names(table))
@@ -218,7 +218,7 @@ def final_picture(players: list[str], view: dict[str, Any], result: dict[str, An
     """Return the final board with the scoring marked, or None when it cannot be drawn (the
     standings then go out without it: they matter more than the picture). Plain data in, so a
     drawing process can be handed it."""
-    if labels.boards() is None:
+    if words.boards() is None:
         return None
     from pictures.sakkara.final import final_image  # beside the board module, optional like it
 
@@ -235,7 +235,7 @@ async def post_with_image(hub: TableHub, table: Table, kind: str, png: bytes | N
     if png is None:
         await hub.post(table, kind, new=new, **fields)
         return
-    module = labels.boards()
+    module = words.boards()
     assert module is not None
     if new or await hub.message_ref(table, kind) is None:
         await hub.post(table, kind, new=True, files=[board_file(png, "board.png")], **fields)

@@ -21,7 +21,7 @@ from PIL import Image
 from table_kit import live_controls
 
 from bot import Bot
-from cogs.indus.labels import board_png_available
+from cogs.indus.words import board_png_available
 from cogs.table import private as private_module
 from db.store import Store
 from engine.clock import SystemClock
@@ -334,7 +334,7 @@ async def test_timeout_reminds_then_the_easy_bot_plays_the_turn(fake, table, sto
 
 
 async def test_text_board_without_the_image_module(fake, table, store, clock, players, monkeypatch):
-    monkeypatch.setattr("cogs.indus.labels._boards", lambda: None)
+    monkeypatch.setattr("cogs.indus.words._boards", lambda: None)
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, players)
     for _ in range(3):
@@ -374,7 +374,7 @@ async def test_layout_option_and_commands(fake, table, store, clock, players):
 
 async def test_on_the_real_clock_bot_turns_follow_each_other_to_the_summary(fake, table, store, players, monkeypatch):
     """Turn-based bot seats on real timers: each AI turn arms the next; every turn is drawn."""
-    monkeypatch.setattr("cogs.indus.labels._boards", lambda: None)  # text board: keeps the test quick
+    monkeypatch.setattr("cogs.indus.words._boards", lambda: None)  # text board: keeps the test quick
     bot = await start_bot(fake, store, SystemClock(), ai_delay_s=0.01)
     game = await open_table(fake, bot, table, players[:2], bots=("easy", "medium"))
     for _ in range(6000):  # real time: at most ~60 s

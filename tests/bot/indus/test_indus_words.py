@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from cogs.indus import labels
+from cogs.indus import words
 from cogs.indus.cog import RULE_SECTIONS
 from cogs.indus.controls import controls
 from cogs.indus.render import IndusRenderer
@@ -29,14 +29,14 @@ READABLE = 10.0  # px as shown: smaller text is not read on a phone or a desktop
 def test_start_spaces_are_named_by_the_boards_own_columns_and_rows():
     """The menu used to count from 0 ("W1 (left edge, row 1)" lay beside the board's row 2)."""
     for space in SPACES:
-        name = labels.space_label(space)
-        square = labels.square_name(*divmod(landing(SPACES.index(space), 1), 6))
+        name = words.space_label(space)
+        square = words.square_name(*divmod(landing(SPACES.index(space), 1), 6))
         # the piece enters the column (top/bottom edge) or row (left/right edge) its name says
         assert name[2:] == (square[0] if space[0] in "NS" else square[1:]), (space, name, square)
-        assert labels.space_name(space).startswith(name + ":")
-        assert "0" not in name and "row 0" not in labels.space_name(space)
-    assert [labels.space_label(s) for s in ("N0", "E5", "S2", "W0")] == ["N-A", "E-6", "S-C", "W-1"]
-    assert labels.space_name("W0") == "W-1: left edge, enters row 1"
+        assert words.space_name(space).startswith(name + ":")
+        assert "0" not in name and "row 0" not in words.space_name(space)
+    assert [words.space_label(s) for s in ("N0", "E5", "S2", "W0")] == ["N-A", "E-6", "S-C", "W-1"]
+    assert words.space_name("W0") == "W-1: left edge, enters row 1"
 
 
 def table_at(state: Any, players: int = 2) -> Table:
@@ -52,14 +52,14 @@ def test_the_menu_the_log_and_the_picture_use_the_same_names(monkeypatch):
     view = controls(table)
     assert view is not None
     options = [o.label for item in view.children for o in getattr(getattr(item, "item", None), "options", [])]
-    assert options and options[0].startswith("N-A:") and all(o[:3] in {labels.space_label(s) for s in SPACES}
+    assert options and options[0].startswith("N-A:") and all(o[:3] in {words.space_label(s) for s in SPACES}
                                                              for o in options)
     action = GAME.legal_actions(state, 0)[0]
     _, events = GAME.apply(state, 0, action)
     line = IndusRenderer._event_line(table, events[0])
-    assert line is not None and labels.space_label(action["space"]) in line and action["space"] not in line
+    assert line is not None and words.space_label(action["space"]) in line and action["space"] not in line
     printed = _texts_drawn(monkeypatch, GAME.view(state, None))
-    assert {labels.space_label(s) for s in SPACES} <= printed
+    assert {words.space_label(s) for s in SPACES} <= printed
     assert not {s for s in SPACES} & printed  # no engine name (counted from 0) on the picture
     assert {"A", "F", "1", "6"} <= printed
 
@@ -119,6 +119,6 @@ def test_the_turn_counter_says_it_counts_player_turns():
 def test_the_rules_give_the_tie_breaks():
     """rules/indus.md §7.3: building ties, the need for a counted piece, the winner's tie-break."""
     rules = " ".join(t(f"indus.rules{n}") for n in range(1, RULE_SECTIONS + 1))
-    for words in ("tie for first adds the first and second values", "no second place", "tie for second",
-                  "at least one counted piece", "higher prisoner total", "shared win", "N-A", "W-6"):
-        assert words in rules, words
+    for phrase in ("tie for first adds the first and second values", "no second place", "tie for second",
+                   "at least one counted piece", "higher prisoner total", "shared win", "N-A", "W-6"):
+        assert phrase in rules, phrase

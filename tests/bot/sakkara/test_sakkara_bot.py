@@ -17,8 +17,8 @@ from sakkara_bot_kit import last_prompt, perform, prompt_ids
 from table_kit import live_controls
 
 from bot import Bot
-from cogs.sakkara import labels as sakkara_labels
-from cogs.sakkara.prompt import prompt_at
+from cogs.sakkara import words as sakkara_labels
+from cogs.sakkara.controls import prompt_at
 from cogs.table.buttons import encode_action
 from db.store import Store
 from engine.clock import ManualClock

@@ -11,8 +11,8 @@ from typing import Any
 
 from PIL import Image
 
-from cogs.sakkara import labels
-from cogs.sakkara.prompt import Controls, private_embed
+from cogs.sakkara import words
+from cogs.sakkara.controls import Controls, private_embed
 from engine.sakkara import GAME
 from engine.sakkara.state import State
 from engine.sakkara.tiles import MOTIF_INDEX, MOTIFS, SPACES
@@ -78,25 +78,25 @@ def test_the_horse_is_offered_in_words_only_when_it_can_be_ridden():
 
 def test_the_title_counts_rounds_of_two_turns():
     state = position({}, turns=(4, 3), turn=1)  # Bo's 4th turn: round 4, not "turn 8"
-    assert labels.round_title(GAME.view(state, None)) == "Sakkara — round 4"
-    assert labels.round_title(GAME.view(replace(state, turns=(4, 4), turn=0), None)) == "Sakkara — round 5"
+    assert words.round_title(GAME.view(state, None)) == "Sakkara — round 4"
+    assert words.round_title(GAME.view(replace(state, turns=(4, 4), turn=0), None)) == "Sakkara — round 5"
 
 
 def test_the_log_names_the_worker_and_a_skipped_step():
     table = table_at(position({}))
     step = {"type": "step", "seat": 1, "worker": 1, "dir": "N", "from": 48, "to": 41, "took": "eye",
             "stairs": False}
-    assert labels.event_line(table, step) == "Bo steps worker ⚪2B north to G6 and takes Eye."
-    assert labels.event_line(table, {"type": "end", "seat": 0, "step_skipped": True}) == (
+    assert words.event_line(table, step) == "Bo steps worker ⚪2B north to G6 and takes Eye."
+    assert words.event_line(table, {"type": "end", "seat": 0, "step_skipped": True}) == (
         "Ann has no legal step: the turn ends.")
 
 
 def test_the_picture_and_the_text_name_every_tile_alike():
-    assert {m: motif_word(m) for m in MOTIFS} == {m: labels.motif(m) for m in MOTIFS}
+    assert {m: motif_word(m) for m in MOTIFS} == {m: words.motif(m) for m in MOTIFS}
 
 
 def test_workers_of_the_two_seats_are_told_apart_in_words_and_pictures():
-    assert {labels.worker_name(s, w)[0] for s in (0, 1) for w in (0, 1)} == {"⚫", "⚪"}
+    assert {words.worker_name(s, w)[0] for s in (0, 1) for w in (0, 1)} == {"⚫", "⚪"}
     sprites = [sakkara_board._worker(seat, 0).convert("L") for seat in (0, 1)]
     head = (sprites[0].width // 2, sprites[0].height * 16 // 56)  # the middle of the pawn's head
     assert sprites[1].getpixel(head) - sprites[0].getpixel(head) > 200  # black pawns against white pawns

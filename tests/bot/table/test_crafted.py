@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from incan_kit import buttons, lobby_id, start_bot
 
-from cogs.sakkara import labels as sakkara_labels
+from cogs.sakkara import words as sakkara_labels
 from fakediscord import FakeDiscord, FakeUser
 
 NOT_VALID = "That is not valid"

@@ -27,7 +27,7 @@ from incan_kit import start_bot
 
 from bot import Bot
 from cogs.indus.controls import controls as indus_controls
-from cogs.sakkara.prompt import route
+from cogs.sakkara.controls import route
 from cogs.table.buttons import control_for
 from db.store import Store
 from engine.clock import ManualClock

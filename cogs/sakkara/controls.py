@@ -15,8 +15,8 @@ from typing import Any
 
 import discord
 
-from cogs.sakkara import labels
-from cogs.sakkara.labels import (
+from cogs.sakkara import words
+from cogs.sakkara.words import (
     ARROWS,
     SEAT_MARKS,
     SPELL_GROUPS,
@@ -163,7 +163,7 @@ def private_embed(table: Table, seat: int, view: dict[str, Any], owing: bool) ->
     board images are not installed; with them, the DM's picture shows board and rack)."""
     embed = discord.Embed(title=t("sakkara.you_title", channel=f"<#{table.channel_id}>",
                                   seat=f"{SEAT_MARKS[seat]} {seat + 1}"), colour=discord.Colour.blurple())
-    lines = [] if labels.boards() is not None else [text_board(table, view)]
+    lines = [] if words.boards() is not None else [text_board(table, view)]
     lines.append(t("sakkara.your_rack", count=sum(view["rack"].values()), tiles=counts_text(view["rack"])))
     lines.append(builder_text(view, seat, rack=False))
     if "revealed_rack" in view:
@@ -293,7 +293,7 @@ def _menu_order(action: dict[str, Any]) -> tuple[int, int, int]:
 async def dm_with_rack(hub: TableHub, table: Table, seat: int, *, new: bool = False, **fields: Any) -> None:
     """``hub.dm`` with the seat's picture attached (board and rack, when boards are installed),
     replaced on edits: a private prompt shows the board the moves are made on, not only the rack."""
-    module = labels.boards()
+    module = words.boards()
     if module is None:
         await hub.dm(table, seat, new=new, **fields)
         return
