@@ -1,1 +1,3 @@
-"""Incan Gold / Diamant on Discord: the ``/incan`` commands and the drawing of a table."""
+"""Incan Gold / Diamant on Discord, in the files every game has: the ``/incan`` commands (``cog.py``), the drawing of a
+table (``render.py``), the controls a player acts with (``controls.py``), the game's words (``words.py``)
+and its end (``summary.py``). Its pictures are in ``pictures/incan_gold/``."""

@@ -19,8 +19,10 @@ from typing import Any
 
 import discord
 
+from cogs.incan_gold.controls import choice_buttons
 from cogs.incan_gold.summary import summary
-from cogs.table.buttons import ActButton, PeekButton
+from cogs.incan_gold.words import HAZARD_ICONS, artifact_worth, card_text, hazard_name
+from cogs.table.buttons import PeekButton
 from cogs.table.hub import TableHub
 from cogs.table.text import deadline_line, name_of, seat_label, seat_names
 from engine.core import Event
@@ -30,32 +32,6 @@ from engine.session import Table, Update
 from i18n import t, tn
 
 __all__ = ["IncanRenderer"]
-
-
-HAZARD_ICONS = {  # one picture per hazard of every preset (presentation only)
-    "spiders": "🕷️", "snakes": "🐍", "mummies": "🧟", "fire": "🔥", "rockfall": "🪨",
-    "scorpions": "🦂", "poison-gas": "☠️", "explosions": "🧨",
-}
-
-
-def hazard_name(hazard: str) -> str:
-    """Return a hazard's picture and display name ("🕷️ Spiders")."""
-    return f"{HAZARD_ICONS.get(hazard, '⚠️')} {t(f'incan.hz.{hazard}')}"
-
-
-def card_text(card: str, gems: int) -> str:
-    """Return a path card as the table shows it."""
-    if card[0] == "T":
-        return f"💎{card[1:]}" + (f" ({t('incan.path_left', gems=gems)})" if gems else "")
-    if card[0] == "H":
-        return hazard_name(card[2:])
-    return f"🏺{card}"
-
-
-def artifact_worth(view: dict[str, Any], card: str) -> int:
-    """Return the points an artifact on the path is worth if taken home now (the edition's scoring)."""
-    scoring = view.get("artifact_scoring") or "claim-order"
-    return ed.artifact_value(scoring, int(card[1:]), view["round"], view["claimed"])
 
 
 def _round_ended(events: Sequence[Event]) -> bool:
@@ -221,9 +197,8 @@ class IncanRenderer:
         if table.status == "playing":
             view = discord.ui.View(timeout=None)
             if table.humans_owing():
-                for action in ("torch", "camp"):
-                    style = discord.ButtonStyle.success if action == "torch" else discord.ButtonStyle.danger
-                    view.add_item(ActButton(table.id, table.window, action, t(f"incan.{action}"), style))
+                for button in choice_buttons(table, ("torch", "camp")):
+                    view.add_item(button)
             view.add_item(PeekButton(table.id, t("play.my_status")))
         return {"content": None, "embed": self.round_embed(table, hub), "view": view}
 
@@ -317,7 +292,6 @@ class IncanRenderer:
         if not legal:
             return embed, None
         buttons = discord.ui.View(timeout=None)
-        for action in reversed(legal):  # torch first, then camp
-            style = discord.ButtonStyle.success if action == "torch" else discord.ButtonStyle.danger
-            buttons.add_item(ActButton(table.id, table.window, action, t(f"incan.{action}"), style))
+        for button in choice_buttons(table, reversed(legal)):  # torch first, then camp
+            buttons.add_item(button)
         return embed, buttons

@@ -7,7 +7,7 @@ so the controls of the player to move sit on that public message; anyone else's 
 refused privately by the session. The player to move also gets a short DM nudge with a link.
 
 The controls are built in :mod:`cogs.indus.controls`, names and the board picture come from
-:mod:`cogs.indus.words`. No rule lives here.
+:mod:`cogs.indus.words`, the end of the game is :mod:`cogs.indus.summary`. No rule lives here.
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from typing import Any
 import discord
 
 from cogs.indus.controls import controls
+from cogs.indus.summary import summary
 from cogs.indus.words import (
     COLOUR_EMOJI,
     IMAGE_NAME,
@@ -24,7 +25,6 @@ from cogs.indus.words import (
     board_png_available,
     board_text,
     colour_name,
-    final_png,
     piece_name,
     rank_name,
     space_label,
@@ -33,8 +33,7 @@ from cogs.indus.words import (
 from cogs.table.answer import acknowledged_while_drawing
 from cogs.table.attach import board_file
 from cogs.table.hub import TableHub
-from cogs.table.lobby import post_summary
-from cogs.table.text import deadline_line, name_of, place_of, seat_label, standings, winner_line
+from cogs.table.text import deadline_line, name_of, seat_label
 from engine.core import CHANCE, Event
 from engine.indus import GAME
 from engine.session import Table, Update
@@ -270,34 +269,7 @@ class IndusRenderer:
 
     async def finished(self, hub: TableHub, table: Table, result: dict[str, Any]) -> None:
         """Post the final scoring, ruin by ruin, with a Rematch button."""
-        view = GAME.view(table.state, None)
-        colour_seat = {c["colour"]: c["seat"] for c in view["colours"]}
-        ruin_lines = []
-        for ruin in view["layout"]["ruins"]:
-            value = f"{ruin['first']}/{ruin['second']}" if "second" in ruin else str(ruin["first"])
-            got = result["ruins"].get(ruin["id"], {})
-            takers = ", ".join(t("indus.ruin_taker", colour=COLOUR_EMOJI[int(c)],
-                                 name=name_of(table.seats[colour_seat[int(c)]]), points=p)
-                               for c, p in sorted(got.items(), key=lambda kv: -kv[1]))
-            ruin_lines.append(t("indus.ruin_line", id=ruin["id"], type=t(f"indus.type_{ruin['id'][0]}"),
-                                value=value, takers=takers or t("indus.ruin_nobody")))
-        scores = result["scores"]
-        total_lines = []
-        for rank, seat in enumerate(standings(result, table), start=1):
-            colours = " + ".join(f"{COLOUR_EMOJI[c]} {result['colour_points'][c]}"
-                                 for c in view["seat_colours"][seat])
-            total_lines.append(t("indus.summary_line", place=place_of(table, seat, rank),
-                                 name=seat_label(table.seats[seat]),
-                                 score=scores[seat], ruins=colours, prisoners=result["prisoner_points"][seat]))
-        total_lines.append(winner_line(table, result))
-        if sum(1 for s in scores if s == max(scores)) > len(result["winners"]):
-            total_lines.append(t("indus.tiebreak"))
-        ruins = "\n".join(ruin_lines)
-        fields = [(t("indus.summary_ruins"), ruins[:1024])]
-        if len(ruins) > 1024:  # a huge custom layout: the rest in a second field
-            fields.append(("…", ruins[1024:2048]))
-        picture = await drawn(final_png, view, [seat.display_name for seat in table.seats], result)
-        await post_summary(hub, table, t("indus.summary_title"), total_lines, fields, picture=picture)
+        await summary(hub, table, result)
 
     def prompt(self, hub: TableHub, table: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:
         """Return the board with the controls of whoever is to move (the same for every seat).

@@ -8,7 +8,7 @@ to move gets a DM prompt with its rack and the move controls, one DM per hand-ov
 the turn goes on; with closed DMs the "Choose" button opens the same prompt ephemerally.
 
 The private prompt and its controls are :mod:`cogs.sakkara.controls`; names and log lines
-:mod:`cogs.sakkara.words`.
+:mod:`cogs.sakkara.words`; the end of the game :mod:`cogs.sakkara.summary`.
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ import discord
 
 from cogs.sakkara import words
 from cogs.sakkara.controls import dm_with_rack, prompt_at
+from cogs.sakkara.summary import summary
 from cogs.sakkara.words import builder_text, event_line, motif, names, round_title, seat_field, text_board, whose_turn
 from cogs.table.answer import acknowledged_while_drawing
 from cogs.table.attach import board_file
 from cogs.table.buttons import PeekButton
 from cogs.table.hub import TableHub
-from cogs.table.lobby import post_summary
-from cogs.table.text import deadline_line, place_of, seat_label, standings, winner_line
+from cogs.table.text import deadline_line, seat_label
 from engine.core import CHANCE, Event
 from engine.sakkara import GAME
 from engine.session import Table, Update
@@ -198,35 +198,11 @@ class SakkaraRenderer:
 
     async def finished(self, hub: TableHub, table: Table, result: dict[str, Any]) -> None:
         """Post the final pyramids with a Rematch button; the DM prompts lose their buttons."""
-        view = GAME.view(table.state, None)
-        lines = [t(f"sakkara.ended.{result['ended'] or 'apex'}")]
-        for rank, seat in enumerate(standings(result, table), start=1):
-            lines.append(t("sakkara.summary_line", place=place_of(table, seat, rank),
-                           name=seat_label(table.seats[seat]), size=result["scores"][seat],
-                           levels=view["levels"][seat], grain=view["grains"][seat]))
-        lines.append(winner_line(table, result))
-        picture = await drawn(final_picture, names(table), view, result)
-        await post_summary(hub, table, t("sakkara.summary_title"), lines, picture=picture)
-
+        await summary(hub, table, result)
 
     def prompt(self, hub: TableHub, table: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:
         """Return a seat's private state (its rack) and its move controls."""
         return prompt_at(table, seat, "")
-
-
-def final_picture(players: list[str], view: dict[str, Any], result: dict[str, Any]) -> bytes | None:
-    """Return the final board with the scoring marked, or None when it cannot be drawn (the
-    standings then go out without it: they matter more than the picture). Plain data in, so a
-    drawing process can be handed it."""
-    if words.boards() is None:
-        return None
-    from pictures.sakkara.final import final_image  # beside the board module, optional like it
-
-    try:
-        return final_image(view, players, result)
-    except Exception:  # a drawing bug must not hold back the summary
-        log.warning("sakkara final picture failed; the summary goes without it", exc_info=True)
-        return None
 
 
 async def post_with_image(hub: TableHub, table: Table, kind: str, png: bytes | None, *, new: bool = False,

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cogs.incan_gold.render import HAZARD_ICONS, IncanRenderer
+from cogs.incan_gold.render import IncanRenderer
+from cogs.incan_gold.words import HAZARD_ICONS
 from engine.core import CHANCE
 from engine.incan_gold import GAME
 from engine.incan_gold import editions as ed

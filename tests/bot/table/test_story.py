@@ -10,7 +10,7 @@ import pytest
 from incan_kit import buttons, start_bot
 from table_kit import choose, incan_table, incan_to_the_end, thread_lines, thread_of
 
-from cogs.incan_gold.render import HAZARD_ICONS
+from cogs.incan_gold.words import HAZARD_ICONS
 from engine.core import CHANCE
 from engine.incan_gold import GAME
 from engine.session import Table

@@ -1,0 +1,21 @@
+"""The controls of an Incan Gold explorer: Torch and Camp, on the expedition message and in a
+seat's private prompt. Built from the actions the caller got from ``GAME.legal_actions``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import discord
+
+from cogs.table.buttons import ActButton
+from engine.session import Table
+from i18n import t
+
+__all__ = ["choice_buttons"]
+
+
+def choice_buttons(table: Table, actions: Iterable[str]) -> list[ActButton]:
+    """Return a button per action ("torch" green, "camp" red) for the table's current window."""
+    return [ActButton(table.id, table.window, action, t(f"incan.{action}"),
+                      discord.ButtonStyle.success if action == "torch" else discord.ButtonStyle.danger)
+            for action in actions]
