@@ -43,7 +43,7 @@ def easy(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
     kind = legal[0]["do"]
     if kind in ("keep", "return"):
         return next(a for a in legal if a["do"] == "keep")
-    ev = evaluation._Eval(st, st.seat, False)
+    ev = evaluation.Eval(st, st.seat, False)
     ev.careful = False
     if kind == "place":
         low = min(RANK_OF[a["rank"]] for a in legal)

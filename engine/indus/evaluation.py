@@ -1,6 +1,6 @@
 """Indus's position evaluation for the heuristic and search players (split from heuristics.py).
 
-:class:`_Eval` is a mutable scratch copy of a position scored for one seat: ruin majorities
+:class:`Eval` is a mutable scratch copy of a position scored for one seat: ruin majorities
 (exact, or softened early in the game for Hard), the captures one turn away on either side, and
 the gain of a single move. :func:`state_from_view` rebuilds the exact state from a view (Indus
 hides nothing; only the future dice are unknown).
@@ -27,7 +27,7 @@ from .rules import (
 )
 from .scoring import standing
 
-__all__ = ["ALIGNED", "HARD_WEIGHTS", "NSQ", "Weights", "ruin_counts", "state_from_view"]
+__all__ = ["ALIGNED", "HARD_WEIGHTS", "NSQ", "Eval", "Weights", "ruin_counts", "ruin_tables", "state_from_view"]
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ RuinRow = tuple[bool, tuple[int, ...], int, int]
 
 
 @lru_cache(maxsize=32)
-def _ruin_tables(layout: Layout) -> tuple[tuple[RuinRow, ...], tuple[tuple[int, ...], ...]]:
+def ruin_tables(layout: Layout) -> tuple[tuple[RuinRow, ...], tuple[tuple[int, ...], ...]]:
     """Return a layout's ruins as rows and, per square, the ruins through it (cached: every
     evaluated position of a search builds an evaluator)."""
     rows = tuple((r.kind == "B", tuple(r.squares), r.first, r.second) for r in layout.ruins)
@@ -145,7 +145,7 @@ def state_from_view(view: dict[str, Any]) -> State:
     )
 
 
-class _Eval:
+class Eval:
     """A mutable scratch copy of a position, scored for one seat (``me``)."""
 
     def __init__(self, st: State, me: int, hard: bool, weights: Weights = HARD_WEIGHTS) -> None:
@@ -170,7 +170,7 @@ class _Eval:
         self.owners = list(st.owners)
         self.frame = list(st.frame)
         self.reserve = [list(r) for r in st.reserve]
-        self.ruins, self.ruins_at = _ruin_tables(st.layout)
+        self.ruins, self.ruins_at = ruin_tables(st.layout)
         left = sum(sum(r) for r in st.reserve) + sum(1 for p in st.frame if p != EMPTY)
         total = 48
         # How much of the game is still to come (1 at the start, 0 at the end): threats, cover

@@ -32,7 +32,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .evaluation import HARD_WEIGHTS, Weights, _Eval, state_from_view
+from .evaluation import HARD_WEIGHTS, Eval, Weights, state_from_view
 from .game import GAME
 from .layout import SIZE
 from .rules import (
@@ -47,7 +47,7 @@ from .rules import (
     seat_colours,
 )
 
-__all__ = ["hard", "medium", "place_values", "state_from_view"]
+__all__ = ["hard", "medium", "place_values", "state_from_view", "turn_value"]
 
 
 _REPLY_ALL = False
@@ -58,7 +58,7 @@ Measured with _REPLY_ALL and 6 candidates (paired 200 games): 64 % / 66 % agains
 without (2 / 4 players), so both stay off; the knobs are kept for bench/indus_ai.py studies."""
 
 
-def _seat_reply(ev: _Eval, st: State, seat: int) -> float:
+def _seat_reply(ev: Eval, st: State, seat: int) -> float:
     """Return the expected best next-turn gain of ``seat`` in ``ev``'s position (its utility)."""
     colours = seat_colours(seat, st.players)
     slots = ev.movable(colours, 1)
@@ -89,7 +89,7 @@ def _seat_reply(ev: _Eval, st: State, seat: int) -> float:
     return total
 
 
-def _opponent_reply(ev: _Eval, st: State) -> float:
+def _opponent_reply(ev: Eval, st: State) -> float:
     """Return the opponents' expected best gain on their next turn(s), as my utility loss."""
     if st.phase == "over" or st.seat == ev.me:
         return 0.0
@@ -99,12 +99,12 @@ def _opponent_reply(ev: _Eval, st: State) -> float:
     return total * (1.0 if st.players == 2 else 1.0 / (st.players - 1))
 
 
-def _moves_by_die(ev: _Eval, slots: list[int]) -> dict[int, list[float]]:
+def _moves_by_die(ev: Eval, slots: list[int]) -> dict[int, list[float]]:
     """Return each slot's move value for every die face."""
     return {s: [0.0, *(ev.move_value(s, ev.frame[s], d) for d in range(1, 7))] for s in slots}
 
 
-def _turn_value(values: dict[int, list[float]], ranks: dict[int, int], start: int = 1) -> float:
+def turn_value(values: dict[int, list[float]], ranks: dict[int, int], start: int = 1) -> float:
     """Return the expectimax value of a turn from roll ``start`` (rerolls up to roll 3).
 
     ``values[slot][die]`` is the move value of a frame piece, ``ranks[slot]`` its rank; roll k
@@ -125,7 +125,7 @@ def _turn_value(values: dict[int, list[float]], ranks: dict[int, int], start: in
     return nxt
 
 
-def _medium_place(ev: _Eval, st: State, legal: list[Any]) -> Any:
+def _medium_place(ev: Eval, st: State, legal: list[Any]) -> Any:
     """Return the placement whose single roll gives the best expected move (Medium)."""
     best, best_val = legal[0], float("-inf")
     cache: dict[tuple[int, ...], list[float]] = {}
@@ -148,7 +148,7 @@ def _medium_place(ev: _Eval, st: State, legal: list[Any]) -> Any:
     return best
 
 
-def _hard_place(ev: _Eval, st: State, legal: list[Any]) -> Any:
+def _hard_place(ev: Eval, st: State, legal: list[Any]) -> Any:
     """Return the placement with the best expectimax turn value (Hard)."""
     best, best_val = legal[0], float("-inf")
     for action, val in zip(legal, place_values(ev, st, legal), strict=True):
@@ -157,7 +157,7 @@ def _hard_place(ev: _Eval, st: State, legal: list[Any]) -> Any:
     return best
 
 
-def place_values(ev: _Eval, st: State, legal: list[Any]) -> list[float]:
+def place_values(ev: Eval, st: State, legal: list[Any]) -> list[float]:
     """Return Hard's expectimax turn value of every placement in ``legal`` (the search ranks
     its candidates by it)."""
     out: list[float] = []
@@ -173,7 +173,7 @@ def place_values(ev: _Eval, st: State, legal: list[Any]) -> list[float]:
         ev.frame[slot] = piece
         new_vals = [0.0, *(ev.move_value(slot, piece, d) for d in range(1, 7))]
         ev.frame[slot] = EMPTY
-        val = _turn_value({**values, slot: new_vals}, {**ranks, slot: rank})
+        val = turn_value({**values, slot: new_vals}, {**ranks, slot: rank})
         if st.phase == "place":
             # a high rank left on the frame keeps rerolls open for later turns
             val += ev.w.place_flex[rank] * ev.future
@@ -181,7 +181,7 @@ def place_values(ev: _Eval, st: State, legal: list[Any]) -> list[float]:
     return out
 
 
-def _choose_move(ev: _Eval, st: State, legal: list[Any], hard: bool) -> Any:
+def _choose_move(ev: Eval, st: State, legal: list[Any], hard: bool) -> Any:
     """Return the move (or reroll) for the current roll."""
     moves = [a for a in legal if a["do"] == "move"]
     scored: list[tuple[float, int, Any]] = []
@@ -196,7 +196,7 @@ def _choose_move(ev: _Eval, st: State, legal: list[Any], hard: bool) -> Any:
         for val, neg_i, a in scored[: ev.w.reply_top]:
             slot = SPACE_INDEX[a["space"]]
             nxt_state = _after_move(st, slot, ev.frame[slot])
-            reply = _opponent_reply(_Eval(nxt_state, ev.me, True, ev.w), nxt_state)
+            reply = _opponent_reply(Eval(nxt_state, ev.me, True, ev.w), nxt_state)
             rescored.append((val - ev.w.reply_weight * reply, neg_i, a))
         best = max(rescored, key=lambda t: (t[0], t[1]))[2]
     if {"do": "reroll"} in legal:
@@ -207,7 +207,7 @@ def _choose_move(ev: _Eval, st: State, legal: list[Any], hard: bool) -> Any:
             values = _moves_by_die(ev, slots)
             ranks = {s: ev.frame[s] & 3 for s in slots}
             # the value of continuing from roll k + 1 with its own rerolls
-            future = _turn_value(values, ranks, nxt_roll)
+            future = turn_value(values, ranks, nxt_roll)
         else:
             future = sum(max(ev.move_value(s, ev.frame[s], d) for s in slots) for d in range(1, 7)) / 6.0
         if future > best_val + 1e-9:
@@ -228,7 +228,7 @@ def _decide(view: dict[str, Any], legal: list[Any], hard: bool, weights: Weights
     if len(legal) == 1:
         return legal[0]
     st = state_from_view(view)
-    ev = _Eval(st, st.seat, hard, weights)
+    ev = Eval(st, st.seat, hard, weights)
     kind = legal[0]["do"]
     if kind == "place":
         return _hard_place(ev, st, legal) if hard else _medium_place(ev, st, legal)

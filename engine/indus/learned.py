@@ -3,7 +3,7 @@ Hard's move value plus the learned value of :mod:`.value`.
 
 Every candidate move is played on a copy of the position (:class:`~.playout.Sim`, the rules' fast
 path, checked action by action against the rules) and worth ``settings.hard`` times the former
-Hard's move value (:meth:`~.evaluation._Eval.move_value`: the immediate gain with the capture
+Hard's move value (:meth:`~.evaluation.Eval.move_value`: the immediate gain with the capture
 risks of the next turn) plus ``settings.learned`` times the learned value of the position it
 leaves (what the ruins and the captures still to come are worth by the end). A reroll is worth
 the expectimax of the rolls still to come; a placement is worth the expectimax of its whole turn
@@ -60,8 +60,8 @@ from typing import Any
 
 from engine.core import thinking_scaled
 
-from .evaluation import HARD_WEIGHTS, Weights, _Eval
-from .heuristics import _turn_value, place_values
+from .evaluation import HARD_WEIGHTS, Eval, Weights
+from .heuristics import place_values, turn_value
 from .playout import Sim
 from .rules import EMPTY, LANDING, RANK_OF, SPACE_INDEX, State, movable_colours, seat_colours
 from .value import Model, encode
@@ -165,7 +165,7 @@ class _Turn:
         for i, slots, first in plans:
             sign = 1.0 if sims[i].seat == self.me else -1.0  # 2 players: zero-sum
             table = _faces(vals, first, slots, sign)
-            out[i] = sign * _turn_value(table, {s: sims[i].frame[s] & 3 for s in slots})
+            out[i] = sign * turn_value(table, {s: sims[i].frame[s] & 3 for s in slots})
         return out
 
     def placed(self, sims: list[Sim]) -> list[float]:
@@ -205,7 +205,7 @@ class _Turn:
             for s in free:
                 new = [0.0, *(-vals[landed[LANDING[s][d]]] for d in range(1, 7))]
                 for r in ranks:
-                    best[i] = max(best[i], _turn_value({**table, s: new}, {**have, s: r}))
+                    best[i] = max(best[i], turn_value({**table, s: new}, {**have, s: r}))
         return [-b for b in best]
 
     def table(self, sim: Sim, slots: list[int], reply: bool = False) -> dict[int, list[float]]:
@@ -214,7 +214,7 @@ class _Turn:
         place (:meth:`replied`; with its placement too it played no better, README)."""
         afters = [self.after(sim, s, d) for s in slots for d in range(1, 7)]
         vals = self.replied(afters, False) if reply else self.learned(afters)
-        ev = sim.bind(_Eval(self.st, self.me, True, self.settings.weights))
+        ev = sim.bind(Eval(self.st, self.me, True, self.settings.weights))
         out: dict[int, list[float]] = {}
         for i, s in enumerate(slots):
             out[s] = [0.0, *(self.settings.learned * vals[6 * i + d - 1]
@@ -229,7 +229,7 @@ def choose_move(st: State, legal: list[Action], model: Model, settings: Settings
     moves = [a for a in legal if a["do"] == "move"]
     slots = [SPACE_INDEX[a["space"]] for a in moves]
     afters = [turn.after(sim, s, st.die) for s in slots]
-    ev = _Eval(st, st.seat, True, turn.settings.weights)
+    ev = Eval(st, st.seat, True, turn.settings.weights)
     reply = turn.settings.reply and st.players == 2  # the reply's minimum is zero-sum reasoning
     vals = [turn.settings.learned * v + turn.settings.hard * ev.move_value(s, st.frame[s], st.die)
             for v, s in zip(turn.replied(afters, True) if reply else turn.learned(afters), slots, strict=True)]
@@ -238,7 +238,7 @@ def choose_move(st: State, legal: list[Action], model: Model, settings: Settings
         nxt = st.roll + 1
         colours = movable_colours(st)
         eligible = [s for s, p in enumerate(st.frame) if p != EMPTY and p >> 2 in colours and p & 3 >= nxt]
-        future = _turn_value(turn.table(sim, eligible, reply), {s: st.frame[s] & 3 for s in eligible}, nxt)
+        future = turn_value(turn.table(sim, eligible, reply), {s: st.frame[s] & 3 for s in eligible}, nxt)
         if future > vals[best] + 1e-9:
             return {"do": "reroll"}
     return moves[best]
@@ -247,7 +247,7 @@ def choose_move(st: State, legal: list[Action], model: Model, settings: Settings
 def choose_place(st: State, legal: list[Action], model: Model, settings: Settings | None = None) -> Action:
     """Return the placement whose whole turn is worth the most (the best ``place_k`` searched)."""
     turn = _Turn(st, model, settings or settings_now())
-    quick = place_values(_Eval(st, st.seat, True, turn.settings.weights), st, legal)
+    quick = place_values(Eval(st, st.seat, True, turn.settings.weights), st, legal)
     ranked = sorted(range(len(legal)), key=lambda i: (-quick[i], i))[: turn.settings.place_k]
     mine = seat_colours(st.seat, st.players)
     best, best_val = legal[ranked[0]], float("-inf")
@@ -258,7 +258,7 @@ def choose_place(st: State, legal: list[Action], model: Model, settings: Setting
         sim.place(colour, RANK_OF[a["rank"]], SPACE_INDEX[a["space"]])
         movers = (colour,) if st.players == 2 else mine  # 2 players: the colour placed moves
         slots = [s for s, p in enumerate(sim.frame) if p != EMPTY and p >> 2 in movers]
-        val = _turn_value(turn.table(sim, slots), {s: sim.frame[s] & 3 for s in slots})
+        val = turn_value(turn.table(sim, slots), {s: sim.frame[s] & 3 for s in slots})
         if val > best_val + 1e-9:
             best, best_val = a, val
     return best

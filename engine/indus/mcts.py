@@ -47,7 +47,7 @@ from typing import Any
 
 from engine.core import Budget
 
-from .evaluation import HARD_WEIGHTS, _Eval
+from .evaluation import HARD_WEIGHTS, Eval
 from .heuristics import place_values
 from .playout import Sim
 from .rules import EMPTY, RANK_OF, SPACE_INDEX, State, movable_colours, seat_colours
@@ -94,7 +94,7 @@ def _keep(piece: int, sim: Sim) -> bool:
     return float(piece & 3) >= HARD_WEIGHTS.keep_slope * future + HARD_WEIGHTS.keep_base
 
 
-def _best(ev: _Eval, slots: list[int], die: int) -> tuple[float, int]:
+def _best(ev: Eval, slots: list[int], die: int) -> tuple[float, int]:
     """Return the best move value and its slot among ``slots`` for ``die``."""
     best, at = float("-inf"), -1
     frame = ev.frame
@@ -105,7 +105,7 @@ def _best(ev: _Eval, slots: list[int], die: int) -> tuple[float, int]:
     return best, at
 
 
-def _roll_and_move(sim: Sim, ev: _Eval, dice: Dice, colours: tuple[int, ...], roll: int) -> None:
+def _roll_and_move(sim: Sim, ev: Eval, dice: Dice, colours: tuple[int, ...], roll: int) -> None:
     """Play the rolls from ``roll`` on and the move, greedily (Medium's move value and reroll)."""
     frame = sim.frame
     while True:
@@ -124,7 +124,7 @@ def _roll_and_move(sim: Sim, ev: _Eval, dice: Dice, colours: tuple[int, ...], ro
         return
 
 
-def _turn(sim: Sim, ev: _Eval, dice: Dice) -> None:
+def _turn(sim: Sim, ev: Eval, dice: Dice) -> None:
     """Play the whole turn of ``sim.seat``: the placement is chosen knowing the first die (the
     best landing of a new lowest-rank piece or of a piece already waiting), then the rolls."""
     seat = sim.seat
@@ -170,7 +170,7 @@ class _Search:
         self.settings = settings
         self.horizon = settings.horizon if st.players == 2 else settings.horizon_many
         # one Medium evaluator per seat for the rollout policy (they read the Sim's lists)
-        self.evs = [_Eval(st, s, False) for s in range(st.players)]
+        self.evs = [Eval(st, s, False) for s in range(st.players)]
         self.base = rng.getrandbits(64)
         self.dice: list[list[Dice]] = []
 
@@ -257,7 +257,7 @@ def decide(st: State, legal: list[Action], rng: random.Random, settings: Setting
     """Return the searched placement or move (or reroll) of the seat to move in ``st``."""
     settings = settings or SETTINGS
     budget = budget or budget_now()
-    ev = _Eval(st, st.seat, True)
+    ev = Eval(st, st.seat, True)
     if legal[0]["do"] == "place":
         vals = place_values(ev, st, legal)
         order = sorted(range(len(legal)), key=lambda i: (-vals[i], i))

@@ -8,13 +8,13 @@ random games through both and compares them after every action). Rollouts with t
 engine cost about 75 µs per action in building tuples, events and action dicts, which is most of
 a search's budget.
 
-A :class:`Sim` shares its lists with an :class:`~.evaluation._Eval` (:meth:`Sim.bind`), so the
+A :class:`Sim` shares its lists with an :class:`~.evaluation.Eval` (:meth:`Sim.bind`), so the
 evaluation's move values read the rollout position without another copy.
 """
 
 from __future__ import annotations
 
-from .evaluation import _Eval, _ruin_tables, ruin_counts
+from .evaluation import Eval, ruin_counts, ruin_tables
 from .layout import Layout
 from .rules import EMPTY, LANDING, NOBODY, State, colours_in_play, seat_colours, seat_of
 
@@ -54,7 +54,7 @@ class Sim:
         new.prison = self.prison[:]
         return new
 
-    def bind(self, ev: _Eval) -> _Eval:
+    def bind(self, ev: Eval) -> Eval:
         """Point ``ev`` at this position's lists (no copy) and return it."""
         ev.frame, ev.stacks, ev.owners, ev.reserve = self.frame, self.stacks, self.owners, self.reserve
         return ev
@@ -134,7 +134,7 @@ class Sim:
         ncol = self.ncol
         pts = [0.0] * ncol
         stacks = self.stacks
-        rows, _ = _ruin_tables(self.layout)
+        rows, _ = ruin_tables(self.layout)
         for building, squares, first, second in rows:
             counts = ruin_counts(building, squares, stacks, ncol)
             top = max(counts)

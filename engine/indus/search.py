@@ -2,7 +2,7 @@
 
 Indus hides nothing; the only unknown is the dice, which are enumerated (1/6 each), never
 sampled and never peeked at. Today's Hard (:mod:`.heuristics`) values a move by its immediate
-gain (:meth:`_Eval.move_value`) and, at move time only, charges its best few moves with the next
+gain (:meth:`Eval.move_value`) and, at move time only, charges its best few moves with the next
 seat's greedy reply. The search player values every candidate in the whole turn the same way:
 
 - a **move** is worth its gain minus the opponents' expected best reply (over their die, with
@@ -32,9 +32,9 @@ from typing import Any
 
 from engine.core import thinking_scaled
 
-from .evaluation import HARD_WEIGHTS, Weights, _Eval
+from .evaluation import HARD_WEIGHTS, Eval, Weights
 from .game import GAME
-from .heuristics import _turn_value
+from .heuristics import turn_value
 from .layout import SIZE
 from .rules import (
     EMPTY,
@@ -120,7 +120,7 @@ def _reply(after: State, me: int, style: Style) -> float:
         return 0.0
     players = after.players
     seats = [s for s in range(players) if s != me] if style.reply_all else [after.seat]
-    ev = _Eval(after, after.seat, False)
+    ev = Eval(after, after.seat, False)
     total = 0.0
     for seat in seats:
         slots = ev.movable(seat_colours(seat, players), 1)
@@ -132,7 +132,7 @@ def _reply(after: State, me: int, style: Style) -> float:
         ev.me = seat
         values = {s: [0.0, *(ev.move_value(s, ev.frame[s], d) for d in range(1, 7))] for s in slots}
         if style.reply_rerolls:
-            total += _turn_value(values, {s: ev.frame[s] & 3 for s in slots})
+            total += turn_value(values, {s: ev.frame[s] & 3 for s in slots})
         else:
             total += sum(max(values[s][d] for s in slots) for d in range(1, 7)) / 6.0
     # a reply's gain to that seat costs me about its weight among my opponents
@@ -152,7 +152,7 @@ def _deep_values(st: State, me: int, slot: int, style: Style) -> list[float]:
     out = [0.0]
     for die in range(1, 7):
         moving = replace(st, die=die)
-        gain = _Eval(moving, me, True, style.weights).move_value(slot, st.frame[slot], die)
+        gain = Eval(moving, me, True, style.weights).move_value(slot, st.frame[slot], die)
         after, _ = GAME.apply(moving, me, _move_action(moving, slot, die))
         if after.phase == "keep":
             after = _settle(after)
@@ -162,7 +162,7 @@ def _deep_values(st: State, me: int, slot: int, style: Style) -> list[float]:
 
 def _settle(st: State) -> State:
     """Answer a pending keep / return of one's own captured piece as Hard does."""
-    ev = _Eval(st, st.seat, False)
+    ev = Eval(st, st.seat, False)
     piece = st.pending
     keep = float(piece & 3) >= 2.5 * ev.future + 0.5
     nxt, _ = GAME.apply(st, st.seat, {"do": "keep" if keep else "return", "colour": piece >> 2,
@@ -177,7 +177,7 @@ def choose_move(st: State, legal: list[Action], style: Style | None = None,
     style = (style or STYLE).at(st.players)
     me = st.seat
     clock = _Clock(budget or budget_now())
-    ev = _Eval(st, me, True, style.weights)
+    ev = Eval(st, me, True, style.weights)
     moves = [a for a in legal if a["do"] == "move"]
     quick = sorted(((ev.move_value(SPACE_INDEX[a["space"]], st.frame[SPACE_INDEX[a["space"]]], st.die), -i, a)
                     for i, a in enumerate(moves)), key=lambda t: (t[0], t[1]), reverse=True)
@@ -196,10 +196,10 @@ def choose_move(st: State, legal: list[Action], style: Style | None = None,
         slots = [s for s, p in enumerate(st.frame) if p != EMPTY and p >> 2 in colours and p & 3 >= nxt_roll]
         if clock.spend(6 * len(slots)):
             table = {s: _deep_values(replace(st, roll=nxt_roll), me, s, style) for s in slots}
-            future = _turn_value(table, {s: st.frame[s] & 3 for s in slots}, nxt_roll)
+            future = turn_value(table, {s: st.frame[s] & 3 for s in slots}, nxt_roll)
         else:
             values = {s: [0.0, *(ev.move_value(s, st.frame[s], d) for d in range(1, 7))] for s in slots}
-            future = _turn_value(values, {s: st.frame[s] & 3 for s in slots}, nxt_roll)
+            future = turn_value(values, {s: st.frame[s] & 3 for s in slots}, nxt_roll)
         if future > best_val + 1e-9:
             return {"do": "reroll"}
     return best
@@ -212,7 +212,7 @@ def _hand_value(hand: dict[int, tuple[int, list[float]]], colours: tuple[int, ..
     for colour in colours:
         group = {s: v for s, (p, v) in hand.items() if p >> 2 == colour}
         if group:
-            best = max(best, _turn_value(group, {s: hand[s][0] & 3 for s in group}))
+            best = max(best, turn_value(group, {s: hand[s][0] & 3 for s in group}))
     return best
 
 
@@ -227,7 +227,7 @@ def choose_place(st: State, legal: list[Action], style: Style | None = None,
     style = (style or STYLE).at(st.players)
     me = st.seat
     clock = _Clock(budget or budget_now())
-    ev = _Eval(st, me, True, style.weights)
+    ev = Eval(st, me, True, style.weights)
     flex = style.weights.place_flex
     mine = seat_colours(me, st.players)
     gains: dict[tuple[int, int], list[float]] = {}  # (piece, slot) -> immediate gain by die
@@ -259,7 +259,7 @@ def choose_place(st: State, legal: list[Action], style: Style | None = None,
             bonus = style.hand * _hand_value({t: h for t, h in hand.items() if t != s}, mine) if style.hand else 0.0
             table[s] = [v + bonus for v in vals]
             ranks[s] = p & 3
-        return _turn_value(table, ranks) + flex[rank] * ev.future
+        return turn_value(table, ranks) + flex[rank] * ev.future
 
     ranked = sorted(((turn(a, None, None), -i, a) for i, a in enumerate(legal)), key=lambda t: (t[0], t[1]),
                     reverse=True)

@@ -8,7 +8,7 @@ import pytest
 
 from engine.core import play
 from engine.indus import GAME, ai, learned, value
-from engine.indus.heuristics import _turn_value
+from engine.indus.heuristics import turn_value
 from engine.indus.playout import Sim
 from engine.indus.rules import EMPTY, State, seat_colours
 
@@ -50,7 +50,7 @@ def _reply_by_hand(turn: learned._Turn, sim: Sim) -> float:
             new = [0.0, *(-turn.learned([turn.after(placed, slot, d)])[0] for d in range(1, 7))]
             for rank in ranks:
                 ranks_now = {s: sim.frame[s] & 3 for s in movers} | {slot: rank}
-                best = max(best, _turn_value({**table, slot: new}, ranks_now))
+                best = max(best, turn_value({**table, slot: new}, ranks_now))
     return -best
 
 
@@ -74,7 +74,7 @@ def test_the_reply_with_nothing_to_place_is_the_expectimax_of_its_turn() -> None
         turn, sim = _turn(st), Sim(st)
         slots = [s for s, p in enumerate(sim.frame) if p != EMPTY and p >> 2 in seat_colours(st.seat, 2)]
         table = {s: [0.0, *(-turn.learned([turn.after(sim, s, d)])[0] for d in range(1, 7))] for s in slots}
-        expected = -_turn_value(table, {s: sim.frame[s] & 3 for s in slots})
+        expected = -turn_value(table, {s: sim.frame[s] & 3 for s in slots})
         assert turn.replied([sim], False) == [pytest.approx(expected, abs=1e-4)]
 
 
