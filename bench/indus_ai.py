@@ -11,7 +11,7 @@ Levels: easy, medium, hard (the lobby's) and search, mcts (ai.EXPERIMENTS, under
 A shared win counts as a fraction. Prints one ``matchup=`` line per pair (kit_ai.py) and one
 ``timing=`` line per level (the search player's against its budget's seconds, the 1.2 × cap of
 the issue). ``--nodes``/``--seconds`` set the search player's budget per decision (default:
-search.BUDGET); ``--rollouts`` and ``--set`` (mcts.Settings fields) set the Monte-Carlo player's.
+search.BUDGET); ``--rollouts`` and ``--set`` (mcts.MctsSettings fields) set the Monte-Carlo player's.
 """
 
 from __future__ import annotations

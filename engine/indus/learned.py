@@ -66,13 +66,13 @@ from .playout import Sim
 from .rules import EMPTY, LANDING, RANK_OF, SPACE_INDEX, State, movable_colours, seat_colours
 from .value import Model, encode
 
-__all__ = ["SETTINGS", "Settings", "choose_keep", "choose_move", "choose_place", "settings_now"]
+__all__ = ["SETTINGS", "HardSettings", "choose_keep", "choose_move", "choose_place", "settings_now"]
 
 Action = dict[str, Any]
 
 
 @dataclass(frozen=True)
-class Settings:
+class HardSettings:
     """The player's settings."""
 
     place_k: int = 32
@@ -87,10 +87,10 @@ class Settings:
     """Whether a move (2 players) is valued through the opponent's reply (:meth:`_Turn.replied`)."""
 
 
-SETTINGS = Settings()
+SETTINGS = HardSettings()
 
 
-def settings_now() -> Settings:
+def settings_now() -> HardSettings:
     """Return :data:`SETTINGS` with ``place_k`` scaled by the thinking time (AI_THINK_S)."""
     count, _ = thinking_scaled(SETTINGS.place_k, 1.0)
     return replace(SETTINGS, place_k=count)
@@ -105,7 +105,7 @@ def _faces(vals: list[float], first: int, slots: list[int], sign: float) -> dict
 class _Turn:
     """The values of one decision's candidate positions for the seat ``me``."""
 
-    def __init__(self, st: State, model: Model, settings: Settings) -> None:
+    def __init__(self, st: State, model: Model, settings: HardSettings) -> None:
         self.st, self.me, self.model, self.settings = st, st.seat, model, settings
 
     def learned(self, sims: list[Sim]) -> list[float]:
@@ -222,7 +222,7 @@ class _Turn:
         return out
 
 
-def choose_move(st: State, legal: list[Action], model: Model, settings: Settings | None = None) -> Action:
+def choose_move(st: State, legal: list[Action], model: Model, settings: HardSettings | None = None) -> Action:
     """Return the move (or reroll) whose expectimax value is the best."""
     turn = _Turn(st, model, settings or settings_now())
     sim = Sim(st)
@@ -244,7 +244,7 @@ def choose_move(st: State, legal: list[Action], model: Model, settings: Settings
     return moves[best]
 
 
-def choose_place(st: State, legal: list[Action], model: Model, settings: Settings | None = None) -> Action:
+def choose_place(st: State, legal: list[Action], model: Model, settings: HardSettings | None = None) -> Action:
     """Return the placement whose whole turn is worth the most (the best ``place_k`` searched)."""
     turn = _Turn(st, model, settings or settings_now())
     quick = place_values(Eval(st, st.seat, True, turn.settings.weights), st, legal)

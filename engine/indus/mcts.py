@@ -5,10 +5,10 @@ generator (seeded by the agent's RNG), never from the game's. For a placement or
 search:
 
 1. ranks the candidates by today's Hard (its expectimax turn value for a placement, its move
-   gain for a move) and keeps the best :attr:`Settings.place_k` placements (every move, and the
+   gain for a move) and keeps the best :attr:`MctsSettings.place_k` placements (every move, and the
    reroll when it is legal);
 2. plays each candidate out on a fast copy of the position (:class:`.playout.Sim`): the rest of
-   its own turn, then :attr:`Settings.horizon` more turns of the seats in order, with a greedy
+   its own turn, then :attr:`MctsSettings.horizon` more turns of the seats in order, with a greedy
    rollout policy (Medium's move value; the placement chosen with the turn's first die known,
    which is cheap and close to what a placement plus up to three rolls can reach). Every
    candidate sees the same dice in rollout ``j`` (common random numbers: a turn's three rolls
@@ -52,14 +52,14 @@ from .heuristics import place_values
 from .playout import Sim
 from .rules import EMPTY, RANK_OF, SPACE_INDEX, State, movable_colours, seat_colours
 
-__all__ = ["BUDGET", "SETTINGS", "Settings", "budget_now", "decide"]
+__all__ = ["BUDGET", "SETTINGS", "MctsSettings", "budget_now", "decide"]
 
 Action = dict[str, Any]
 Dice = tuple[int, int, int]
 
 
 @dataclass(frozen=True)
-class Settings:
+class MctsSettings:
     """The search's knobs (bench/indus_ai.py studies them)."""
 
     place_k: int = 3
@@ -77,7 +77,7 @@ class Settings:
 BUDGET = Budget(rollouts=96, seconds=1.0)
 """The budget per decision at the default thinking time (1 s); it scales with the bot's thinking
 time (AI_THINK_S, :func:`budget_now`)."""
-SETTINGS = Settings()
+SETTINGS = MctsSettings()
 
 
 def budget_now() -> Budget:
@@ -163,7 +163,7 @@ def _turn(sim: Sim, ev: Eval, dice: Dice) -> None:
 class _Search:
     """One decision's rollouts: the root position, the evaluators and the common dice."""
 
-    def __init__(self, st: State, rng: random.Random, settings: Settings) -> None:
+    def __init__(self, st: State, rng: random.Random, settings: MctsSettings) -> None:
         self.st = st
         self.me = st.seat
         self.root = Sim(st)
@@ -252,7 +252,7 @@ def _halving(search: _Search, cands: list[Action], budget: Budget) -> Action:
     return cands[best]
 
 
-def decide(st: State, legal: list[Action], rng: random.Random, settings: Settings | None = None,
+def decide(st: State, legal: list[Action], rng: random.Random, settings: MctsSettings | None = None,
            budget: Budget | None = None) -> Action:
     """Return the searched placement or move (or reroll) of the seat to move in ``st``."""
     settings = settings or SETTINGS

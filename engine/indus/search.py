@@ -48,13 +48,13 @@ from .rules import (
     seat_colours,
 )
 
-__all__ = ["BUDGET", "SEARCH_WEIGHTS", "STYLE", "Budget", "Style", "budget_now", "choose_move", "choose_place"]
+__all__ = ["BUDGET", "SEARCH_WEIGHTS", "STYLE", "SearchBudget", "Style", "budget_now", "choose_move", "choose_place"]
 
 Action = dict[str, Any]
 
 
 @dataclass(frozen=True)
-class Budget:
+class SearchBudget:
     """How much one decision may search: reply evaluations (the bound), and a wall-clock cap."""
 
     nodes: int
@@ -87,12 +87,12 @@ moves → 52.5 %, flex and place_flex ×2 → 62.5 % (×3 → 50.0 %, ×5 → 48
 against three Hards, 240 games, fair 25 %) these weights lost: 20.0 %; Hard's own weights
 27.8 % and Hard's with place_flex doubled 27.8 % (160 games each), so 3-4 players keep Hard's
 (then 25.1 %, 95 % CI [21.1, 29.6] %, over 400 games: no better than fair)."""
-BUDGET = Budget(nodes=100, seconds=1.0)
+BUDGET = SearchBudget(nodes=100, seconds=1.0)
 """The budget per decision at the default thinking time (1 s); it scales with the bot's thinking
 time (AI_THINK_S, :func:`budget_now`)."""
 
 
-def budget_now() -> Budget:
+def budget_now() -> SearchBudget:
     """Return the budget of the decision being made: :data:`BUDGET` scaled by the thinking time."""
     count, seconds = thinking_scaled(BUDGET.nodes, BUDGET.seconds)
     return replace(BUDGET, nodes=count, seconds=seconds)
@@ -102,7 +102,7 @@ STYLE = Style(weights=SEARCH_WEIGHTS)
 class _Clock:
     """Counts nodes against the budget and reads the clock as a safety cap."""
 
-    def __init__(self, budget: Budget) -> None:
+    def __init__(self, budget: SearchBudget) -> None:
         self.left = budget.nodes
         self.deadline = time.perf_counter() + budget.seconds
 
@@ -171,7 +171,7 @@ def _settle(st: State) -> State:
 
 
 def choose_move(st: State, legal: list[Action], style: Style | None = None,
-                budget: Budget | None = None) -> Action:
+                budget: SearchBudget | None = None) -> Action:
     """Return the move (or reroll) with the best reply-charged value; Hard's gain ranks the
     candidates and breaks what the budget leaves unsearched."""
     style = (style or STYLE).at(st.players)
@@ -217,7 +217,7 @@ def _hand_value(hand: dict[int, tuple[int, list[float]]], colours: tuple[int, ..
 
 
 def choose_place(st: State, legal: list[Action], style: Style | None = None,
-                 budget: Budget | None = None) -> Action:
+                 budget: SearchBudget | None = None) -> Action:
     """Return the placement whose turn (roll, rerolls, reply-charged moves) is worth the most.
 
     Each move of the turn is also credited with ``style.hand`` times what the frame pieces it

@@ -25,7 +25,7 @@ def test_incan_gold_hard_searches_its_count_per_second_of_thinking():
 def test_the_indus_search_on_trial_scales_its_nodes_too():
     assert indus_search.budget_now() == indus_search.BUDGET
     with thinking_for(3.0):
-        assert indus_search.budget_now() == indus_search.Budget(nodes=300, seconds=3.0)
+        assert indus_search.budget_now() == indus_search.SearchBudget(nodes=300, seconds=3.0)
 
 
 def test_the_indus_monte_carlo_on_trial_scales_its_rollouts():
