@@ -7,7 +7,7 @@ Usage: python bench/indus_ai.py [--games 400] [--players 2|4] [--matchups hard:m
 2 players: paired seeds, games 2k and 2k+1 share the seed with the seats swapped.
 4 players: one seat of level A against three of level B (the issue's "against three of today's
 Hard"; a fair share is 25 %); A's seat rotates 0, 1, 2, 3 over four games of one seed.
-Levels: easy, medium, hard (the lobby's) and search, mcts (ai.EXPERIMENTS, under trial).
+Levels: easy, medium, hard (the lobby's) and search, mcts (research/indus, under trial).
 A shared win counts as a fraction. Prints one ``matchup=`` line per pair (kit_ai.py) and one
 ``timing=`` line per level (the search player's against its budget's seconds, the 1.2 × cap of
 the issue). ``--nodes``/``--seconds`` set the search player's budget per decision (default:
@@ -20,9 +20,11 @@ import argparse
 from dataclasses import replace
 
 from kit_ai import Timed, blocks, machine_line, parallel, report, seed_starts, timing_line
+from research import indus as trials
+from research.indus import mcts, search
 
 from engine.core import play
-from engine.indus import GAME, ai, mcts, search
+from engine.indus import GAME, ai
 
 
 def game(job: tuple[str, str, int, int, int, str]) -> tuple[float, dict[str, list[float]]]:
@@ -30,7 +32,7 @@ def game(job: tuple[str, str, int, int, int, str]) -> tuple[float, dict[str, lis
     a, b, players, seed, a_seat, layout = job
     names = [b] * players
     names[a_seat] = a
-    agents = [Timed({**ai.AGENTS, **ai.EXPERIMENTS}[n]) for n in names]
+    agents = [Timed({**ai.AGENTS, **trials.EXPERIMENTS}[n]) for n in names]
     final = play(GAME, agents, seed, {"layout": layout}).state
     won = GAME.result(final)["winners"]
     times: dict[str, list[float]] = {}
@@ -79,8 +81,8 @@ def main() -> None:
             for n, ts in t.items():
                 times.setdefault(n, []).extend(ts)
     for n, ts in sorted(times.items()):
-        agent = {**ai.AGENTS, **ai.EXPERIMENTS}[n]
-        cap = {ai.search_player: search.BUDGET.seconds, ai.mcts_player: mcts.BUDGET.seconds}.get(agent)
+        agent = {**ai.AGENTS, **trials.EXPERIMENTS}[n]
+        cap = {trials.search_player: search.BUDGET.seconds, trials.mcts_player: mcts.BUDGET.seconds}.get(agent)
         print(timing_line(n, ts, cap))
 
 

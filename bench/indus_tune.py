@@ -37,9 +37,11 @@ from dataclasses import fields, replace
 from typing import Any
 
 from kit_ai import machine_line, parallel, wilson
+from research import indus as trials
+from research.indus import search
 
 from engine.core import play
-from engine.indus import GAME, ai, heuristics, search
+from engine.indus import GAME, heuristics
 from engine.indus.evaluation import HARD_WEIGHTS, Weights
 
 
@@ -66,7 +68,7 @@ def game(job: tuple[Weights, str, int, int, int]) -> tuple[float, float]:
     else:
         # a worker plays its jobs one at a time, so the module's style is this job's
         search.STYLE = replace(search.STYLE, weights=weights, weights_many=weights)
-        candidate = ai.search_player
+        candidate = trials.search_player
     agents = [heuristics.hard] * players
     agents[seat] = candidate
     final = play(GAME, agents, seed, {"layout": "default"}).state

@@ -5,7 +5,7 @@ Usage: python bench/sakkara_ai.py [--games 400] [--matchups hard:medium,medium:e
 
 Paired seeds: games 2k and 2k+1 share the deal (seed + k) with the seats swapped, so both sides
 play both sides of every deal. A draw (safety end with equal pyramids and grain) counts 1/2.
-Levels: easy, medium, hard (the lobby's) and any player under trial (ai.EXPERIMENTS).
+Levels: easy, medium, hard (the lobby's) and any player under trial (research/sakkara.py).
 ``--rollouts``/``--seconds`` set Hard's search budget per decision (default: ai.BUDGET).
 Prints one ``matchup=`` line per pair (see kit_ai.py) and one ``timing=`` line per level.
 """
@@ -16,6 +16,7 @@ import argparse
 from dataclasses import replace
 
 from kit_ai import Timed, blocks, machine_line, parallel, report, seed_starts, timing_line
+from research import sakkara as trials
 
 from engine.core import play
 from engine.sakkara import GAME, ai
@@ -25,7 +26,7 @@ def game(job: tuple[str, str, int, int]) -> tuple[float, dict[str, list[float]]]
     """Play one game of A against B; return A's points and each level's decision times."""
     a, b, seed, a_seat = job
     names = [a, b] if a_seat == 0 else [b, a]
-    agents = [Timed({**ai.AGENTS, **ai.EXPERIMENTS}[n]) for n in names]
+    agents = [Timed({**ai.AGENTS, **trials.EXPERIMENTS}[n]) for n in names]
     final = play(GAME, agents, seed).state
     winners = GAME.result(final)["winners"]
     points = 0.5 if len(winners) == 2 else float(winners == [a_seat])

@@ -1,4 +1,4 @@
-"""Indus AI seats (``AGENTS``): the levels offered in the lobby, and the players under trial.
+"""Indus AI seats (``AGENTS``): the levels offered in the lobby.
 
 - **Easy** plays like a beginner (:func:`easy`).
 - **Medium** is the expectimax player of :mod:`.heuristics` (the Hard of the first releases).
@@ -6,11 +6,6 @@
   Medium's move value plus a value learned from self-play (:mod:`.learned`, :mod:`.value`); with
   2 players each move is valued through the opponent's best reply.
   With no weights file for a player count it plays as Medium (every count ships one).
-- ``EXPERIMENTS["search"]`` plans Medium's whole turn again with every move charged with the
-  opponents' expected replies, within a node budget (:mod:`.search`); ``EXPERIMENTS["mcts"]``
-  plays Medium's best placements and every move out in determinised Monte-Carlo rollouts within a
-  rollout budget (:mod:`.mcts`). Both lost to Hard's design (README) and are kept for
-  ``bench/indus_ai.py --matchups search:medium`` studies.
 
 The greedy player of the first releases' Medium (:func:`.heuristics.medium`) left the lobby; the
 tests and the click benchmarks still play it (it is the quickest).
@@ -23,10 +18,10 @@ from typing import Any
 
 from engine.core import Agent
 
-from . import evaluation, heuristics, learned, mcts, search, value
+from . import evaluation, heuristics, learned, value
 from .rules import EMPTY, RANK_OF, SPACE_INDEX
 
-__all__ = ["AGENTS", "EXPERIMENTS", "easy", "hard", "mcts_player", "medium", "search_player", "state_from_view"]
+__all__ = ["AGENTS", "easy", "hard", "medium", "state_from_view"]
 
 state_from_view = heuristics.state_from_view
 medium = heuristics.hard
@@ -67,29 +62,6 @@ def easy(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
     return max(moves, key=lambda a: (gain(a), -moves.index(a)))
 
 
-def search_player(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
-    """Search (under trial): Hard's whole turn searched with every move charged with the replies."""
-    kind = legal[0]["do"]
-    if len(legal) == 1 or kind not in ("move", "place"):
-        return heuristics.hard(view, legal, rng)
-    st = state_from_view(view)
-    if kind == "place" and st.phase == "place":
-        return search.choose_place(st, legal)
-    if kind == "move":
-        return search.choose_move(st, legal)
-    return heuristics.hard(view, legal, rng)
-
-
-def mcts_player(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
-    """Monte-Carlo (under trial): Hard's best placements and every move played out in rollouts."""
-    if len(legal) == 1 or legal[0]["do"] not in ("move", "place"):
-        return heuristics.hard(view, legal, rng)
-    st = state_from_view(view)
-    if st.phase not in ("place", "move"):
-        return heuristics.hard(view, legal, rng)  # setup: Hard's placement
-    return mcts.decide(st, legal, rng)
-
-
 def hard(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
     """Hard: Medium's expectimax over the turn, every position valued with the learned value too."""
     model = value.load(view["players"])
@@ -106,6 +78,3 @@ def hard(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:
 
 AGENTS: dict[str, Agent] = {"easy": easy, "medium": medium, "hard": hard}
 """The AI seats by difficulty."""
-
-EXPERIMENTS: dict[str, Agent] = {"search": search_player, "mcts": mcts_player}
-"""Players measured by the benchmarks but not offered in the lobby (see the module docstring)."""

@@ -26,8 +26,6 @@ and draw the opponent's rack with the covered tiles, as before the memory existe
   only cap it).
 - :func:`greedy` (the Medium of the first ladder, the planner without the reply check) is no
   longer a lobby level; tests and transcripts use it as a quick, sensible scripted player.
-
-``EXPERIMENTS`` holds players the benchmarks measure but the lobby does not offer (none now).
 """
 
 from __future__ import annotations
@@ -41,7 +39,7 @@ from .planner import check_replies, discard_choice, place_stack, place_worker, p
 from .search import HARD, SearchStyle, search_turn
 from .tiles import MOTIF_INDEX
 
-__all__ = ["AGENTS", "BUDGET", "CHECKED", "EXPERIMENTS", "easy", "evaluate", "greedy", "hard", "hard_budget", "medium",
+__all__ = ["AGENTS", "BUDGET", "CHECKED", "easy", "evaluate", "greedy", "hard", "hard_budget", "medium",
            "searcher", "state_from_view"]
 
 Action = dict[str, Any]
@@ -156,6 +154,3 @@ AGENTS: dict[str, Agent] = {
     "hard": hard,
 }
 """The AI seats by difficulty (each measured to beat the one below, see ``bench/sakkara_ai.py``)."""
-
-EXPERIMENTS: dict[str, Agent] = {}
-"""Players measured by the benchmarks but not offered in the lobby (none now: the search is Hard)."""

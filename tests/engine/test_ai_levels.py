@@ -20,6 +20,8 @@ from engine.core import CHANCE, agent_rng, resolve_chance
 
 GAMES = {"incan_gold": (3, 6), "sakkara": (2, 2), "indus": (2, 4)}
 LEVELS = ("easy", "medium", "hard")
+TRIALS = {"indus": "bench.research.indus", "sakkara": "bench.research.sakkara"}
+"""Where each game's players under trial live (outside the shipped engine)."""
 
 
 @pytest.fixture(autouse=True)
@@ -28,10 +30,15 @@ def small_budgets(monkeypatch: pytest.MonkeyPatch) -> None:
     for name, rollouts in (("incan_gold", 64), ("sakkara", 4)):
         mod = importlib.import_module(f"engine.{name}.ai")
         monkeypatch.setattr(mod, "BUDGET", replace(mod.BUDGET, rollouts=rollouts, seconds=1e9))
-    indus = importlib.import_module("engine.indus.search")
+    indus = importlib.import_module("bench.research.indus.search")
     monkeypatch.setattr(indus, "BUDGET", replace(indus.BUDGET, nodes=60, seconds=1e9))
-    mcts = importlib.import_module("engine.indus.mcts")
+    mcts = importlib.import_module("bench.research.indus.mcts")
     monkeypatch.setattr(mcts, "BUDGET", replace(mcts.BUDGET, rollouts=24, seconds=1e9))
+
+
+def _experiments(name: str) -> dict[str, Any]:
+    """Return a game's players under trial, tested beside its lobby levels."""
+    return dict(importlib.import_module(TRIALS[name]).EXPERIMENTS) if name in TRIALS else {}
 
 
 def _position(name: str, players: int, seed: int, steps: int) -> tuple[Any, Any, int]:
@@ -62,7 +69,7 @@ def test_every_level_returns_a_legal_action_from_random_positions(name, seed, st
     game, state, seat = _position(name, players, seed, steps)
     legal = game.legal_actions(state, seat)
     mod = importlib.import_module(f"engine.{name}.ai")
-    agents = {**mod.AGENTS, **getattr(mod, "EXPERIMENTS", {})}
+    agents = {**mod.AGENTS, **_experiments(name)}
     for level in agents:
         action = agents[level](game.observe(state, seat), legal, agent_rng(seed, seat))
         assert action in legal, (name, level, action)
@@ -72,7 +79,7 @@ def test_every_level_returns_a_legal_action_from_random_positions(name, seed, st
 def test_the_same_position_and_seed_give_the_same_move(name):
     low, _ = GAMES[name]
     mod = importlib.import_module(f"engine.{name}.ai")
-    agents = {**mod.AGENTS, **getattr(mod, "EXPERIMENTS", {})}
+    agents = {**mod.AGENTS, **_experiments(name)}
     assert set(LEVELS) <= set(agents)
     for seed in range(3):
         game, state, seat = _position(name, max(low, 3) if name == "incan_gold" else low, seed, 40 + 29 * seed)
@@ -94,7 +101,7 @@ def test_a_move_does_not_depend_on_what_the_seat_cannot_see(name, seed, steps, p
     game, state, seat = _position(name, players, seed, steps)
     legal = game.legal_actions(state, seat)
     mod = importlib.import_module(f"engine.{name}.ai")
-    agents = {**mod.AGENTS, **getattr(mod, "EXPERIMENTS", {})}
+    agents = {**mod.AGENTS, **_experiments(name)}
     others = [game.resample_hidden(state, seat, random.Random(seed + k)) for k in range(2)]
     for other in others:
         assert game.observe(other, seat) == game.observe(state, seat)

@@ -46,11 +46,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import Budget
-
-from .evaluation import HARD_WEIGHTS, Eval
-from .heuristics import place_values
-from .playout import Sim
-from .rules import EMPTY, RANK_OF, SPACE_INDEX, State, movable_colours, seat_colours
+from engine.indus.evaluation import HARD_WEIGHTS, Eval
+from engine.indus.heuristics import place_values
+from engine.indus.playout import Sim
+from engine.indus.rules import EMPTY, RANK_OF, SPACE_INDEX, State, movable_colours, seat_colours
 
 __all__ = ["BUDGET", "SETTINGS", "MctsSettings", "budget_now", "decide"]
 

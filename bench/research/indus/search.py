@@ -31,22 +31,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.core import thinking_scaled
-
-from .evaluation import HARD_WEIGHTS, Eval, Weights
-from .game import GAME
-from .heuristics import turn_value
-from .layout import SIZE
-from .rules import (
-    EMPTY,
-    LANDING,
-    RANK_OF,
-    RANKS,
-    SPACE_INDEX,
-    SPACES,
-    State,
-    movable_colours,
-    seat_colours,
-)
+from engine.indus.evaluation import HARD_WEIGHTS, Eval, Weights
+from engine.indus.game import GAME
+from engine.indus.heuristics import turn_value
+from engine.indus.layout import SIZE
+from engine.indus.rules import EMPTY, LANDING, RANK_OF, RANKS, SPACE_INDEX, SPACES, State, movable_colours, seat_colours
 
 __all__ = ["BUDGET", "SEARCH_WEIGHTS", "STYLE", "SearchBudget", "Style", "budget_now", "choose_move", "choose_place"]
 
