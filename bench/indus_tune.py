@@ -1,12 +1,12 @@
 """Indus evaluation weights measured against the expectimax player: one line per variant.
 
-"Today's Hard" below is that player (:func:`engine.indus.heuristics.hard`), the lobby's Hard until
+"Today's Hard" below is that player (:func:`engine.indus.ai.heuristics.hard`), the lobby's Hard until
 2026-12-05 and its Medium since; ``--player hard`` plays it with the variant's weights.
 
 Usage: python bench/indus_tune.py [--games 400] [--players 2|4] [--seed 50000] [--procs 2]
        [--player hard|search] [--base "cover=0;place_flex=0,0,0.5,0.9"] VARIANT ...
 
-Each VARIANT is ``;``-separated ``field=value`` changes of :class:`engine.indus.evaluation.Weights`
+Each VARIANT is ``;``-separated ``field=value`` changes of :class:`engine.indus.ai.evaluation.Weights`
 applied on top of ``--base`` (a tuple field takes comma-separated numbers; ``-`` is the base
 itself). The candidate plays Hard's turn (``--player hard``) or the search player's
 (``--player search``) with those weights against today's Hard in the other seats, on the seats and
@@ -41,8 +41,9 @@ from research import indus as trials
 from research.indus import search
 
 from engine.core import play
-from engine.indus import GAME, heuristics
-from engine.indus.evaluation import HARD_WEIGHTS, Weights
+from engine.indus import GAME
+from engine.indus.ai import heuristics
+from engine.indus.ai.evaluation import HARD_WEIGHTS, Weights
 
 
 def parse(changes: str, base: Weights) -> Weights:

@@ -1,4 +1,4 @@
-"""Positions for Indus's learned value (engine/indus/value.py): self-play games, pickled.
+"""Positions for Indus's learned value (engine/indus/ai/value.py): self-play games, pickled.
 
 Usage: python bench/indus_value_data.py --games 2000 [--players 2] [--seed 100000] [--procs 2]
        [--out /tmp/indus_positions.pkl]
@@ -21,7 +21,8 @@ from typing import Any
 from kit_ai import parallel
 
 from engine.core import play
-from engine.indus import GAME, ai, heuristics
+from engine.indus import GAME, ai
+from engine.indus.ai import heuristics
 from engine.indus.rules import State
 
 

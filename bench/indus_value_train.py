@@ -1,7 +1,7 @@
-"""Train Indus's learned value (engine/indus/value.py) on self-play positions.
+"""Train Indus's learned value (engine/indus/ai/value.py) on self-play positions.
 
 Usage: python bench/indus_value_train.py /tmp/indus_positions.pkl [more.pkl ...] [--players 2]
-       [--epochs 12] [--hidden 32] [--out engine/indus/value_2p.npz] [--seed 1]
+       [--epochs 12] [--hidden 32] [--out engine/indus/ai/value_2p.npz] [--seed 1]
 
 Every position is seen from every seat. The ruin network learns each ruin's final payout (mine
 minus the others'); the square network and the global term learn the prisoner points still to be
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.indus.playout import Sim
-from engine.indus.value import GLOBAL_FEATURES, RUIN_FEATURES, SQUARE_FEATURES, Model, encode
+from engine.indus.ai.playout import Sim
+from engine.indus.ai.value import GLOBAL_FEATURES, RUIN_FEATURES, SQUARE_FEATURES, Model, encode
 
 
 def dataset(paths: list[str], players: int) -> tuple[list[tuple[np.ndarray, ...]], int]:

@@ -9,7 +9,7 @@ from bench.research.indus import search as indus_search
 from engine.core import CHANCE, Budget, resolve_chance, thinking_for
 from engine.incan_gold import GAME
 from engine.incan_gold import ai as incan_ai
-from engine.indus import learned as indus_learned
+from engine.indus.ai import learned as indus_learned
 from engine.sakkara import GAME as SAKKARA
 from engine.sakkara import ai as sakkara_ai
 

@@ -13,8 +13,7 @@ import random
 from typing import Any
 
 from engine.core import Agent
-from engine.indus import heuristics
-from engine.indus.ai import state_from_view
+from engine.indus.ai import heuristics, state_from_view
 
 from . import mcts, search
 

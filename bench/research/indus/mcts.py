@@ -46,9 +46,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core import Budget
-from engine.indus.evaluation import HARD_WEIGHTS, Eval
-from engine.indus.heuristics import place_values
-from engine.indus.playout import Sim
+from engine.indus.ai.evaluation import HARD_WEIGHTS, Eval
+from engine.indus.ai.heuristics import place_values
+from engine.indus.ai.playout import Sim
 from engine.indus.rules import EMPTY, RANK_OF, SPACE_INDEX, State, movable_colours, seat_colours
 
 __all__ = ["BUDGET", "SETTINGS", "MctsSettings", "budget_now", "decide"]

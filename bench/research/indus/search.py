@@ -31,9 +31,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.core import thinking_scaled
-from engine.indus.evaluation import HARD_WEIGHTS, Eval, Weights
+from engine.indus.ai.evaluation import HARD_WEIGHTS, Eval, Weights
+from engine.indus.ai.heuristics import turn_value
 from engine.indus.game import GAME
-from engine.indus.heuristics import turn_value
 from engine.indus.layout import SIZE
 from engine.indus.rules import EMPTY, LANDING, RANK_OF, RANKS, SPACE_INDEX, SPACES, State, movable_colours, seat_colours
 

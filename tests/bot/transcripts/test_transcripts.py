@@ -32,7 +32,7 @@ from cogs.table.buttons import control_for
 from db.store import Store
 from engine.clock import ManualClock
 from engine.incan_gold import ai as incan_ai
-from engine.indus import heuristics as indus_heuristics
+from engine.indus.ai import heuristics as indus_heuristics
 from engine.sakkara import ai as sakkara_ai
 from engine.session import Table
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser

@@ -8,8 +8,8 @@ from dataclasses import replace
 import pytest
 
 from engine.core import play
-from engine.indus import GAME, heuristics
-from engine.indus.ai import AGENTS, state_from_view
+from engine.indus import GAME
+from engine.indus.ai import AGENTS, heuristics, state_from_view
 from tests.engine.indus.indus_helpers import mk, pc, roll
 
 

@@ -7,9 +7,10 @@ from dataclasses import replace
 import pytest
 
 from engine.core import play
-from engine.indus import GAME, ai, learned, value
-from engine.indus.heuristics import turn_value
-from engine.indus.playout import Sim
+from engine.indus import GAME, ai
+from engine.indus.ai import learned, value
+from engine.indus.ai.heuristics import turn_value
+from engine.indus.ai.playout import Sim
 from engine.indus.rules import EMPTY, State, seat_colours
 
 

@@ -1,4 +1,4 @@
-"""The search's fast playout position (engine/indus/playout.py) follows rules.py exactly.
+"""The search's fast playout position (engine/indus/ai/playout.py) follows rules.py exactly.
 
 Random games (any player count, both layouts, every keep / return choice) run through the rules
 engine; after every placement, move and keep / return the same action on a :class:`Sim` must
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from engine.core import CHANCE, resolve_chance
 from engine.indus import GAME
-from engine.indus.playout import Sim
+from engine.indus.ai.playout import Sim
 from engine.indus.rules import RANK_OF, SPACE_INDEX, State
 from engine.indus.scoring import prisoner_points, standing
 

@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core import play, thinking_for
-from engine.indus import GAME, ai, learned, value
-from engine.indus.playout import Sim
+from engine.indus import GAME, ai
+from engine.indus.ai import learned, value
+from engine.indus.ai.playout import Sim
 from engine.indus.rules import State, seat_colours
 from engine.indus.scoring import standing
 

@@ -19,7 +19,7 @@ Everything here is pure numpy over :class:`~.playout.Sim` positions; nothing rea
 The shipped weights (2026-12-05, project machine, 2 cores) came from, per player count N::
 
     python bench/indus_value_data.py --players N --games G --seed S --out pos.pkl
-    python bench/indus_value_train.py pos.pkl --players N --epochs 8 --out engine/indus/value_Np.npz
+    python bench/indus_value_train.py pos.pkl --players N --epochs 8 --out engine/indus/ai/value_Np.npz
 
 with N=2: G=3000, S=100000 (held-out error per ruin 3.69 points, against 4.48 for "the game ends
 now"); N=3: G=2000, S=500000 (2.63 against 3.22); N=4: G=3000, S=300000 (2.16 against 2.57).
@@ -38,10 +38,10 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from ..layout import SIZE, Layout
+from ..rules import EMPTY, NOBODY, seat_colours, seat_of
 from .evaluation import ALIGNED, NSQ
-from .layout import SIZE, Layout
 from .playout import Sim
-from .rules import EMPTY, NOBODY, seat_colours, seat_of
 
 __all__ = ["GLOBAL_FEATURES", "RUIN_FEATURES", "SQUARE_FEATURES", "Encoded", "Model", "encode", "load"]
 

@@ -18,8 +18,8 @@ from typing import Any
 
 from engine.core import Agent
 
+from ..rules import EMPTY, RANK_OF, SPACE_INDEX
 from . import evaluation, heuristics, learned, value
-from .rules import EMPTY, RANK_OF, SPACE_INDEX
 
 __all__ = ["AGENTS", "easy", "hard", "medium", "state_from_view"]
 

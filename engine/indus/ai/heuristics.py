@@ -32,10 +32,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .evaluation import HARD_WEIGHTS, Eval, Weights, state_from_view
-from .game import GAME
-from .layout import SIZE
-from .rules import (
+from ..game import GAME
+from ..layout import SIZE
+from ..rules import (
     EMPTY,
     LANDING,
     RANK_OF,
@@ -46,6 +45,7 @@ from .rules import (
     movable_colours,
     seat_colours,
 )
+from .evaluation import HARD_WEIGHTS, Eval, Weights, state_from_view
 
 __all__ = ["hard", "medium", "place_values", "state_from_view", "turn_value"]
 

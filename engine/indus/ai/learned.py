@@ -60,10 +60,10 @@ from typing import Any
 
 from engine.core import thinking_scaled
 
+from ..rules import EMPTY, LANDING, RANK_OF, SPACE_INDEX, State, movable_colours, seat_colours
 from .evaluation import HARD_WEIGHTS, Eval, Weights
 from .heuristics import place_values, turn_value
 from .playout import Sim
-from .rules import EMPTY, LANDING, RANK_OF, SPACE_INDEX, State, movable_colours, seat_colours
 from .value import Model, encode
 
 __all__ = ["SETTINGS", "HardSettings", "choose_keep", "choose_move", "choose_place", "settings_now"]

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .layout import SIZE, Layout, build_layout
-from .rules import (
+from ..layout import SIZE, Layout, build_layout
+from ..rules import (
     EMPTY,
     LANDING,
     NOBODY,
@@ -25,7 +25,7 @@ from .rules import (
     colours_in_play,
     seat_of,
 )
-from .scoring import standing
+from ..scoring import standing
 
 __all__ = ["ALIGNED", "HARD_WEIGHTS", "NSQ", "Eval", "Weights", "ruin_counts", "ruin_tables", "state_from_view"]
 

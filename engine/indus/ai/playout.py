@@ -14,9 +14,9 @@ evaluation's move values read the rollout position without another copy.
 
 from __future__ import annotations
 
+from ..layout import Layout
+from ..rules import EMPTY, LANDING, NOBODY, State, colours_in_play, seat_colours, seat_of
 from .evaluation import Eval, ruin_counts, ruin_tables
-from .layout import Layout
-from .rules import EMPTY, LANDING, NOBODY, State, colours_in_play, seat_colours, seat_of
 
 __all__ = ["Sim"]
 
