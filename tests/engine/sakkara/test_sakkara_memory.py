@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 from engine.core import CHANCE, agent_rng, resolve_chance
 from engine.sakkara import GAME
 from engine.sakkara.ai import AGENTS, CHECKED, state_from_view
+from engine.sakkara.ai.search import HARD
 from engine.sakkara.game import resample_forgetful
 from engine.sakkara.rules import tiles_everywhere
-from engine.sakkara.search import HARD
 from engine.sakkara.tiles import LEVEL_SLOTS, MOTIFS, TILES
 
 TABLE = tuple(t.count for t in TILES)

@@ -1,7 +1,7 @@
 """Sakkara's Hard AI: determinised Monte-Carlo search over whole turns.
 
 A decision on one's own turn is a choice among whole-turn plans: the planner
-(:mod:`engine.sakkara.planner`) proposes the best few plans, one per distinct first action. Each
+(:mod:`engine.sakkara.ai.planner`) proposes the best few plans, one per distinct first action. Each
 plan is then tried in many *determinisations* of the position: the tiles the seat cannot see
 (every covered tile; the opponent's rack too unless the style has ``memory``) are drawn from
 the unseen pool, from the seat's own observation only. Hard has memory: the opponent's rack is
@@ -28,10 +28,10 @@ from typing import Any
 
 from engine.core import Budget
 
-from . import rules
+from .. import rules
+from ..state import State
 from .evaluation import WIN, Style, evaluate, state_from_view
 from .planner import REPLY, Plan, plan_turn, replay_plan, simulate_turn
-from .state import State
 
 __all__ = ["SearchStyle", "search_turn"]
 

@@ -3,7 +3,7 @@
 A Sakkara turn is a sequence of small actions (uses, the step, more uses, end). The planner
 searches whole turns: builds and displays are made as soon as they are open (they never hurt:
 one level per turn is kept by the rules), the rest of the turn (Bird, step, Horse, Ox, spells,
-Snake, end) is a beam search scored by a value function (:mod:`engine.sakkara.evaluation`).
+Snake, end) is a beam search scored by a value function (:mod:`engine.sakkara.ai.evaluation`).
 The small choices (where to put a worker, where to put the opponent's used tiles, what to
 discard or steal) are greedy rules. Every AI level builds on these pieces.
 """
@@ -15,7 +15,10 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from . import effects, rules
+from .. import effects, rules
+from ..game import resample_forgetful
+from ..state import NEIGHBOURS, State
+from ..tiles import LEVEL_OF, MOTIF_INDEX, MOTIFS
 from .evaluation import (
     GRAIN,
     SHIP,
@@ -24,9 +27,6 @@ from .evaluation import (
     marginals,
     rack_value,
 )
-from .game import resample_forgetful
-from .state import NEIGHBOURS, State
-from .tiles import LEVEL_OF, MOTIF_INDEX, MOTIFS
 
 __all__ = [
     "REPLY",

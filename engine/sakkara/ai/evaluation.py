@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from . import rules
-from .state import NEIGHBOURS, State
-from .tiles import MOTIF_INDEX, MOTIFS, RACK_LIMIT, TILES
+from .. import rules
+from ..state import NEIGHBOURS, State
+from ..tiles import MOTIF_INDEX, MOTIFS, RACK_LIMIT, TILES
 
 __all__ = [
     "MEDIUM",

@@ -33,11 +33,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..core import Agent, Budget
+from engine.core import Agent, Budget
+
+from ..tiles import MOTIF_INDEX
 from .evaluation import MEDIUM, Style, evaluate, marginals, state_from_view
 from .planner import check_replies, discard_choice, place_stack, place_worker, plan_turn, steal_choice
 from .search import HARD, SearchStyle, search_turn
-from .tiles import MOTIF_INDEX
 
 __all__ = ["AGENTS", "BUDGET", "CHECKED", "easy", "evaluate", "greedy", "hard", "hard_budget", "medium",
            "searcher", "state_from_view"]
