@@ -16,8 +16,8 @@ import numpy as np
 
 from engine.core import play
 from engine.incan_gold import GAME, ai
-from engine.incan_gold import batch as B
-from engine.incan_gold import models as M
+from engine.incan_gold.ai import batch as B
+from engine.incan_gold.ai import models as M
 
 THRESHOLDS = [ai.leave_at_10, ai.leave_after_7, ai.leave_at_2_hazards, ai.leave_at_10, ai.leave_after_7,
               ai.leave_at_2_hazards]

@@ -5,7 +5,7 @@ Usage: python bench/incan_gold_tournament.py [--games 400] [--sections anchor,fi
        [--levels easy,medium,hard]
 
 The baseline bots are those of the public simulator 2222-42/incangold_strategy, ported decision
-for decision (engine/incan_gold/published.py): random 50 % and 10 %, "Cowardly" (leave at 1
+for decision (engine/incan_gold/ai/published.py): random 50 % and 10 %, "Cowardly" (leave at 1
 hazard), "Normal" (leave at 2 hazards), "Risky" (its best parameters, with artifact EV) and "EV"
 (upside - downside card counting). Sections (every game on the default incan-gold preset, seats
 rotating with the game number, the same seeds for every level: paired):
@@ -33,7 +33,7 @@ from kit_ai import Timed, blocks, machine_line, parallel, report, seed_starts, t
 
 from engine.core import Agent, play
 from engine.incan_gold import GAME, ai
-from engine.incan_gold.published import ANCHOR_FIELD, PUBLISHED
+from engine.incan_gold.ai.published import ANCHOR_FIELD, PUBLISHED
 
 LEVELS = ("easy", "medium", "hard")
 FIELD5 = ("ev", "risky", "leave-at-2-hazards", "random-10")

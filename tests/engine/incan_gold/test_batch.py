@@ -7,9 +7,9 @@ import pytest
 
 from engine.core import play
 from engine.incan_gold import GAME, ai
-from engine.incan_gold import batch as B
 from engine.incan_gold import editions as ed
-from engine.incan_gold import models as M
+from engine.incan_gold.ai import batch as B
+from engine.incan_gold.ai import models as M
 
 ENGINE_AGENTS = [ai.leave_at_10, ai.leave_after_7, ai.leave_at_2_hazards, ai.always_torch, ai.leave_at_10]
 BATCH_POLICIES = [M.leave_when_carried(10), M.leave_after_cards(7), M.leave_at_hazards(2), M.always_torch,

@@ -7,9 +7,10 @@ import json
 import numpy as np
 
 from engine.core import play
-from engine.incan_gold import GAME, beliefs
-from engine.incan_gold import models as M
-from engine.incan_gold.published import PUBLISHED, hazard_count
+from engine.incan_gold import GAME
+from engine.incan_gold.ai import beliefs
+from engine.incan_gold.ai import models as M
+from engine.incan_gold.ai.published import PUBLISHED, hazard_count
 from tests.engine.incan_gold.helpers import run
 
 CAMP = "camp"

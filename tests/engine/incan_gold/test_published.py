@@ -8,9 +8,9 @@ import pytest
 
 from engine.core import play
 from engine.incan_gold import GAME
-from engine.incan_gold import batch as B
-from engine.incan_gold import models as M
-from engine.incan_gold.published import ANCHOR_FIELD, PUBLISHED, ev, hazard_count, risky
+from engine.incan_gold.ai import batch as B
+from engine.incan_gold.ai import models as M
+from engine.incan_gold.ai.published import ANCHOR_FIELD, PUBLISHED, ev, hazard_count, risky
 from tests.engine.incan_gold.helpers import run
 
 CAMP, TORCH = "camp", "torch"

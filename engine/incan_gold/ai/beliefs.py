@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 
 from engine.core import CHANCE
-from engine.incan_gold import batch as B
 from engine.incan_gold import effects, rules
-from engine.incan_gold import models as M
+from engine.incan_gold.ai import batch as B
+from engine.incan_gold.ai import models as M
 
 __all__ = ["TREMBLE", "draw", "log_likelihood", "posterior"]
 

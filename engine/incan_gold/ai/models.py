@@ -5,17 +5,17 @@ policy drawn from a broad prior of the ways people and published bots play (:dat
 leave at a carried-gems target, at a number of hazards, after a number of cards, by card
 counting (the simulator's "EV" bot and this project's counting rule), by "Risky"'s lead-aware
 target, or at random. What the table has seen this game picks among them, seat by seat
-(:mod:`engine.incan_gold.beliefs`).
+(:mod:`engine.incan_gold.ai.beliefs`).
 
 Each vectorised published bot takes exactly the decision of its engine agent in
-:mod:`engine.incan_gold.published` (a test plays both side by side).
+:mod:`engine.incan_gold.ai.published` (a test plays both side by side).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from engine.incan_gold import batch as B
+from engine.incan_gold.ai import batch as B
 
 __all__ = [
     "CARDS",

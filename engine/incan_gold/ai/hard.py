@@ -3,8 +3,8 @@
 From one seat's observation it builds many copies of the game (:func:`batch.from_observation`):
 the deck order is unknown, so every copy draws its own; the other explorers' policies are
 unknown, so each copy gives every opponent a policy drawn from what the game's public story
-says of it (:mod:`engine.incan_gold.beliefs`: a broad prior of ways to play,
-:mod:`engine.incan_gold.models`, weighed by how well each explains every choice that seat made so
+says of it (:mod:`engine.incan_gold.ai.beliefs`: a broad prior of ways to play,
+:mod:`engine.incan_gold.ai.models`, weighed by how well each explains every choice that seat made so
 far: a bot that always plays the same way is soon recognised). The
 copies come in pairs that meet the same cards and the same opponents (common random numbers):
 one returns to camp now, its twin carries the torch. Each copy is played to the end of the
@@ -25,11 +25,11 @@ from typing import Any
 import numpy as np
 
 from engine.core import Budget
-from engine.incan_gold import batch as B
-from engine.incan_gold import beliefs
 from engine.incan_gold import editions as ed
-from engine.incan_gold import models as M
-from engine.incan_gold.counting import artifact_points_on_path, bust_probability
+from engine.incan_gold.ai import batch as B
+from engine.incan_gold.ai import beliefs
+from engine.incan_gold.ai import models as M
+from engine.incan_gold.ai.counting import artifact_points_on_path, bust_probability
 
 __all__ = ["CHUNK", "HORIZON", "RISKS", "decide", "evaluate"]
 

@@ -9,7 +9,7 @@ choice.
   needed: at card k it leaves with probability 1 / (9 - k)).
 - **Medium** counts cards exactly: bust probability and expected share of the next card, a
   carried-gems threshold, and leaves alone when the path or its artifacts are rich.
-- **Hard** is a determinised Monte-Carlo player (:mod:`engine.incan_gold.hard`).
+- **Hard** is a determinised Monte-Carlo player (:mod:`engine.incan_gold.ai.hard`).
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import random
 from typing import Any
 
 from engine.core import Agent, Budget
-from engine.incan_gold.counting import artifact_points_on_path, bust_probability, expected_share
-from engine.incan_gold.hard import decide
+from engine.incan_gold.ai.counting import artifact_points_on_path, bust_probability, expected_share
+from engine.incan_gold.ai.hard import decide
 from engine.incan_gold.rules import CAMP, TORCH
 
 __all__ = [
