@@ -1,8 +1,10 @@
 """Incan Gold / Diamant: 3-8 explorers, five expeditions, simultaneous secret Torch/Camp choices.
 
-``GAME`` is the engine contract object (see ``engine.core.Game``); the rules live in
+``GAME`` is the engine contract object (see ``engine.core.Game``). This package holds the rules:
 :mod:`engine.incan_gold.rules` (what an action does in :mod:`engine.incan_gold.effects`), the
-editions as data in :mod:`engine.incan_gold.editions`.
+editions as data in :mod:`engine.incan_gold.editions`, and each expedition's story for the final
+chart in :mod:`engine.incan_gold.history`. The AI players live apart in
+:mod:`engine.incan_gold.ai` (the lobby's levels, Hard's simulator and opponent model).
 Hidden information: pending choices before the reveal, and banked totals unless ``open_tents``.
 """
 

@@ -1,4 +1,4 @@
-"""Indus's Monte-Carlo player (ai.EXPERIMENTS["mcts"]): determinised rollouts of whole turns.
+"""Indus's Monte-Carlo player (EXPERIMENTS["mcts"], under trial): determinised rollouts of whole turns.
 
 Indus hides nothing; the only unknown is the future dice, which the search samples from its own
 generator (seeded by the agent's RNG), never from the game's. For a placement or a move, the
@@ -7,7 +7,7 @@ search:
 1. ranks the candidates by today's Hard (its expectimax turn value for a placement, its move
    gain for a move) and keeps the best :attr:`MctsSettings.place_k` placements (every move, and the
    reroll when it is legal);
-2. plays each candidate out on a fast copy of the position (:class:`.playout.Sim`): the rest of
+2. plays each candidate out on a fast copy of the position (:class:`engine.indus.ai.playout.Sim`): the rest of
    its own turn, then :attr:`MctsSettings.horizon` more turns of the seats in order, with a greedy
    rollout policy (Medium's move value; the placement chosen with the turn's first die known,
    which is cheap and close to what a placement plus up to three rolls can reach). Every

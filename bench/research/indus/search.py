@@ -1,7 +1,7 @@
 """Indus's search player: Hard's turn planned again with every move charged with the replies.
 
 Indus hides nothing; the only unknown is the dice, which are enumerated (1/6 each), never
-sampled and never peeked at. Today's Hard (:mod:`.heuristics`) values a move by its immediate
+sampled and never peeked at. Today's Hard (:mod:`engine.indus.ai.heuristics`) values a move by its immediate
 gain (:meth:`Eval.move_value`) and, at move time only, charges its best few moves with the next
 seat's greedy reply. The search player values every candidate in the whole turn the same way:
 

@@ -10,6 +10,11 @@ choice.
 - **Medium** counts cards exactly: bust probability and expected share of the next card, a
   carried-gems threshold, and leaves alone when the path or its artifacts are rich.
 - **Hard** is a determinised Monte-Carlo player (:mod:`engine.incan_gold.ai.hard`).
+
+Beside them in this package, all shipped: what Hard needs at run time (:mod:`.hard`, its opponent
+model :mod:`.beliefs` and :mod:`.models`, the vectorised rules :mod:`.batch` its copies play on),
+the card counting every level shares (:mod:`.counting`), and the published simulator's bots
+(:mod:`.published`) that the tests check :mod:`.models` against.
 """
 
 from __future__ import annotations

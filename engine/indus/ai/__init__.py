@@ -9,6 +9,10 @@
 
 The greedy player of the first releases' Medium (:func:`.heuristics.medium`) left the lobby; the
 tests and the click benchmarks still play it (it is the quickest).
+
+Beside them in this package: the position evaluation (:mod:`.evaluation`), the fast playout
+position (:mod:`.playout`) and the learned value's weights (``value_<players>p.npz``, package
+data). The players under trial are research and live in bench/research/indus, not here.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Indus's heuristic players: the greedy one and the expectimax one over the dice.
 
-ai.py seats the expectimax player (:func:`hard`, the lobby's Hard until 2026-12-05) as Medium; the
-greedy player (:func:`medium`) left the lobby and plays on in the tests and benchmarks. Below,
-"Medium" and "Hard" are these two functions.
+The lobby's levels (:mod:`engine.indus.ai`) seat the expectimax player (:func:`hard`, the lobby's
+Hard until 2026-12-05) as Medium; the greedy player (:func:`medium`) left the lobby and plays on
+in the tests and benchmarks. Below, "Medium" and "Hard" are these two functions.
 
 Indus hides nothing, so every agent rebuilds the exact state from its view
 (:func:`state_from_view`); the only uncertainty is the future dice, which the agents treat as

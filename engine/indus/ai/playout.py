@@ -1,6 +1,6 @@
-"""Indus's fast playout position for the Monte-Carlo search (:mod:`.search`).
+"""Indus's fast playout position: Hard's look-ahead (:mod:`.learned`) and the learned value play on it.
 
-:class:`Sim` is a mutable, copy-light copy of a :class:`~.rules.State` between turns: lists
+:class:`Sim` is a mutable, copy-light copy of a :class:`~engine.indus.rules.State` between turns: lists
 instead of tuples, prisoners as points per seat, no events, no JSON actions. Copying one for a
 rollout costs a few list copies; :meth:`Sim.land` and :meth:`Sim.place` follow ``rules._land``
 and the placement of ``rules.apply_action`` exactly (tests/engine/indus/test_indus_playout.py plays

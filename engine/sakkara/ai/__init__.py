@@ -26,6 +26,9 @@ and draw the opponent's rack with the covered tiles, as before the memory existe
   only cap it).
 - :func:`greedy` (the Medium of the first ladder, the planner without the reply check) is no
   longer a lobby level; tests and transcripts use it as a quick, sensible scripted player.
+
+Beside them in this package: the value function and determinisation (:mod:`.evaluation`) and
+the whole-turn planner (:mod:`.planner`).
 """
 
 from __future__ import annotations
