@@ -37,7 +37,7 @@ from db.store import Store
 from db.transfer import count_rows, game_ids, transfer
 from db.urls import is_postgresql, sqlite_path
 from engine.session.audit import Audit, audit_all
-from engine.session.records import SeatSpec, StoredTable
+from engine.session.contract import SeatSpec, StoredTable
 
 __all__ = ["CopyFailed", "Report", "Verification", "copy", "main", "verify"]
 

@@ -7,7 +7,7 @@
   the timer book and who runs a table's timers; :mod:`engine.session.leases` the timers shared by
   several processes on one database (a lease per bucket); :mod:`engine.session.ai_pool` AI in worker processes.
 - :mod:`engine.session.table` — a live :class:`Table`, an :class:`Update`, the :class:`Listener`.
-- :mod:`engine.session.records` — records, errors, settings and the :class:`Repository` protocol.
+- :mod:`engine.session.contract` — records, errors, settings and the :class:`Repository` protocol.
 - :mod:`engine.session.place` — :class:`Place`: where a request comes from, and who may reach a table there.
 - :mod:`engine.session.results` — a finished game's places (shared places, resigners last).
 - :mod:`engine.session.games` — the registry of hosted games (``SPECS``), above the rules.
@@ -17,8 +17,7 @@
 from __future__ import annotations
 
 from engine.session.ai_pool import AiPool, default_workers
-from engine.session.place import Place
-from engine.session.records import (
+from engine.session.contract import (
     AUTO,
     DECISION,
     Deadline,
@@ -40,6 +39,7 @@ from engine.session.records import (
     StoredTimer,
     with_stand_ins,
 )
+from engine.session.place import Place
 from engine.session.sessions import Sessions
 from engine.session.table import Listener, Table, Update
 from engine.session.timers import Coordinator, SingleProcess

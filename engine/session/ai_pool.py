@@ -23,7 +23,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from engine.core import THINKING_S, Agent, agent_rng, splitmix64, thinking_for
-from engine.session.records import GameSpec
+from engine.session.contract import GameSpec
 
 __all__ = ["AiPool", "Decision", "decide", "default_workers"]
 

@@ -16,9 +16,9 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from engine.session.contract import GameSpec, StoredTable
 from engine.session.games import SPECS
 from engine.session.loading import fill
-from engine.session.records import GameSpec, StoredTable
 from engine.session.table import Table
 
 __all__ = ["Audit", "audit", "audit_all"]

@@ -12,7 +12,7 @@ from engine.indus import ai as indus_ai
 from engine.sakkara import GAME as SAKKARA
 from engine.sakkara import ai as sakkara_ai
 from engine.sakkara import rules as sakkara_rules
-from engine.session.records import GameSpec
+from engine.session.contract import GameSpec
 
 __all__ = ["SPECS"]
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.core import CHANCE, Event
-from engine.session.records import DECISION, GameSpec, Snapshot, StoredTable, StoredTail, with_stand_ins
+from engine.session.contract import DECISION, GameSpec, Snapshot, StoredTable, StoredTail, with_stand_ins
 from engine.session.table import Table
 
 __all__ = ["SNAPSHOT_EVERY", "apply_actions", "fill", "fill_tail", "needs_snapshot", "snapshot_of", "step"]

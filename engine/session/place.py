@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.session.records import SeatSpec, SessionError
+from engine.session.contract import SeatSpec, SessionError
 
 __all__ = ["Place", "check_place"]
 

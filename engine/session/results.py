@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from engine.session.records import ResultSpec, SeatEvent, SeatSpec
+from engine.session.contract import ResultSpec, SeatEvent, SeatSpec
 
 __all__ = ["placements"]
 

@@ -26,8 +26,7 @@ from engine.clock import Clock
 from engine.core import CHANCE, Event, IllegalAction, resolve_chance
 from engine.session.ahead import Ahead
 from engine.session.ai_pool import AiPool, Decision
-from engine.session.loading import fill, fill_tail, needs_snapshot, snapshot_of, step
-from engine.session.records import (
+from engine.session.contract import (
     AUTO,
     DECISION,
     Deadline,
@@ -40,6 +39,7 @@ from engine.session.records import (
     Stale,
     StoredTimer,
 )
+from engine.session.loading import fill, fill_tail, needs_snapshot, snapshot_of, step
 from engine.session.results import placements
 from engine.session.table import Listener, Table, Update
 from engine.session.timer_work import REMIND, RETRY_S, TimerWork

@@ -27,8 +27,7 @@ from dataclasses import replace
 from typing import Any, ParamSpec, TypeVar
 
 from engine.core import splitmix64
-from engine.session.place import Place, check_place
-from engine.session.records import (
+from engine.session.contract import (
     AUTO,
     DECISION,
     RepoBusy,
@@ -40,6 +39,7 @@ from engine.session.records import (
     Stale,
     StoredTimer,
 )
+from engine.session.place import Place, check_place
 from engine.session.runner import Runner
 from engine.session.table import Table, Update
 from engine.session.timer_work import REMIND, RETRY_S

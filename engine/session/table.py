@@ -8,8 +8,8 @@ from typing import Any, Protocol
 
 from engine.clock import Handle
 from engine.core import CHANCE, Event
+from engine.session.contract import GameSpec, ResultSpec, SeatEvent, SeatSpec, Settings
 from engine.session.place import Place, check_place
-from engine.session.records import GameSpec, ResultSpec, SeatEvent, SeatSpec, Settings
 
 __all__ = ["Listener", "Table", "Update"]
 

@@ -21,8 +21,7 @@ from engine.clock import Clock
 from engine.core import CHANCE, resolve_chance
 from engine.session.ahead import Ahead
 from engine.session.ai_pool import AiPool, Decision, decide
-from engine.session.loading import step
-from engine.session.records import (
+from engine.session.contract import (
     AUTO,
     DECISION,
     GameSpec,
@@ -34,6 +33,7 @@ from engine.session.records import (
     Stale,
     StoredTimer,
 )
+from engine.session.loading import step
 from engine.session.table import Listener, Table, Update
 from engine.session.timers import Coordinator, TimerBook
 

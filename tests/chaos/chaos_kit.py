@@ -33,7 +33,7 @@ def lobby_button(message: FakeMessage, op: str) -> str:
 
 
 WRITES = ("create", "add_seat", "remove_seat", "start", "append", "finish", "cancel", "set_deadline", "save_snapshot")
-"""The Repository's writes (engine.session.records.Repository)."""
+"""The Repository's writes (engine.session.contract.Repository)."""
 
 
 class InjectedFault(sqlite3.OperationalError):

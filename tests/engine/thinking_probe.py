@@ -8,8 +8,8 @@ import random
 from typing import Any
 
 from engine.core import thinking_seconds
+from engine.session.contract import GameSpec
 from engine.session.games import SPECS as GAMES
-from engine.session.records import GameSpec
 
 
 def says_its_thinking_time(view: dict[str, Any], legal: list[Any], rng: random.Random) -> Any:

@@ -1,4 +1,4 @@
-"""What the session layer trades with the store and the hosting side: records, errors, settings.
+"""The session layer's contract with the store and the hosting side: records, errors, settings.
 
 The :class:`Repository` protocol is storage as the session needs it (``wiring.storage`` binds
 it to ``db.Store``); :class:`GameSpec` is a game as the session hosts it.
