@@ -36,7 +36,7 @@ from cogs.table.sync import place_commands, sync_commands
 from cogs.table.translator import CatalogueTranslator
 from db import CannotOpen, Store, open_store
 from engine.clock import Clock, SystemClock
-from engine.session import AiPool, Sessions, Settings
+from engine.session import AiPool, Sessions, SessionSettings
 from engine.session.games import SPECS
 from i18n import t
 from pictures import drawing
@@ -110,7 +110,7 @@ class Bot(TableBot):
         self.hub = TableHub(self, store, Budget(per_second=config.rest_per_second) if config.rate_limited else None,
                             repo)
         self.add_listener(self.hub.on_interaction, "on_interaction")
-        settings = Settings(config.decision_timeout_s, config.reminder_before_s, config.ai_delay_s,
+        settings = SessionSettings(config.decision_timeout_s, config.reminder_before_s, config.ai_delay_s,
                             ai_budget_s=config.ai_budget_s,
                             ai_name=lambda level, number: t("lobby.ai_name", level=t(f"level.{level}").capitalize(),
                                                                      number=number))

@@ -27,7 +27,7 @@ __all__ = [
     "SeatEvent",
     "SeatSpec",
     "SessionError",
-    "Settings",
+    "SessionSettings",
     "Snapshot",
     "Stale",
     "StoredTable",
@@ -330,7 +330,7 @@ class GameSpec:
 
 
 @dataclass(frozen=True)
-class Settings:
+class SessionSettings:
     """Table defaults from the environment; a lobby may override the decision timeout."""
 
     decision_timeout_s: float = 120.0

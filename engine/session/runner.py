@@ -35,7 +35,7 @@ from engine.session.contract import (
     Repository,
     RepoStale,
     SessionError,
-    Settings,
+    SessionSettings,
     Stale,
     StoredTimer,
 )
@@ -54,13 +54,13 @@ class Runner(TimerWork):
     """Loads, plays and times tables; :class:`engine.session.Sessions` adds the public operations."""
 
     def __init__(self, repo: Repository, specs: Mapping[str, GameSpec], listener: Listener, clock: Clock,
-                 settings: Settings | None = None, *, coordinator: Coordinator | None = None,
+                 settings: SessionSettings | None = None, *, coordinator: Coordinator | None = None,
                  ai: AiPool | None = None) -> None:
         self.repo = repo
         self.specs = dict(specs)
         self.listener = listener
         self.clock = clock
-        self.settings = settings or Settings()
+        self.settings = settings or SessionSettings()
         self.coordinator: Coordinator = coordinator or SingleProcess()
         self.ai = ai or AiPool(self.specs, workers=0, budget_s=self.settings.ai_budget_s)
         self.ahead = Ahead(self.ai)  # bot decisions started when their turn begins, not when the pause ends

@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from engine.clock import Handle
 from engine.core import CHANCE, Event
-from engine.session.contract import GameSpec, ResultSpec, SeatEvent, SeatSpec, Settings
+from engine.session.contract import GameSpec, ResultSpec, SeatEvent, SeatSpec, SessionSettings
 from engine.session.place import Place, check_place
 
 __all__ = ["Listener", "Table", "Update"]
@@ -73,11 +73,11 @@ class Table:
         """Return the human seats that owe an action in ``state`` (e.g. one not yet committed)."""
         return [s for s in self.spec.game.to_move(state) if s != CHANCE and not self.seats[s].is_ai]
 
-    def timeout_s(self, settings: Settings) -> float:
+    def timeout_s(self, settings: SessionSettings) -> float:
         """Return this table's decision timeout in seconds."""
         return float(self.table_options.get("decision_timeout_s", settings.decision_timeout_s))
 
-    def ai_delay_s(self, settings: Settings) -> float:
+    def ai_delay_s(self, settings: SessionSettings) -> float:
         """Return how long this table's bot seats wait before acting (a server may choose it)."""
         return float(self.table_options.get("ai_delay_s", settings.ai_delay_s))
 

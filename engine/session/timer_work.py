@@ -29,7 +29,7 @@ from engine.session.contract import (
     RepoUnavailable,
     SeatEvent,
     SessionError,
-    Settings,
+    SessionSettings,
     Stale,
     StoredTimer,
 )
@@ -56,7 +56,7 @@ class TimerWork:
     specs: dict[str, GameSpec]
     listener: Listener
     clock: Clock
-    settings: Settings
+    settings: SessionSettings
     coordinator: Coordinator
     ai: AiPool
     ahead: Ahead

@@ -19,7 +19,7 @@ from chaos_kit import FaultyRepository, InjectedFault
 
 from db.store import Store
 from engine.clock import ManualClock
-from engine.session import SeatSpec, SessionError, Sessions, Settings, Table, Update
+from engine.session import SeatSpec, SessionError, Sessions, SessionSettings, Table, Update
 from engine.session.games import SPECS
 from fakediscord.chaos import Move, Report, check_database
 from wiring.storage import StoreRepository
@@ -58,7 +58,7 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 def session(store: Store, ai_delay: float, rng: random.Random | None = None
             ) -> tuple[Sessions, FaultyRepository, Recorder, ManualClock]:
     repo, rec, clock = FaultyRepository(StoreRepository(store), rng), Recorder(), ManualClock()
-    sessions = Sessions(repo, SPECS, rec, clock, Settings(decision_timeout_s=120, reminder_before_s=30,
+    sessions = Sessions(repo, SPECS, rec, clock, SessionSettings(decision_timeout_s=120, reminder_before_s=30,
                                                           ai_delay_s=ai_delay))
     return sessions, repo, rec, clock
 

@@ -12,7 +12,7 @@ from db import Store
 from engine.clock import ManualClock, SystemClock
 from engine.core import replay
 from engine.incan_gold import GAME
-from engine.session import SeatSpec, SessionError, Sessions, Settings, Table, Update
+from engine.session import SeatSpec, SessionError, Sessions, SessionSettings, Table, Update
 from engine.session.games import SPECS
 from engine.session.loading import SNAPSHOT_EVERY
 from wiring.storage import StoreRepository
@@ -54,7 +54,7 @@ class Recorder:
 def make(store: Store, clock: ManualClock | None = None, ai_delay: float = 0.0) -> tuple[Sessions, Recorder]:
     rec = Recorder()
     sessions = Sessions(StoreRepository(store), SPECS, rec, clock or ManualClock(),
-                        Settings(decision_timeout_s=120, reminder_before_s=30, ai_delay_s=ai_delay))
+                        SessionSettings(decision_timeout_s=120, reminder_before_s=30, ai_delay_s=ai_delay))
     return sessions, rec
 
 
@@ -261,7 +261,7 @@ async def test_a_rendering_failure_never_stalls_or_undoes_the_game(store, caplog
 async def test_ai_seats_are_named_by_the_settings(store):
     """The session holds no user-facing text: the Discord layer names AI seats (translated)."""
     sessions = Sessions(StoreRepository(store), SPECS, Recorder(), ManualClock(),
-                        Settings(ai_name=lambda level, number: f"Robot {number} ({level})"))
+                        SessionSettings(ai_name=lambda level, number: f"Robot {number} ({level})"))
     table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN)
     for level in ("easy", "easy", "hard"):
         await sessions.add_ai(table.id, ANN.user_id or 0, level)
@@ -286,7 +286,7 @@ async def test_with_the_real_clock_ai_turns_and_timeouts_draw_what_they_did(stor
 
     rec = Drawing()
     sessions = Sessions(StoreRepository(store), SPECS, rec, SystemClock(),
-                        Settings(decision_timeout_s=0.2, reminder_before_s=0.0, ai_delay_s=0.01))
+                        SessionSettings(decision_timeout_s=0.2, reminder_before_s=0.0, ai_delay_s=0.01))
     table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN)
     for _ in range(2):
         await sessions.add_ai(table.id, ANN.user_id or 0, "medium")
@@ -330,7 +330,7 @@ async def test_a_restart_loads_no_table_and_restores_every_timer_with_one_query(
     await sessions.close()
 
     repo = CountingRepo(store)
-    again = Sessions(repo, SPECS, Recorder(), clock, Settings(decision_timeout_s=120, reminder_before_s=30,
+    again = Sessions(repo, SPECS, Recorder(), clock, SessionSettings(decision_timeout_s=120, reminder_before_s=30,
                                                               ai_delay_s=0))
     await again.open()
     assert (repo.timer_queries, repo.loads, again.tables) == (1, [], {})

@@ -17,7 +17,7 @@ from test_session import ANN, CHANNEL, GUILD, Recorder
 from db import Store
 from db.leases import leases_of
 from engine.clock import ManualClock
-from engine.session import Sessions, Settings, Table
+from engine.session import Sessions, SessionSettings, Table
 from engine.session.ai_pool import AiPool, Decision, decide
 from engine.session.games import SPECS
 from engine.session.leases import Leases
@@ -56,7 +56,7 @@ async def incan_gold_with_bots(store: Store, clock: ManualClock, pool: WatchedPo
                                ) -> tuple[Sessions, Table, Recorder]:
     rec = Recorder()
     sessions = Sessions(StoreRepository(store), SPECS, rec, clock,
-                        Settings(decision_timeout_s=120, reminder_before_s=30, ai_delay_s=2.0), ai=pool)
+                        SessionSettings(decision_timeout_s=120, reminder_before_s=30, ai_delay_s=2.0), ai=pool)
     table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN)
     for _ in range(bots):
         await sessions.add_ai(table.id, ANN.user_id or 0, "medium")
@@ -143,7 +143,7 @@ async def test_the_process_running_the_timers_thinks_ahead_when_another_process_
         assert book is not None
         pool, rec = WatchedPool(clock), Recorder()
         sessions = Sessions(StoreRepository(store), SPECS, rec, clock,
-                            Settings(decision_timeout_s=120, reminder_before_s=30, ai_delay_s=2.0),
+                            SessionSettings(decision_timeout_s=120, reminder_before_s=30, ai_delay_s=2.0),
                             coordinator=Leases(book, renew_s=0.25, ttl_s=2.0), ai=pool)
         await sessions.open()
         procs.append((store, sessions, pool, rec))

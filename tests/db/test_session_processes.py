@@ -21,7 +21,7 @@ from test_session import ANN, BO, CY, GUILD, Recorder
 from db import Store
 from db.leases import leases_of
 from engine.clock import ManualClock
-from engine.session import DECISION, RepoStale, SessionError, Sessions, Settings, SingleProcess, Table
+from engine.session import DECISION, RepoStale, SessionError, Sessions, SessionSettings, SingleProcess, Table
 from engine.session.games import SPECS
 from engine.session.leases import Leases
 from wiring.coordination import coordinator_for
@@ -91,7 +91,7 @@ async def _process(name: str, url: str, clock: ManualClock) -> Process:
     assert book is not None
     leases = Leases(book, renew_s=RENEW, ttl_s=TTL)
     repo, rec = Repo(store), Recorder()
-    sessions = Sessions(repo, SPECS, rec, clock, Settings(decision_timeout_s=120, reminder_before_s=30,
+    sessions = Sessions(repo, SPECS, rec, clock, SessionSettings(decision_timeout_s=120, reminder_before_s=30,
                                                           ai_delay_s=0), coordinator=leases)
     await sessions.open()
     return Process(name, store, sessions, rec, repo, leases)

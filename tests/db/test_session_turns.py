@@ -14,7 +14,7 @@ from engine.indus.rules import EMPTY, seat_colours
 from engine.sakkara import GAME as SAKKARA
 from engine.sakkara import ai as sakkara_ai
 from engine.sakkara import rules as sakkara_rules
-from engine.session import SeatSpec, Sessions, Settings, Table, Update
+from engine.session import SeatSpec, Sessions, SessionSettings, Table, Update
 from engine.session.games import SPECS
 from wiring.storage import StoreRepository
 
@@ -50,7 +50,7 @@ class Recorder:
 def make(store: Store, clock: ManualClock) -> tuple[Sessions, Recorder]:
     rec = Recorder()
     sessions = Sessions(StoreRepository(store), SPECS, rec, clock,
-                        Settings(decision_timeout_s=120, reminder_before_s=30, ai_delay_s=0.0))
+                        SessionSettings(decision_timeout_s=120, reminder_before_s=30, ai_delay_s=0.0))
     return sessions, rec
 
 
