@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from db import URL_SCHEMES
 from engine.core import THINKING_S
 from engine.session import default_workers
+from engine.session.options import DEFAULT_DECISION_TIMEOUT_S
 
 __all__ = ["Config"]
 
@@ -32,7 +33,7 @@ class Config:
     dev_guild_id: int | None = None
     sync_commands: bool = True  # when the command tree changed (a hash in the database says)
     force_sync: bool = False  # python bot.py --sync: sync now, changed or not
-    decision_timeout_s: float = 120.0
+    decision_timeout_s: float = DEFAULT_DECISION_TIMEOUT_S
     reminder_before_s: float = 30.0
     ai_delay_s: float = 1.5
     rest_per_second: float = 50.0  # this process's share of the bot token's 50 requests/s

@@ -29,6 +29,7 @@ from engine.core import Event
 from engine.incan_gold import GAME
 from engine.incan_gold import editions as ed
 from engine.session import Table, Update
+from engine.session.options import DEFAULT_DECISION_TIMEOUT_S
 from i18n import t, tn
 
 __all__ = ["IncanRenderer"]
@@ -74,7 +75,8 @@ class IncanRenderer:
             parts.append(t("incan.opt_open_tents"))
         if o.get("one_change_per_game"):
             parts.append(t("incan.opt_one_change"))
-        parts.append(t("incan.opt_timeout", seconds=int(table.table_options.get("decision_timeout_s", 120))))
+        parts.append(t("incan.opt_timeout",
+                       seconds=int(table.table_options.get("decision_timeout_s", DEFAULT_DECISION_TIMEOUT_S))))
         return "\n".join(parts)
 
     # ------------------------------------------------------------------ the log

@@ -37,6 +37,7 @@ from cogs.table.text import deadline_line, name_of, seat_label
 from engine.core import CHANCE, Event
 from engine.indus import GAME
 from engine.session import Table, Update
+from engine.session.options import DEFAULT_DECISION_TIMEOUT_S
 from i18n import t
 from pictures.drawing import drawn
 
@@ -77,7 +78,7 @@ class IndusRenderer:
             layout = t("indus.opt_layout_random")
         else:
             layout = t("indus.opt_layout_default")
-        seconds = int(table.table_options.get("decision_timeout_s", 120))
+        seconds = int(table.table_options.get("decision_timeout_s", DEFAULT_DECISION_TIMEOUT_S))
         return "\n".join([layout, t("indus.opt_timeout", seconds=seconds)])
 
     # ------------------------------------------------------------------ the log

@@ -31,6 +31,7 @@ from cogs.table.text import deadline_line, seat_label
 from engine.core import CHANCE, Event
 from engine.sakkara import GAME
 from engine.session import Table, Update
+from engine.session.options import DEFAULT_DECISION_TIMEOUT_S
 from i18n import t
 from pictures.drawing import drawn
 
@@ -70,7 +71,7 @@ class SakkaraRenderer:
 
     def options_text(self, table: Table) -> str:
         """Return the options as lobby text."""
-        seconds = int(table.table_options.get("decision_timeout_s", 120))
+        seconds = int(table.table_options.get("decision_timeout_s", DEFAULT_DECISION_TIMEOUT_S))
         return t("sakkara.opt_timeout", seconds=seconds)
 
     # ------------------------------------------------------------------ the public log

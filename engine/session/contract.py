@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from engine.core import Agent, Game
+from engine.session.options import DEFAULT_AI_DELAY_S, DEFAULT_DECISION_TIMEOUT_S
 
 __all__ = [
     "AUTO",
@@ -333,9 +334,9 @@ class GameSpec:
 class SessionSettings:
     """Table defaults from the environment; a lobby may override the decision timeout."""
 
-    decision_timeout_s: float = 120.0
+    decision_timeout_s: float = DEFAULT_DECISION_TIMEOUT_S
     reminder_before_s: float = 30.0
-    ai_delay_s: float = 1.0
+    ai_delay_s: float = DEFAULT_AI_DELAY_S
     ai_budget_s: float = 10.0
     """The most an AI decision may think (in a worker process); past it, the timeout agent plays."""
     ai_name: Callable[[str, int], str] = field(default=lambda level, number: f"{level} {number}")

@@ -1,0 +1,18 @@
+"""The defaults of a table's options: each one written once, here.
+
+A table stores its ``table_options`` (what it was opened with, or its server's ``/settings``);
+where a table names none, these apply. The session, the bot's environment defaults and the
+renderers that show a table's options all read them, so the numbers cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = ["DEFAULT_AI_DELAY_S", "DEFAULT_DECISION_TIMEOUT_S"]
+
+DEFAULT_DECISION_TIMEOUT_S: Final[float] = 120.0
+"""How long the people owing a decision have before the game's timeout agent plays for them."""
+
+DEFAULT_AI_DELAY_S: Final[float] = 1.0
+"""How long a bot seat waits before it acts, so people can follow the game."""
