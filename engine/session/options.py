@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["DEFAULT_AI_DELAY_S", "DEFAULT_DECISION_TIMEOUT_S"]
+__all__ = ["DEFAULT_AI_DELAY_S", "DEFAULT_DECISION_TIMEOUT_S", "TABLE_DEFAULTS"]
 
 DEFAULT_DECISION_TIMEOUT_S: Final[float] = 120.0
 """How long the people owing a decision have before the game's timeout agent plays for them."""
 
 DEFAULT_AI_DELAY_S: Final[float] = 1.0
 """How long a bot seat waits before it acts, so people can follow the game."""
+
+TABLE_DEFAULTS = ("decision_timeout_s", "ai_delay_s", "threads")
+"""Server settings (``/settings``) a new table of that server starts with, unless opened otherwise."""

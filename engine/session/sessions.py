@@ -39,12 +39,13 @@ from engine.session.contract import (
     Stale,
     StoredTimer,
 )
+from engine.session.options import TABLE_DEFAULTS
 from engine.session.place import Place, check_place
 from engine.session.runner import Runner
 from engine.session.table import Table, Update
 from engine.session.timer_work import REMIND, RETRY_S
 
-__all__ = ["DECISION", "TABLE_DEFAULTS", "Sessions"]
+__all__ = ["DECISION", "Sessions"]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -65,10 +66,6 @@ def _reachable(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
             raise SessionError("reconnecting") from exc
 
     return wrapper
-
-
-TABLE_DEFAULTS = ("decision_timeout_s", "ai_delay_s", "threads")
-"""Server settings (``/settings``) a new table of that server starts with, unless opened otherwise."""
 
 
 class Sessions(Runner):
