@@ -1,8 +1,10 @@
 """The async session layer: one table per channel, for every game, with no Discord in it.
 
-- :mod:`engine.session.sessions` — :class:`Sessions`: lookup, lobby, play (the public operations).
-- :mod:`engine.session.runner` — the cache over the store, play and AI turns underneath;
-  :mod:`engine.session.timer_work` what its timers do when they fire.
+- :mod:`engine.session.sessions` — :class:`Sessions`: lookup, lobby, play (the public operations);
+  it owns the objects below that do the work.
+- :mod:`engine.session.runner` — the table cache over the store, and play (a step, its chance draws
+  and AI moves, committed, drawn and timed); :mod:`engine.session.alarms` arms the timers (again,
+  with backoff, when their work fails); :mod:`engine.session.timer_work` what they do when they fire.
 - :mod:`engine.session.loading` — a table from its snapshot and tail; :mod:`engine.session.timers`
   the timer book and who runs a table's timers; :mod:`engine.session.leases` the timers shared by
   several processes on one database (a lease per bucket); :mod:`engine.session.ai_pool` AI in worker processes.

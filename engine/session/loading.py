@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from engine.core import CHANCE, Event
+from engine.core import CHANCE, Event, resolve_chance
 from engine.session.contract import DECISION, GameSpec, Snapshot, StoredTable, StoredTail, with_stand_ins
 from engine.session.table import Table
 
-__all__ = ["SNAPSHOT_EVERY", "apply_actions", "fill", "fill_tail", "needs_snapshot", "snapshot_of", "step"]
+__all__ = ["SNAPSHOT_EVERY", "apply_actions", "automatic", "fill", "fill_tail", "needs_snapshot", "snapshot_of", "step"]
 
 SNAPSHOT_EVERY = 32
 """Actions between stored snapshots: a load replays at most this many (a few milliseconds)."""
@@ -28,6 +28,22 @@ def step(spec: GameSpec, state: Any, seat: int, action: Any) -> tuple[Any, list[
     after = game.to_move(state)
     opened = seat == CHANCE or seat in after or not set(after) <= before
     return state, events, opened
+
+
+def automatic(table: Table, state: Any) -> tuple[Any, int, bool] | None:
+    """Return the next automatic (action, seat, forced) that needs no AI: a chance draw or an
+    action the rules let the session play unasked (``GameSpec.forced``)."""
+    game = table.spec.game
+    movers = game.to_move(state)
+    if not movers:
+        return None
+    if movers == [CHANCE]:
+        return resolve_chance(game, state), CHANCE, False
+    for seat in movers:
+        action = table.spec.forced(state, seat)
+        if action is not None:
+            return action, seat, True
+    return None
 
 
 def apply_actions(table: Table, actions: Iterable[tuple[int, Any]]) -> int:

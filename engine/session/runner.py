@@ -1,5 +1,6 @@
-"""The machinery under :class:`engine.session.Sessions`: the table cache, play, timers and AI turns
-(what a timer does when it fires: :mod:`engine.session.timer_work`).
+"""The machinery under :class:`engine.session.Sessions`: the table cache (:class:`TableCache`) and
+playing a table forward (:class:`Play`); what a timer does when it fires is
+:mod:`engine.session.timer_work`, arming timers :mod:`engine.session.alarms`.
 
 The session layer is a cache over the store. A table is loaded on demand (its first click,
 command or timer: the latest snapshot plus a short tail of actions), every write is an append at
@@ -23,9 +24,10 @@ from collections.abc import Coroutine, Mapping
 from typing import Any
 
 from engine.clock import Clock
-from engine.core import CHANCE, Event, IllegalAction, resolve_chance
+from engine.core import CHANCE, Event, IllegalAction
 from engine.session.ahead import Ahead
 from engine.session.ai_pool import AiPool, Decision
+from engine.session.alarms import REMIND, RETRY_S, Alarms
 from engine.session.contract import (
     AUTO,
     DECISION,
@@ -39,38 +41,30 @@ from engine.session.contract import (
     Stale,
     StoredTimer,
 )
-from engine.session.loading import fill, fill_tail, needs_snapshot, snapshot_of, step
+from engine.session.loading import automatic, fill, fill_tail, needs_snapshot, snapshot_of, step
 from engine.session.results import placements
 from engine.session.table import Listener, Table, Update
-from engine.session.timer_work import REMIND, RETRY_S, TimerWork
-from engine.session.timers import Coordinator, SingleProcess, TimerBook
+from engine.session.timers import Coordinator
 
-__all__ = ["Runner"]
+__all__ = ["Play", "TableCache"]
 
 log = logging.getLogger("engine.session")
 
 
-class Runner(TimerWork):
-    """Loads, plays and times tables; :class:`engine.session.Sessions` adds the public operations."""
+class TableCache:
+    """The loaded tables: a cache over the store, never the truth; a table is loaded on demand."""
 
-    def __init__(self, repo: Repository, specs: Mapping[str, GameSpec], listener: Listener, clock: Clock,
-                 settings: SessionSettings | None = None, *, coordinator: Coordinator | None = None,
-                 ai: AiPool | None = None) -> None:
+    def __init__(self, repo: Repository, specs: Mapping[str, GameSpec], clock: Clock, coordinator: Coordinator,
+                 alarms: Alarms, ahead: Ahead) -> None:
         self.repo = repo
-        self.specs = dict(specs)
-        self.listener = listener
+        self.specs = specs
         self.clock = clock
-        self.settings = settings or SessionSettings()
-        self.coordinator: Coordinator = coordinator or SingleProcess()
-        self.ai = ai or AiPool(self.specs, workers=0, budget_s=self.settings.ai_budget_s)
-        self.ahead = Ahead(self.ai)  # bot decisions started when their turn begins, not when the pause ends
-        self.tables: dict[int, Table] = {}  # the loaded tables: a cache, never the truth
+        self.coordinator = coordinator
+        self.alarms = alarms  # a table loaded with automatic play due arms it; a forgotten one drops its timers
+        self.ahead = ahead
+        self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, int] = {}
-        self.timers = TimerBook(clock)
         self._loading: dict[int, asyncio.Future[Table]] = {}
-        self._warming: asyncio.Future[None] | None = None  # the AI workers starting
-
-    # ------------------------------------------------------------------ the cache
 
     def loaded(self, table_id: int) -> Table | None:
         """Return the table if it is loaded in this process (no database access)."""
@@ -100,7 +94,7 @@ class Runner(TimerWork):
             return table
         if self.coordinator.shared or table.stale:
             async with table.lock:
-                await self._sync(table)
+                await self.sync(table)
         return table
 
     async def _load(self, table_id: int) -> Table:
@@ -121,12 +115,11 @@ class Runner(TimerWork):
             await self._abandon(table_id, exc)
             raise SessionError("gone") from exc
         table.opened_at = self.clock.now()
-        self._register(table)
-        if table.status == "playing" and self._automatic(table, table.state) is not None:
+        self.register(table)
+        if table.status == "playing" and automatic(table, table.state) is not None:
             # A chance draw (or an action the rules play unasked) is due and no stored timer will
             # play it: a start whose first draw was never written. Play it now.
-            version = table.version
-            self._arm_work(table_id, AUTO, self.clock.now(), version, lambda: self._auto(table_id, version))
+            self.alarms.arm_auto(table_id, self.clock.now(), table.version)
         return table
 
     async def _abandon(self, table_id: int, error: Exception) -> None:
@@ -135,9 +128,9 @@ class Runner(TimerWork):
             await self.repo.cancel(table_id, "abandoned")
         except Exception:
             log.exception("table %s could not be marked abandoned", table_id)
-        self.timers.cancel(table_id)
+        self.alarms.book.cancel(table_id)
 
-    async def _sync(self, table: Table) -> None:
+    async def sync(self, table: Table) -> None:
         """Bring a cached table up to date with the store (under its lock); SessionError("gone") if it ended."""
         if not (self.coordinator.shared or table.stale):
             return
@@ -145,7 +138,7 @@ class Runner(TimerWork):
         if tail.status != table.status:
             if tail.status not in ("lobby", "playing"):
                 table.status = tail.status
-                self._forget(table)
+                self.forget(table)
                 raise SessionError("gone")
             fill(table, await self.repo.load(table.id))  # started elsewhere: everything changed
             table.generation += 1
@@ -153,22 +146,40 @@ class Runner(TimerWork):
             table.generation += 1
         table.stale = False
 
-    def _register(self, table: Table) -> None:
+    def register(self, table: Table) -> None:
+        """Keep a table (just loaded or opened) as the one of its channel."""
         self.tables[table.id] = table
         self.by_channel[table.channel_id] = table.id
 
-    def _forget(self, table: Table) -> None:
+    def forget(self, table: Table) -> None:
+        """Drop an ended table: its timers, its bots' head start and its place in the cache."""
         for handle in table.timers:
             handle.cancel()
         table.timers.clear()
-        self.timers.cancel(table.id)
+        self.alarms.book.cancel(table.id)
         self.ahead.drop(table.id)
         self.tables.pop(table.id, None)
         if self.by_channel.get(table.channel_id) == table.id:
             del self.by_channel[table.channel_id]
 
+
+class Play:
+    """Plays a table forward: one step and what it triggers, committed, then drawn and timed."""
+
+    def __init__(self, cache: TableCache, alarms: Alarms, ahead: Ahead, ai: AiPool, repo: Repository,
+                 listener: Listener, clock: Clock, settings: SessionSettings, coordinator: Coordinator) -> None:
+        self.cache = cache
+        self.alarms = alarms
+        self.ahead = ahead  # bot decisions started when their turn begins, not when the pause ends
+        self.ai = ai
+        self.repo = repo
+        self.listener = listener
+        self.clock = clock
+        self.settings = settings
+        self.coordinator = coordinator
+
     @staticmethod
-    async def _notify(call: Coroutine[Any, Any, None]) -> None:
+    async def notify(call: Coroutine[Any, Any, None]) -> None:
         """Run a listener call; a rendering failure is logged, never undoes or stalls the game.
 
         Everything the call shows was committed before it, so the game goes on (timers, AI
@@ -179,28 +190,12 @@ class Runner(TimerWork):
         except Exception:
             log.exception("rendering failed")
 
-    async def _end(self, table: Table, status: str, reason: str) -> None:
+    async def end(self, table: Table, status: str, reason: str) -> None:
+        """End a table as ``status`` (cancelled, abandoned) and tell the listener why."""
         await self.repo.cancel(table.id, status)
         table.status = status
-        self._forget(table)
-        await self._notify(self.listener.ended(table, reason))
-
-    # ------------------------------------------------------------------ play
-
-    def _automatic(self, table: Table, state: Any) -> tuple[Any, int, bool] | None:
-        """Return the next automatic (action, seat, forced) that needs no AI: a chance draw or an
-        action the rules let the session play unasked (``GameSpec.forced``)."""
-        game = table.spec.game
-        movers = game.to_move(state)
-        if not movers:
-            return None
-        if movers == [CHANCE]:
-            return resolve_chance(game, state), CHANCE, False
-        for seat in movers:
-            action = table.spec.forced(state, seat)
-            if action is not None:
-                return action, seat, True
-        return None
+        self.cache.forget(table)
+        await self.notify(self.listener.ended(table, reason))
 
     async def _ai_move(self, table: Table, state: Any, position: int) -> tuple[Any, int, bool] | None:
         """Return the first owing AI seat's move, decided in the AI pool: a Hard search must not
@@ -214,14 +209,14 @@ class Runner(TimerWork):
         return None
 
     @staticmethod
-    def _decisions(table: Table) -> list[Decision]:
+    def decisions(table: Table) -> list[Decision]:
         """Return what the AI seats owing now (and not already thinking) are asked, in seat order."""
         seats = [s for s in table.owing() if table.seats[s].is_ai and s not in table.thinking]
         return [(s, str(table.seats[s].level), table.version + n) for n, s in enumerate(seats)]
 
-    def _think_ahead(self, table: Table) -> None:
+    def think_ahead(self, table: Table) -> None:
         """Start the owing bots' decision now, so their pause is thinking time (:mod:`.ahead`)."""
-        decisions = self._decisions(table)
+        decisions = self.decisions(table)
         if decisions and table.seed is not None:
             self.ahead.start(table.id, table.spec.name, table.state, table.seed, table.version, decisions)
         else:
@@ -230,8 +225,8 @@ class Runner(TimerWork):
     def _ai_owes(self, table: Table, state: Any) -> bool:
         return any(s != CHANCE and table.seats[s].is_ai for s in table.spec.game.to_move(state))
 
-    async def _advance(self, table: Table, first: list[tuple[int, Any]], *, new_window: bool = False,
-                       timed_out: list[int] | None = None) -> Update:
+    async def advance(self, table: Table, first: list[tuple[int, Any]], *, new_window: bool = False,
+                      timed_out: list[int] | None = None) -> Update:
         """Apply ``first``, then chance draws (and AI moves when they need no delay); commit; render.
 
         Raises Stale when another writer moved the table first (nothing was written).
@@ -249,7 +244,7 @@ class Runner(TimerWork):
             if pending:
                 seat, action = pending.pop(0)
             else:
-                nxt = self._automatic(table, state)
+                nxt = automatic(table, state)
                 if nxt is None and ai_now:
                     nxt = await self._ai_move(table, state, table.version + len(batch))
                 if nxt is None:
@@ -296,27 +291,26 @@ class Runner(TimerWork):
             for handle in table.timers:  # e.g. a count redraw of the closed window
                 handle.cancel()
             table.timers.clear()
-            self.timers.cancel(table.id, DECISION, REMIND)
+            self.alarms.book.cancel(table.id, DECISION, REMIND)
         if over:
             try:
-                await self._finish(table, update)
+                await self.finish(table, update)
             except Exception as exc:
                 # The last move is written (with an AUTO deadline: a restart finishes the game too);
                 # only the result is not. The move counts and is shown; the result is retried.
                 log.warning("table %s: its result could not be written (%s); it is retried", table.id, exc,
                             exc_info=True)
                 table.stale = True
-                self._arm_work(table.id, AUTO, now + RETRY_S[0], version, lambda: self._auto(table.id, version),
-                               attempt=1)
-                await self._notify(self.listener.played(update))
+                self.alarms.arm_auto(table.id, now + RETRY_S[0], version, attempt=1)
+                await self.notify(self.listener.played(update))
             return update
         for kind, due, at in deadlines:
             if kind == DECISION:
                 table.deadline = due
-            self._arm(StoredTimer(table.id, kind, due, at))
+            self.alarms.arm(StoredTimer(table.id, kind, due, at))
         if delay > 0 and not over and self.coordinator.owns(table.id):
-            self._think_ahead(table)
-        await self._notify(self.listener.played(update))
+            self.think_ahead(table)
+        await self.notify(self.listener.played(update))
         if needs_snapshot(table):
             await self._save_snapshot(table)
         return update
@@ -330,12 +324,13 @@ class Runner(TimerWork):
             return
         table.snapshot_version = snapshot.version
 
-    async def _finish(self, table: Table, update: Update) -> None:
+    async def finish(self, table: Table, update: Update) -> None:
+        """Write a finished game's result and tell the listener."""
         result = table.spec.game.result(table.state)
         results = placements(result, table.seats, table.seat_events)
         await self.repo.finish(table.id, results)
         table.results = results
         table.status = "finished"
-        self._forget(table)
-        await self._notify(self.listener.played(update))
-        await self._notify(self.listener.finished(table, result))
+        self.cache.forget(table)
+        await self.notify(self.listener.played(update))
+        await self.notify(self.listener.finished(table, result))

@@ -3,8 +3,9 @@
 A table goes lobby -> playing -> finished (or cancelled / abandoned). The session owns the
 per-table lock, the action log's version, decision timers, AI seats and loading tables on demand;
 the game rules stay in the engine module, storage behind :class:`Repository`, and everything users
-see goes out through :class:`Listener` (the cogs render it). The machinery (cache, play, timers)
-is in :mod:`engine.session.runner`.
+see goes out through :class:`Listener` (the cogs render it). The machinery is in objects a
+:class:`Sessions` owns: its table cache and play (:mod:`engine.session.runner`), its alarms
+(:mod:`engine.session.alarms`) and what they run when they fire (:mod:`engine.session.timer_work`).
 
 Decision windows: buttons carry the table's ``window``, the version at which the current set of
 owed decisions opened. Simultaneous secret choices (Incan Gold) share one window until the
@@ -22,28 +23,36 @@ import functools
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any, ParamSpec, TypeVar
 
+from engine.clock import Clock
 from engine.core import splitmix64
+from engine.session.ahead import Ahead
+from engine.session.ai_pool import AiPool
+from engine.session.alarms import REMIND, RETRY_S, Alarms
 from engine.session.contract import (
     AUTO,
     DECISION,
+    GameSpec,
     RepoBusy,
     RepoConflict,
+    Repository,
     RepoUnavailable,
     SeatEvent,
     SeatSpec,
     SessionError,
+    SessionSettings,
     Stale,
     StoredTimer,
 )
 from engine.session.options import TABLE_DEFAULTS
 from engine.session.place import Place, check_place
-from engine.session.runner import Runner
-from engine.session.table import Table, Update
-from engine.session.timer_work import REMIND, RETRY_S
+from engine.session.runner import Play, TableCache
+from engine.session.table import Listener, Table, Update
+from engine.session.timer_work import TimerWork
+from engine.session.timers import Coordinator, SingleProcess, TimerBook
 
 __all__ = ["DECISION", "Sessions"]
 
@@ -68,8 +77,45 @@ def _reachable(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
     return wrapper
 
 
-class Sessions(Runner):
+class Sessions:
     """Every table of the bot, loaded on demand; all operations are async and locked per table."""
+
+    def __init__(self, repo: Repository, specs: Mapping[str, GameSpec], listener: Listener, clock: Clock,
+                 settings: SessionSettings | None = None, *, coordinator: Coordinator | None = None,
+                 ai: AiPool | None = None) -> None:
+        self.repo = repo
+        self.specs = dict(specs)
+        self.listener = listener
+        self.clock = clock
+        self.settings = settings or SessionSettings()
+        self.coordinator: Coordinator = coordinator or SingleProcess()
+        self.ai = ai or AiPool(self.specs, workers=0, budget_s=self.settings.ai_budget_s)
+        self.ahead = Ahead(self.ai)  # bot decisions started when their turn begins, not when the pause ends
+        self.alarms = Alarms(clock, self.coordinator, self.settings)
+        self.cache = TableCache(repo, self.specs, clock, self.coordinator, self.alarms, self.ahead)
+        self.play = Play(self.cache, self.alarms, self.ahead, self.ai, repo, listener, clock, self.settings,
+                         self.coordinator)
+        self.timer_work = TimerWork(self.play)  # serves the alarms: what they run when they fire
+        self._warming: asyncio.Future[None] | None = None  # the AI workers starting
+
+    @property
+    def tables(self) -> dict[int, Table]:
+        """Return the tables loaded in this process (a cache, never the truth)."""
+        return self.cache.tables
+
+    @property
+    def by_channel(self) -> dict[int, int]:
+        """Return the loaded tables' ids by channel."""
+        return self.cache.by_channel
+
+    @property
+    def timers(self) -> TimerBook:
+        """Return the timers this process runs."""
+        return self.alarms.book
+
+    def loaded(self, table_id: int) -> Table | None:
+        """Return the table if it is loaded in this process (no database access)."""
+        return self.cache.loaded(table_id)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -79,7 +125,7 @@ class Sessions(Runner):
         The workers start in the background: importing the engines in a fresh process takes a
         moment that no click and no timer should wait for (a decision asked meanwhile waits for it).
         """
-        await self.coordinator.start(self._gained, self._lost, self._changed)
+        await self.coordinator.start(self.timer_work.gained, self.timer_work.lost, self.timer_work.changed)
         self._warming = asyncio.ensure_future(self.ai.start())
 
     async def close(self) -> None:
@@ -100,7 +146,7 @@ class Sessions(Runner):
     @_reachable
     async def table(self, table_id: int) -> Table:
         """Return a table by id (loaded on demand) or raise SessionError("gone")."""
-        return await self.get(table_id)
+        return await self.cache.get(table_id)
 
     @_reachable
     async def table_in(self, channel_id: int) -> Table:
@@ -108,14 +154,14 @@ class Sessions(Runner):
         table_id = self.by_channel.get(channel_id)
         if table_id is not None:
             try:
-                return await self.get(table_id)
+                return await self.cache.get(table_id)
             except SessionError:
                 pass  # ended meanwhile (here or in another process): look in the store
         found = await self.repo.active_in(channel_id)
         if found is None:
             raise SessionError("no_table")
         try:
-            return await self.get(found)
+            return await self.cache.get(found)
         except SessionError as exc:
             raise SessionError("no_table") from exc
 
@@ -140,17 +186,17 @@ class Sessions(Runner):
         except RepoBusy as exc:
             raise SessionError("channel_busy") from exc
         table = Table(table_id, spec, guild_id, channel_id, host.user_id, opts, table_opts, "lobby", [host])
-        self._register(table)
+        self.cache.register(table)
         async with table.lock:
-            await self._notify(self.listener.lobby_changed(table))
+            await self.play.notify(self.listener.lobby_changed(table))
         return table
 
     @_reachable
     async def join(self, table_id: int, person: SeatSpec) -> Table:
         """Seat a user in a lobby."""
-        table = await self.get(table_id)
+        table = await self.cache.get(table_id)
         async with table.lock:
-            await self._sync(table)
+            await self.cache.sync(table)
             self._need(table, "lobby")
             assert person.user_id is not None
             if table.seat_of(person.user_id) is not None:
@@ -162,36 +208,36 @@ class Sessions(Runner):
             except RepoConflict as exc:
                 raise SessionError("already_seated") from exc
             table.seats.append(person)
-            await self._notify(self.listener.lobby_changed(table))
+            await self.play.notify(self.listener.lobby_changed(table))
         return table
 
     @_reachable
     async def leave(self, table_id: int, user_id: int) -> Table:
         """Take a user out of a lobby; the table closes when no human is left."""
-        table = await self.get(table_id)
+        table = await self.cache.get(table_id)
         async with table.lock:
-            await self._sync(table)
+            await self.cache.sync(table)
             self._need(table, "lobby")
             seat = table.seat_of(user_id)
             if seat is None:
                 raise SessionError("not_seated")
             if not any(s.user_id is not None for i, s in enumerate(table.seats) if i != seat):
-                await self._end(table, "cancelled", "empty")
+                await self.play.end(table, "cancelled", "empty")
                 return table
             await self.repo.remove_seat(table.id, seat)
             del table.seats[seat]
             if table.host_id == user_id:
                 # The host passes to the next human in join order.
                 table.host_id = next(s.user_id for s in table.seats if s.user_id is not None)
-            await self._notify(self.listener.lobby_changed(table))
+            await self.play.notify(self.listener.lobby_changed(table))
         return table
 
     @_reachable
     async def add_ai(self, table_id: int, user_id: int, level: str) -> Table:
         """Seat an AI of ``level`` (any seated human may add one)."""
-        table = await self.get(table_id)
+        table = await self.cache.get(table_id)
         async with table.lock:
-            await self._sync(table)
+            await self.cache.sync(table)
             self._need(table, "lobby")
             if table.seat_of(user_id) is None:
                 raise SessionError("not_seated")
@@ -203,15 +249,15 @@ class Sessions(Runner):
             seat = SeatSpec(self.settings.ai_name(level, same + 1), ai_level=level)
             await self.repo.add_seat(table.id, seat)
             table.seats.append(seat)
-            await self._notify(self.listener.lobby_changed(table))
+            await self.play.notify(self.listener.lobby_changed(table))
         return table
 
     @_reachable
     async def remove_ai(self, table_id: int, user_id: int) -> Table:
         """Remove the last AI seat of a lobby."""
-        table = await self.get(table_id)
+        table = await self.cache.get(table_id)
         async with table.lock:
-            await self._sync(table)
+            await self.cache.sync(table)
             self._need(table, "lobby")
             if table.seat_of(user_id) is None:
                 raise SessionError("not_seated")
@@ -220,15 +266,15 @@ class Sessions(Runner):
                 raise SessionError("no_ai")
             await self.repo.remove_seat(table.id, ais[-1])
             del table.seats[ais[-1]]
-            await self._notify(self.listener.lobby_changed(table))
+            await self.play.notify(self.listener.lobby_changed(table))
         return table
 
     @_reachable
     async def start(self, table_id: int, user_id: int, seed: int | None = None) -> Table:
         """Start the game (host only): shuffle the seating, draw the seed, play until a human owes."""
-        table = await self.get(table_id)
+        table = await self.cache.get(table_id)
         async with table.lock:
-            await self._sync(table)
+            await self.cache.sync(table)
             self._need(table, "lobby")
             if user_id != table.host_id:
                 raise SessionError("not_host")
@@ -241,9 +287,9 @@ class Sessions(Runner):
             table.seats, table.seed, table.status = seats, seed, "playing"
             table.state = table.spec.game.setup(len(seats), seed, table.options)
             table.version = table.window = 0
-            await self._notify(self.listener.started(table))
+            await self.play.notify(self.listener.started(table))
             try:
-                await self._advance(table, [], new_window=True)
+                await self.play.advance(table, [], new_window=True)
             except Stale as exc:  # nobody else can write to a game that has just started
                 raise SessionError("stale") from exc
             except Exception as exc:
@@ -251,21 +297,20 @@ class Sessions(Runner):
                 # is told), and the draw is retried like any timer's work.
                 log.warning("table %s: started, but its first draw could not be written (%s); retried",
                             table.id, exc)
-                self._arm_work(table.id, AUTO, self.clock.now() + RETRY_S[0], table.version,
-                               lambda: self._auto(table.id, 0), attempt=1)
+                self.alarms.arm_auto(table.id, self.clock.now() + RETRY_S[0], table.version, of=0, attempt=1)
         return table
 
     @_reachable
     async def cancel(self, table_id: int, user_id: int, can_manage: bool) -> Table:
         """Cancel a lobby or a game: the host, or a member who may manage the server."""
-        table = await self.get(table_id)
+        table = await self.cache.get(table_id)
         async with table.lock:
-            await self._sync(table)
+            await self.cache.sync(table)
             if table.status not in ("lobby", "playing"):
                 raise SessionError("gone")
             if user_id != table.host_id and not can_manage:
                 raise SessionError("not_host")
-            await self._end(table, "cancelled", "cancelled")
+            await self.play.end(table, "cancelled", "cancelled")
         return table
 
     @_reachable
@@ -301,14 +346,14 @@ class Sessions(Runner):
         The seat ranks last among the people at the table. When nobody is left playing their own
         seat, the game is cancelled instead: there is nobody to rank against.
         """
-        table = await self.get(table_id)
+        table = await self.cache.get(table_id)
         async with table.lock:
-            await self._sync(table)
+            await self.cache.sync(table)
             seat = self._playing_seat(table, user_id)
             if level not in table.spec.agents:
                 raise SessionError("unknown_level", levels=sorted(table.spec.agents))
             if table.people() == [seat]:
-                await self._end(table, "cancelled", "everyone_left")
+                await self.play.end(table, "cancelled", "everyone_left")
                 return table
             event = SeatEvent(table.version, seat, "resign", {"level": level})
             try:
@@ -318,7 +363,7 @@ class Sessions(Runner):
                 raise SessionError("resigned") from exc
             table.seat_events.append(event)
             table.seats[seat] = replace(table.seats[seat], stand_in=level)
-            await self._notify(self.listener.resigned(table, seat))
+            await self.play.notify(self.listener.resigned(table, seat))
             if seat in table.owing():
                 # The bot takes over the decision the person owed (the timer now waits on the others).
                 if not table.humans_owing():
@@ -326,7 +371,7 @@ class Sessions(Runner):
                     self.timers.cancel(table.id, DECISION, REMIND)
                 try:
                     if table.ai_delay_s(self.settings) <= 0:
-                        await self._advance(table, [])
+                        await self.play.advance(table, [])
                     else:
                         await self._auto_soon(table)
                 except Stale:
@@ -337,7 +382,7 @@ class Sessions(Runner):
         """Arm (and store) the AI turn of a seat that just became the bot's."""
         due = self.clock.now() + table.ai_delay_s(self.settings)
         await self.repo.set_deadline(table.id, AUTO, due, table.version)
-        self._arm(StoredTimer(table.id, AUTO, due, table.version))
+        self.alarms.arm(StoredTimer(table.id, AUTO, due, table.version))
 
     # ------------------------------------------------------------------ servers
 
@@ -357,7 +402,7 @@ class Sessions(Runner):
         tables = []
         for table_id in await self.repo.active_in_guild(guild_id):
             try:
-                tables.append(await self.get(table_id))
+                tables.append(await self.cache.get(table_id))
             except SessionError:
                 continue  # ended meanwhile
         return tables
@@ -372,10 +417,10 @@ class Sessions(Runner):
         table is brought up to date and the click checked again, so it is applied once or refused
         as stale, never applied on an old state.
         """
-        table = await self.get(table_id)
+        table = await self.cache.get(table_id)
         async with table.lock:
             for _ in range(STALE_RETRIES):
-                await self._sync(table)
+                await self.cache.sync(table)
                 seat = self._playing_seat(table, user_id)
                 if window != table.window:
                     raise SessionError("stale")
@@ -385,7 +430,7 @@ class Sessions(Runner):
                 if action not in legal:
                     raise SessionError("illegal")
                 try:
-                    return await self._advance(table, [(seat, action)])
+                    return await self.play.advance(table, [(seat, action)])
                 except Stale:
                     table.stale = True
             raise SessionError("stale")

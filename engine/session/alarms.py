@@ -1,0 +1,118 @@
+"""Arming a table's timers in this process, and arming one again when its work fails.
+
+A table's deadlines are stored; each becomes an in-memory timer here (:class:`TimerBook`), naming
+only the table and the version it belongs to. What a timer does when it fires is not known here:
+it is the :class:`TimerHandlers`' (:class:`engine.session.timer_work.TimerWork`), which serve
+the alarms once they exist. Play arms timers and the timers' work plays, so one of the two must
+be handed the other after both are made: the handlers are, through :meth:`Alarms.serve`.
+
+A timer whose work fails is armed again with a backoff, so a fault never leaves a table stuck.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from engine.clock import Clock
+from engine.session.contract import AUTO, DECISION, RepoUnavailable, SessionError, SessionSettings, StoredTimer
+from engine.session.timers import Coordinator, TimerBook
+
+__all__ = ["REMIND", "RETRY_S", "Alarms", "TimerHandlers"]
+
+log = logging.getLogger("engine.session")
+
+REMIND = "remind"  # the in-memory reminder before a decision deadline (derived from it, never stored)
+RETRY_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # a timer whose work met an unreachable database tries again
+
+
+class TimerHandlers(Protocol):
+    """What runs when a table's timer fires (each names the table and the version it was armed for)."""
+
+    async def remind(self, table_id: int, window: int) -> None:
+        """The reminder before a decision deadline."""
+        ...
+
+    async def expire(self, table_id: int, window: int) -> None:
+        """The decision deadline passed."""
+        ...
+
+    async def auto(self, table_id: int, version: int) -> None:
+        """Automatic play came due (bots, a chance draw, a result not yet written)."""
+        ...
+
+    def failed(self, table_id: int) -> None:
+        """A timer's work failed half-way: the table's cached state is no longer to be trusted."""
+        ...
+
+
+class Alarms:
+    """The timers this process runs: armed from stored deadlines, re-armed with backoff on failure."""
+
+    def __init__(self, clock: Clock, coordinator: Coordinator, settings: SessionSettings) -> None:
+        self.clock = clock
+        self.coordinator = coordinator
+        self.settings = settings
+        self.book = TimerBook(clock)
+        self._handlers: TimerHandlers | None = None
+
+    def serve(self, handlers: TimerHandlers) -> None:
+        """Name what the timers run when they fire (before the first timer is armed)."""
+        self._handlers = handlers
+
+    @property
+    def handlers(self) -> TimerHandlers:
+        """Return what the timers run; it serves them before anything is armed."""
+        assert self._handlers is not None, "Alarms.serve() was not called"
+        return self._handlers
+
+    def arm(self, timer: StoredTimer) -> None:
+        """Arm a stored (or just written) timer in this process, if this process runs the table's timers."""
+        table_id, due, version = timer.table_id, timer.due, timer.version or 0
+        if not self.coordinator.owns(table_id):
+            return
+        handlers = self.handlers
+        if timer.kind == DECISION:
+            remind_at = due - self.settings.reminder_before_s
+            if remind_at > self.clock.now():
+                self.arm_work(table_id, REMIND, remind_at, version, lambda: handlers.remind(table_id, version))
+            self.arm_work(table_id, DECISION, due, version, lambda: handlers.expire(table_id, version))
+        elif timer.kind == AUTO:
+            self.arm_auto(table_id, due, version)
+
+    def arm_auto(self, table_id: int, due: float, version: int, *, of: int | None = None, attempt: int = 0) -> None:
+        """Arm automatic play at ``due`` for ``version`` (its work checks version ``of``, by default the same)."""
+        handlers, checked = self.handlers, version if of is None else of
+        self.arm_work(table_id, AUTO, due, version, lambda: handlers.auto(table_id, checked), attempt)
+
+    def arm_work(self, table_id: int, kind: str, due: float, version: int, work: Callable[[], Awaitable[None]],
+                 attempt: int = 0) -> None:
+        """Arm a timer's work; when it fails, arm it again with backoff (see :meth:`_timer`)."""
+        self.book.arm(table_id, kind, due, version, self._timer(table_id, kind, version, work, attempt))
+
+    def _timer(self, table_id: int, kind: str, version: int, work: Callable[[], Awaitable[None]], attempt: int
+               ) -> Callable[[], Awaitable[None]]:
+        """Wrap a timer's work: if it fails (a write refused, the database unreachable), the table's
+        cached state is no longer trusted and the same timer is armed again after a backoff, so the
+        game goes on by itself once the fault clears (a newer timer of the table replaces it)."""
+
+        async def run() -> None:
+            try:
+                await work()
+            except Exception as exc:
+                if isinstance(exc, SessionError) and exc.code == "gone":
+                    # Another process ended the table while this timer waited for its lock: bringing
+                    # it up to date found it over and forgot it. Nothing is left to do, or to retry.
+                    return
+                self.handlers.failed(table_id)  # a write may have failed half-way: reload before acting again
+                delay = RETRY_S[min(attempt, len(RETRY_S) - 1)]
+                if isinstance(exc, RepoUnavailable):
+                    log.warning("table %s: the database is unreachable; the %s timer tries again in %gs",
+                                table_id, kind, delay)
+                else:  # the first time with its traceback; a fault that lasts logs one line per retry
+                    log.warning("table %s: the %s timer failed (%s); it tries again in %gs", table_id, kind,
+                                exc, delay, exc_info=attempt == 0)
+                self.arm_work(table_id, kind, self.clock.now() + delay, version, work, attempt + 1)
+
+        return run
