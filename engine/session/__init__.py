@@ -2,9 +2,10 @@
 
 - :mod:`engine.session.sessions` — :class:`Sessions`: lookup, lobby, play (the public operations);
   it owns the objects below that do the work.
-- :mod:`engine.session.runner` — the table cache over the store, and play (a step, its chance draws
-  and AI moves, committed, drawn and timed); :mod:`engine.session.alarms` arms the timers (again,
-  with backoff, when their work fails); :mod:`engine.session.timer_work` what they do when they fire.
+- :mod:`engine.session.cache` — the loaded tables, a cache over the store; :mod:`engine.session.play`
+  play (a step, its chance draws and AI moves, committed, drawn and timed);
+  :mod:`engine.session.alarms` arms the timers (again, with backoff, when their work fails);
+  :mod:`engine.session.timer_work` what they do when they fire.
 - :mod:`engine.session.loading` — a table from its snapshot and tail; :mod:`engine.session.timers`
   the timer book and who runs a table's timers; :mod:`engine.session.leases` the timers shared by
   several processes on one database (a lease per bucket); :mod:`engine.session.ai_pool` AI in worker processes.

@@ -4,8 +4,9 @@ A table goes lobby -> playing -> finished (or cancelled / abandoned). The sessio
 per-table lock, the action log's version, decision timers, AI seats and loading tables on demand;
 the game rules stay in the engine module, storage behind :class:`Repository`, and everything users
 see goes out through :class:`Listener` (the cogs render it). The machinery is in objects a
-:class:`Sessions` owns: its table cache and play (:mod:`engine.session.runner`), its alarms
-(:mod:`engine.session.alarms`) and what they run when they fire (:mod:`engine.session.timer_work`).
+:class:`Sessions` owns: its table cache (:mod:`engine.session.cache`), play (:mod:`engine.session.play`),
+its alarms (:mod:`engine.session.alarms`) and what they run when they fire
+(:mod:`engine.session.timer_work`).
 
 Decision windows: buttons carry the table's ``window``, the version at which the current set of
 owed decisions opened. Simultaneous secret choices (Incan Gold) share one window until the
@@ -32,6 +33,7 @@ from engine.core import splitmix64
 from engine.session.ahead import Ahead
 from engine.session.ai_pool import AiPool
 from engine.session.alarms import REMIND, RETRY_S, Alarms
+from engine.session.cache import TableCache
 from engine.session.contract import (
     AUTO,
     DECISION,
@@ -49,7 +51,7 @@ from engine.session.contract import (
 )
 from engine.session.options import TABLE_DEFAULTS
 from engine.session.place import Place, check_place
-from engine.session.runner import Play, TableCache
+from engine.session.play import Play
 from engine.session.table import Listener, Table, Update
 from engine.session.timer_work import TimerWork
 from engine.session.timers import Coordinator, SingleProcess, TimerBook

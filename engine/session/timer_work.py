@@ -20,7 +20,7 @@ from engine.core import CHANCE, resolve_chance
 from engine.session.ai_pool import decide
 from engine.session.contract import AUTO, DECISION, RepoUnavailable, SeatEvent, SessionError, Stale
 from engine.session.loading import step
-from engine.session.runner import Play
+from engine.session.play import Play
 from engine.session.table import Table, Update
 
 __all__ = ["TimerWork"]
