@@ -36,6 +36,8 @@ class TimerWork:
 
     def __init__(self, play: Play) -> None:
         self.play = play
+        # The timers' work acts on the same tables, store and bots as the play it goes through:
+        # one of each per Sessions, taken from the play rather than passed twice.
         self.cache = play.cache
         self.alarms = play.alarms
         self.specs = play.cache.specs
@@ -45,7 +47,7 @@ class TimerWork:
         self.coordinator = play.coordinator
         self.ai = play.ai
         self.ahead = play.ahead
-        play.alarms.serve(self)
+        play.alarms.serve(self)  # play arms the timers, so their work can only be named once play exists
 
     def failed(self, table_id: int) -> None:
         """A timer's work failed: a write may have failed half-way, so the cached table is reloaded
