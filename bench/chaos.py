@@ -3,7 +3,7 @@
 The full form of the chaos tier's kill test (tests/chaos/test_kill.py runs 50 kills in CI): the
 bot runs in its own process against a loopback Discord whose messages outlive it; players keep
 Incan Gold tables going through the buttons they are shown. After every kill the database is
-checked (see fakediscord/chaos.py): every acknowledged move in its table's log, every log replaying
+checked (see tests/chaos/harness/kills.py): every acknowledged move in its table's log, every log replaying
 legally, finished tables' results equal to the replay's, nothing abandoned. Prints the figures.
 
 With ``--postgresql --processes 3`` the bot runs as three processes, each with its shard of the one
@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
 sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "tests"))  # for pg_kit (--postgresql)
 
-from fakediscord.chaos import chaos
+from tests.chaos.harness.kills import chaos
 
 
 def main() -> int:

@@ -28,7 +28,7 @@ __all__ = ["TimerWork"]
 log = logging.getLogger("engine.session")
 fired = logging.getLogger("engine.session.fired")
 """One DEBUG line per timer that played actions: which process ran which table's timers, for the
-multi-process chaos test (fakediscord/chaos.py), which turns it on in its bot processes."""
+multi-process chaos test (tests/chaos/harness/kills.py), which turns it on in its bot processes."""
 
 
 class TimerWork:

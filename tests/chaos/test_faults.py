@@ -21,7 +21,7 @@ from db.store import Store
 from engine.clock import ManualClock
 from engine.session import SeatSpec, SessionError, Sessions, SessionSettings, Table, Update
 from engine.session.games import SPECS
-from fakediscord.chaos import Move, Report, check_database
+from tests.chaos.harness.kills import Move, Report, check_database
 from wiring.storage import StoreRepository
 
 ANN, BO = SeatSpec("Ann", 1), SeatSpec("Bo", 2)

@@ -1,6 +1,6 @@
 """kill -9 at random moments of bot play, with restart and replay comparison (issue 15, item 8).
 
-The real bot runs in its own process (fakediscord/chaos.py, fakediscord/zygote.py) against a
+The real bot runs in its own process (tests/chaos/harness/kills.py, tests/chaos/harness/zygote.py) against a
 loopback Discord whose messages outlive it; players keep Incan Gold tables going through the
 buttons they are shown. The small form runs here (50 kills, about a minute); `bench/chaos.py` runs
 the full 1,000. After every kill: every move the bot acknowledged is in its log in its decision
@@ -15,7 +15,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from fakediscord.chaos import Report, chaos, check_database
+from tests.chaos.harness.kills import Report, chaos, check_database
 
 KILLS = 50
 

@@ -17,8 +17,8 @@ import asyncio
 
 from pg_kit import PgServer
 
-from fakediscord.chaos import Move, Report, chaos, write_evidence
-from fakediscord.chaos_check import PgReader, check_store
+from tests.chaos.harness.kills import Move, Report, chaos, write_evidence
+from tests.chaos.harness.verdict import PgReader, check_store
 
 KILLS = 3
 DOWN_S = (13.0, 13.0)

@@ -21,10 +21,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from fakediscord import interactions as ix
-from fakediscord.chaos_check import Move, Reader
 from fakediscord.fake import FakeDiscord
 from fakediscord.loopback import LoopbackServer
 from fakediscord.records import FakeChannel, FakeMessage, FakeUser, InteractionRecord
+from tests.chaos.harness.verdict import Move, Reader
 
 __all__ = ["Players", "accepted", "open_channels"]
 

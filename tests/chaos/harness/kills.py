@@ -2,8 +2,8 @@
 restarted on the same database, and checked against what it had acknowledged.
 
 Discord (a :class:`FakeDiscord` behind a :class:`LoopbackServer`) and the players
-(:mod:`fakediscord.chaos_players`) live in this process, so messages, DM prompts and their buttons
-outlive the bot, as on Discord. The bot runs in children forked by :mod:`fakediscord.zygote` (the
+(:mod:`tests.chaos.harness.players`) live in this process, so messages, DM prompts and their buttons
+outlive the bot, as on Discord. The bot runs in children forked by :mod:`tests.chaos.harness.zygote` (the
 real ``bot.run``: store, gateway, signal handlers, bot seats acting on the real clock).
 
 One mechanism, two shapes:
@@ -17,7 +17,7 @@ One mechanism, two shapes:
   decision deadlines keep firing), then comes back. Which process played which timer is read from
   the bots' logs (``engine.session.fired``) and lined up with the kills.
 
-The verdict (:mod:`fakediscord.chaos_check`): nothing acknowledged lost, no move applied twice,
+The verdict (:mod:`tests.chaos.harness.verdict`): nothing acknowledged lost, no move applied twice,
 every log replays, finished tables' results are the replay's. The last life of every process ends
 with SIGTERM, which must stop it.
 """
@@ -36,25 +36,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fakediscord.chaos_check import Move, PgReader, Reader, Report, SqliteReader, check_database, check_store
-from fakediscord.chaos_players import Players, accepted, open_channels
 from fakediscord.fake import FakeDiscord
 from fakediscord.loopback import LoopbackServer
-from fakediscord.zygote import Spawn
+from tests.chaos.harness.players import Players, accepted, open_channels
+from tests.chaos.harness.verdict import Move, PgReader, Reader, Report, SqliteReader, check_database, check_store
+from tests.chaos.harness.zygote import Spawn
 
 __all__ = ["Move", "Report", "accepted", "chaos", "check_database", "write_evidence"]
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]  # the repository: the zygote runs from there
 FIRED = re.compile(r"^(\d+\.\d+) DEBUG engine\.session\.fired: table (\d+): the (\w+) timer played", re.M)
 ERRORS = re.compile(r"^\d+\.\d+ (?:ERROR|CRITICAL) ", re.M)
 
 
 class Zygote:
-    """The warm parent of the bot processes (``python -m fakediscord.zygote``)."""
+    """The warm parent of the bot processes (``python -m tests.chaos.harness.zygote``)."""
 
     def __init__(self) -> None:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        self.process = subprocess.Popen([sys.executable, "-m", "fakediscord.zygote"], cwd=ROOT, env=env,
+        self.process = subprocess.Popen([sys.executable, "-m", "tests.chaos.harness.zygote"], cwd=ROOT, env=env,
                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
         if self.process.stdout.readline().strip() != "ready":

@@ -1,6 +1,6 @@
-"""Bot processes for the chaos harness (:mod:`fakediscord.chaos`), started by forking a warm parent.
+"""Bot processes for the chaos harness (:mod:`tests.chaos.harness.kills`), started by forking a warm parent.
 
-``python -m fakediscord.zygote`` imports the bot and everything it loads once, then reads requests
+``python -m tests.chaos.harness.zygote`` imports the bot and everything it loads once, then reads requests
 on stdin, one JSON object per line (:class:`Spawn`'s fields). For each it forks a child that runs
 the real ``bot.run`` (the composition root: store, signal handlers, gateway) against the loopback
 Discord on ``port``, on a SQLite file or a PostgreSQL URL, with its shards, and prints its pid. A
