@@ -29,7 +29,6 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script from anywhere
-sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "tests"))  # for pg_kit (--postgresql)
 
 from tests.chaos.harness.kills import chaos
 
@@ -52,7 +51,7 @@ def main() -> int:
     with contextlib.ExitStack() as stack:
         url = None
         if args.postgresql:
-            from pg_kit import throwaway_postgres
+            from tests.pg_kit import throwaway_postgres
 
             url = stack.enter_context(throwaway_postgres()).new_database("chaos")
         several = args.processes > 1

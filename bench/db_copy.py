@@ -23,13 +23,12 @@ from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "tests" / "db")]
-
-from history_kit import PLAYERS, T0, played, write_game  # noqa: E402
-from pg_kit import throwaway_postgres  # noqa: E402
+sys.path.insert(0, str(ROOT))  # run as a script from anywhere: the repository, tests/ as a package
 
 from db import Store  # noqa: E402
 from db.copy import copy  # noqa: E402
+from tests.db.history_kit import PLAYERS, T0, played, write_game  # noqa: E402
+from tests.pg_kit import throwaway_postgres  # noqa: E402
 
 SEEDS = 20  # distinct logs per game; the copy and the replay do the same work for a repeated log
 
