@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fakediscord.fake import FakeDiscord
 from fakediscord.loopback import LoopbackServer
-from fakediscord.records import FakeChannel, FakeDiscordError, FakeMessage, FakeUser, InteractionRecord, RestCall
+from fakediscord.objects import FakeChannel, FakeDiscordError, FakeMessage, FakeUser, InteractionRecord, RestCall
 
 __all__ = [
     "FakeChannel",

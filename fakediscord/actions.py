@@ -17,8 +17,7 @@ import discord
 
 from fakediscord import interactions as ix
 from fakediscord import payloads as p
-from fakediscord.payloads import Json
-from fakediscord.records import (
+from fakediscord.objects import (
     FakeChannel,
     FakeDiscordError,
     FakeMessage,
@@ -26,6 +25,7 @@ from fakediscord.records import (
     InteractionRecord,
     _walk_components,
 )
+from fakediscord.payloads import Json
 from fakediscord.router import RestRouter
 from fakediscord.wire import _wire
 

@@ -24,8 +24,8 @@ from typing import Any
 import discord
 
 from fakediscord import payloads as p
+from fakediscord.objects import FakeDiscordError, FakeMessage, RestCall
 from fakediscord.payloads import Json
-from fakediscord.records import FakeDiscordError, FakeMessage, RestCall
 from fakediscord.state import FakeDiscordState
 from fakediscord.world import World
 

@@ -12,8 +12,8 @@ import time
 
 from fakediscord import interactions as ix
 from fakediscord import payloads as p
+from fakediscord.objects import FakeMessage, InteractionRecord, _Fail, _invalid, _walk_components
 from fakediscord.payloads import Json
-from fakediscord.records import FakeMessage, InteractionRecord, _Fail, _invalid, _walk_components
 from fakediscord.store import MessageStore
 from fakediscord.validate import (
     MAX_AUTOCOMPLETE_CHOICES,

@@ -21,8 +21,8 @@ import discord
 
 from fakediscord import interactions as ix
 from fakediscord.actions import UserActions
+from fakediscord.objects import FakeChannel, FakeMessage, FakeUser, InteractionRecord
 from fakediscord.payloads import Json
-from fakediscord.records import FakeChannel, FakeMessage, FakeUser, InteractionRecord
 
 BUTTON, SELECT = 2, 3
 

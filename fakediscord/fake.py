@@ -50,9 +50,9 @@ from fakediscord import patches
 from fakediscord import payloads as p
 from fakediscord.bots import DEFAULT_IGNORED_COROUTINES, _ErrorRecorder
 from fakediscord.crafted import CraftedActions
+from fakediscord.objects import FakeDiscordError, FakeUser
 from fakediscord.patches import _patched_http_request, _patched_webhook_request
 from fakediscord.ratelimits import RateLimits
-from fakediscord.records import FakeDiscordError, FakeUser
 
 
 class FakeDiscord(CraftedActions):

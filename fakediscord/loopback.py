@@ -21,8 +21,8 @@ import discord.http
 
 from fakediscord import payloads as p
 from fakediscord.fake import FakeDiscord
+from fakediscord.objects import FakeChannel, FakeDiscordError, FakeMessage, FakeUser, InteractionRecord, SentFile
 from fakediscord.payloads import Json
-from fakediscord.records import FakeChannel, FakeDiscordError, FakeMessage, FakeUser, InteractionRecord, SentFile
 
 
 class LoopbackServer:

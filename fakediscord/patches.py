@@ -25,8 +25,8 @@ import discord.http
 import discord.webhook.async_
 from multidict import CIMultiDict
 
+from fakediscord.objects import FakeDiscordError, RestCall, SentFile, http_exception
 from fakediscord.payloads import Json
-from fakediscord.records import FakeDiscordError, RestCall, SentFile, http_exception
 from fakediscord.router import RestRouter
 from fakediscord.wire import _parse_multipart, _wire
 

@@ -13,8 +13,7 @@ from typing import Any
 
 from fakediscord import payloads as p
 from fakediscord.callbacks import InteractionCallbacks
-from fakediscord.ratelimits import INVALID_STATUSES, Verdict
-from fakediscord.records import (
+from fakediscord.objects import (
     FakeChannel,
     FakeDiscordError,
     FakeMessage,
@@ -24,6 +23,7 @@ from fakediscord.records import (
     _Fail,
     _invalid,
 )
+from fakediscord.ratelimits import INVALID_STATUSES, Verdict
 from fakediscord.validate import validate_message_body
 from fakediscord.wire import Handler, Reply, _Request, _template_regex, _wire
 

@@ -13,7 +13,7 @@ below it (the order is the order of their dependencies, so none needs to know an
   crafted   CraftedActions: what an attacker's client sends (any custom_id, any option value)
   fake      FakeDiscord: construction (assigns every attribute declared here), install/uninstall
 
-Beside them: `records` (what tests read), `validate` (Discord-side rules), `wire` (request
+Beside them: `objects` (what tests read), `validate` (Discord-side rules), `wire` (request
 parsing), `payloads` (the JSON discord.py parses) and `interactions` (its interaction side),
 `ratelimits` (Discord's rate limits, when turned on), `patches` (seam A) and `loopback` (seam B).
 """
@@ -30,9 +30,9 @@ from typing import Any
 import discord
 
 from fakediscord import payloads as p
+from fakediscord.objects import FakeChannel, FakeMessage, FakeUser, InteractionRecord, RestCall
 from fakediscord.payloads import Json
 from fakediscord.ratelimits import RateLimiter, RateLimits
-from fakediscord.records import FakeChannel, FakeMessage, FakeUser, InteractionRecord, RestCall
 from fakediscord.wire import Handler
 
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from fakediscord import payloads as p
 from fakediscord.bots import Bots
-from fakediscord.payloads import Json
-from fakediscord.records import (
+from fakediscord.objects import (
     FakeChannel,
     FakeDiscordError,
     FakeMessage,
@@ -22,6 +21,7 @@ from fakediscord.records import (
     _Fail,
     _invalid,
 )
+from fakediscord.payloads import Json
 from fakediscord.validate import validate_message_body
 
 

@@ -19,8 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from fakediscord.objects import FakeMessage, FakeUser, _walk_components
 from fakediscord.payloads import Json
-from fakediscord.records import FakeMessage, FakeUser, _walk_components
 
 if TYPE_CHECKING:
     from fakediscord.fake import FakeDiscord

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fakediscord import payloads as p
+from fakediscord.objects import _Fail, _invalid, _walk_components
 from fakediscord.payloads import Json
-from fakediscord.records import _Fail, _invalid, _walk_components
 
 # Limits Discord enforces server-side (https://discord.com/developers/docs/resources/message,
 # .../interactions/message-components, embed limits); discord.py does not check these locally.

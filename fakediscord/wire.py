@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from fakediscord.objects import FakeDiscordError, SentFile
 from fakediscord.payloads import Json
-from fakediscord.records import FakeDiscordError, SentFile
 
 Reply = tuple[int, Any]
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from fakediscord import interactions as ix
 from fakediscord import payloads as p
+from fakediscord.objects import FakeChannel, FakeDiscordError, FakeMessage, FakeUser, InteractionRecord
 from fakediscord.payloads import Json
-from fakediscord.records import FakeChannel, FakeDiscordError, FakeMessage, FakeUser, InteractionRecord
 from fakediscord.state import FakeDiscordState
 from fakediscord.wire import _wire
 

@@ -23,7 +23,7 @@ from typing import Any
 from fakediscord import interactions as ix
 from fakediscord.fake import FakeDiscord
 from fakediscord.loopback import LoopbackServer
-from fakediscord.records import FakeChannel, FakeMessage, FakeUser, InteractionRecord
+from fakediscord.objects import FakeChannel, FakeMessage, FakeUser, InteractionRecord
 from tests.chaos.harness.verdict import Move, Reader
 
 __all__ = ["Players", "accepted", "open_channels"]

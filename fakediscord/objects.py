@@ -1,4 +1,4 @@
-"""What the tests read: the records of the fake's world, and the errors the fake answers with.
+"""What the tests read: the objects of the fake's world, and the errors the fake answers with.
 
 - `FakeUser`, `FakeChannel`, `FakeMessage` (with every earlier version, for leak scans),
   `InteractionRecord` (one interaction and everything the bot answered to it), `RestCall` and
