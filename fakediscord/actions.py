@@ -23,11 +23,11 @@ from fakediscord.objects import (
     FakeMessage,
     FakeUser,
     InteractionRecord,
-    _walk_components,
+    walk_components,
 )
 from fakediscord.payloads import Json
 from fakediscord.router import RestRouter
-from fakediscord.wire import _wire
+from fakediscord.wire import round_trip
 
 
 class UserActions(RestRouter):
@@ -323,7 +323,7 @@ class UserActions(RestRouter):
         modal = opener.modal
         if custom_id is not None and modal["custom_id"] != custom_id:
             raise FakeDiscordError(f"the open modal is {modal['custom_id']!r}, not {custom_id!r}")
-        inputs = [c for c in _walk_components(modal.get("components", [])) if c.get("type") == 4]
+        inputs = [c for c in walk_components(modal.get("components", [])) if c.get("type") == 4]
         known = {c["custom_id"] for c in inputs}
         if set(values) - known:
             raise FakeDiscordError(f"the modal has no text inputs {sorted(set(values) - known)}")
@@ -358,7 +358,7 @@ class UserActions(RestRouter):
         msg = self._store_message(
             channel, user, {"content": content}, [], ephemeral_to=None, interaction=None
         )
-        data = _wire(msg.data)
+        data = round_trip(msg.data)
         # As Discord does: the users named by <@id> in the text are the message's mentions.
         named = {int(found) for found in re.findall(r"<@!?(\d+)>", content)}
         known = {self.bot_user.id: self.bot_user, **self.users}

@@ -4,7 +4,7 @@
 per shard for an `AutoShardedClient`), with `_FakeGatewaySocket` standing in for its websocket.
 Every injected event runs in a fresh `contextvars` context whose collector (`_COLLECTOR`) a loop
 task factory fills with every task the event causes, transitively; `_drain` awaits exactly those
-(`DEFAULT_IGNORED_COROUTINES` excluded). `_ErrorRecorder` collects the ERROR records
+(`DEFAULT_IGNORED_COROUTINES` excluded). `ErrorRecorder` collects the ERROR records
 discord.py logs and swallows, so `check_errors` can fail the test (`expect_error` allows some).
 The REST and message listeners (`add_listener`, `add_message_listener`) are kept here too.
 """
@@ -28,6 +28,8 @@ from fakediscord.objects import FakeDiscordError, FakeMessage, RestCall
 from fakediscord.payloads import Json
 from fakediscord.state import FakeDiscordState
 from fakediscord.world import World
+
+__all__ = ["DEFAULT_IGNORED_COROUTINES", "Bots", "ErrorRecorder"]
 
 # Coroutines that legitimately outlive the event that started them: awaiting them would hang.
 DEFAULT_IGNORED_COROUTINES = (
@@ -79,7 +81,7 @@ class _FakeGatewaySocket:
         )
 
 
-class _ErrorRecorder(logging.Handler):
+class ErrorRecorder(logging.Handler):
     """Collects ERROR records from the `discord` logger (discord.py logs and swallows handler errors)."""
 
     def __init__(self, fake: Bots) -> None:

@@ -12,18 +12,18 @@ import time
 
 from fakediscord import interactions as ix
 from fakediscord import payloads as p
-from fakediscord.objects import FakeMessage, InteractionRecord, _Fail, _invalid, _walk_components
+from fakediscord.objects import Fail, FakeMessage, InteractionRecord, invalid, walk_components
 from fakediscord.payloads import Json
 from fakediscord.store import MessageStore
 from fakediscord.validate import (
     MAX_AUTOCOMPLETE_CHOICES,
     MAX_MODAL_COMPONENTS,
     MAX_MODAL_TITLE,
-    _check_custom_id,
-    _check_interactive,
+    check_custom_id,
+    check_interactive,
     validate_message_body,
 )
-from fakediscord.wire import Reply, _Request
+from fakediscord.wire import Reply, Request
 
 # Discord's 3-second window to acknowledge an interaction, and the token lifetime for followups.
 ACK_WINDOW_S = 3.0
@@ -35,21 +35,21 @@ class InteractionCallbacks(MessageStore):
 
     # ---------------------------------------------------------------- route handlers: interactions
 
-    def _live_interaction(self, r: _Request) -> InteractionRecord:
+    def _live_interaction(self, r: Request) -> InteractionRecord:
         rec = self._by_token.get(r.params["interaction_token"])
         if rec is None or str(rec.id) != r.params["interaction_id"]:
-            raise _Fail(404, 10062, "Unknown interaction")
+            raise Fail(404, 10062, "Unknown interaction")
         return rec
 
-    def _r_callback(self, r: _Request) -> Reply:
+    def _r_callback(self, r: Request) -> Reply:
         rec = self._live_interaction(r)
         body = r.payload or {}
         ctype = int(body.get("type", 0))
         rec.callbacks.append(ctype)
         if rec.acknowledged:
-            raise _Fail(400, 40060, "Interaction has already been acknowledged.")
+            raise Fail(400, 40060, "Interaction has already been acknowledged.")
         if self.now() - rec.created_at > ACK_WINDOW_S:
-            raise _Fail(404, 10062, "Unknown interaction")
+            raise Fail(404, 10062, "Unknown interaction")
         data = body.get("data") or {}
         allowed = {
             ix.INTERACTION_APPLICATION_COMMAND: {4, 5, 9},
@@ -58,7 +58,7 @@ class InteractionCallbacks(MessageStore):
             ix.INTERACTION_MODAL_SUBMIT: {4, 5, 6, 7} if rec.message_id else {4, 5},
         }[rec.type]
         if ctype not in allowed:
-            raise _invalid(
+            raise invalid(
                 "type",
                 "INTERACTION_RESPONSE_TYPE_INVALID",
                 f"Callback type {ctype} is not valid for interaction type {rec.type}",
@@ -93,7 +93,7 @@ class InteractionCallbacks(MessageStore):
         elif ctype == ix.CALLBACK_AUTOCOMPLETE:
             choices = data.get("choices") or []
             if len(choices) > MAX_AUTOCOMPLETE_CHOICES:
-                raise _invalid("data.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+                raise invalid("data.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
             rec.autocomplete_choices = choices
         elif ctype == ix.CALLBACK_MODAL:
             self._validate_modal(data)
@@ -114,52 +114,52 @@ class InteractionCallbacks(MessageStore):
 
     def _validate_modal(self, data: Json) -> None:
         if not 1 <= len(data.get("title") or "") <= MAX_MODAL_TITLE:
-            raise _invalid(
+            raise invalid(
                 "data.title", "BASE_TYPE_BAD_LENGTH", f"Must be between 1 and {MAX_MODAL_TITLE} in length."
             )
         comps = data.get("components") or []
         if not 1 <= len(comps) <= MAX_MODAL_COMPONENTS:
-            raise _invalid(
+            raise invalid(
                 "data.components",
                 "BASE_TYPE_BAD_LENGTH",
                 f"Must be between 1 and {MAX_MODAL_COMPONENTS} in length.",
             )
         seen: set[str] = set()
-        _check_custom_id("data", data, set())
-        for comp in _walk_components(comps):
+        check_custom_id("data", data, set())
+        for comp in walk_components(comps):
             if comp.get("type") in (3, 4, 5, 6, 7, 8):
-                _check_interactive("data.components", comp, seen)
+                check_interactive("data.components", comp, seen)
 
-    def _webhook_interaction(self, r: _Request) -> InteractionRecord:
+    def _webhook_interaction(self, r: Request) -> InteractionRecord:
         rec = self._by_token.get(r.params["webhook_token"])
         if rec is None or int(r.params["webhook_id"]) != self.application_id:
-            raise _Fail(404, 10015, "Unknown Webhook")
+            raise Fail(404, 10015, "Unknown Webhook")
         if self.now() - rec.created_at > TOKEN_LIFETIME_S:
-            raise _Fail(401, 50027, "Invalid Webhook Token")
+            raise Fail(401, 50027, "Invalid Webhook Token")
         if not rec.acknowledged:
-            raise _Fail(404, 10015, "Unknown Webhook")
+            raise Fail(404, 10015, "Unknown Webhook")
         return rec
 
     def _original(self, rec: InteractionRecord) -> FakeMessage:
         if rec.original_message_id is None or self.messages[rec.original_message_id].deleted:
-            raise _Fail(404, 10008, "Unknown Message")
+            raise Fail(404, 10008, "Unknown Message")
         return self.messages[rec.original_message_id]
 
-    def _r_get_original(self, r: _Request) -> Reply:
+    def _r_get_original(self, r: Request) -> Reply:
         return 200, self._original(self._webhook_interaction(r)).data
 
-    def _r_edit_original(self, r: _Request) -> Reply:
+    def _r_edit_original(self, r: Request) -> Reply:
         rec = self._webhook_interaction(r)
         msg = self._original(rec)
         self._edit_message(msg, r.payload or {}, r.files)
         rec.original_edits += 1
         return 200, msg.data
 
-    def _r_delete_original(self, r: _Request) -> Reply:
+    def _r_delete_original(self, r: Request) -> Reply:
         self._message_event("delete", self._original(self._webhook_interaction(r)))
         return 204, None
 
-    def _r_followup(self, r: _Request) -> Reply:
+    def _r_followup(self, r: Request) -> Reply:
         rec = self._webhook_interaction(r)
         body = r.payload or {}
         validate_message_body(body, has_files=bool(r.files), creating=True)
@@ -177,21 +177,21 @@ class InteractionCallbacks(MessageStore):
         rec.followup_ids.append(msg.id)
         return 200, msg.data
 
-    def _webhook_message(self, r: _Request) -> FakeMessage:
+    def _webhook_message(self, r: Request) -> FakeMessage:
         rec = self._webhook_interaction(r)
         mid = int(r.params["message_id"])
         if (mid not in rec.followup_ids and mid != rec.original_message_id) or self.messages[mid].deleted:
-            raise _Fail(404, 10008, "Unknown Message")
+            raise Fail(404, 10008, "Unknown Message")
         return self.messages[mid]
 
-    def _r_get_webhook_message(self, r: _Request) -> Reply:
+    def _r_get_webhook_message(self, r: Request) -> Reply:
         return 200, self._webhook_message(r).data
 
-    def _r_edit_webhook_message(self, r: _Request) -> Reply:
+    def _r_edit_webhook_message(self, r: Request) -> Reply:
         msg = self._webhook_message(r)
         self._edit_message(msg, r.payload or {}, r.files)
         return 200, msg.data
 
-    def _r_delete_webhook_message(self, r: _Request) -> Reply:
+    def _r_delete_webhook_message(self, r: Request) -> Reply:
         self._message_event("delete", self._webhook_message(r))
         return 204, None

@@ -48,10 +48,10 @@ import discord.webhook.async_
 
 from fakediscord import patches
 from fakediscord import payloads as p
-from fakediscord.bots import DEFAULT_IGNORED_COROUTINES, _ErrorRecorder
+from fakediscord.bots import DEFAULT_IGNORED_COROUTINES, ErrorRecorder
 from fakediscord.crafted import CraftedActions
 from fakediscord.objects import FakeDiscordError, FakeUser
-from fakediscord.patches import _patched_http_request, _patched_webhook_request
+from fakediscord.patches import patched_http_request, patched_webhook_request
 from fakediscord.ratelimits import RateLimits
 
 
@@ -104,7 +104,7 @@ class FakeDiscord(CraftedActions):
         self.errors = []
         self.ignored_coroutines = list(DEFAULT_IGNORED_COROUTINES)
         self._expected = []
-        self._recorder = _ErrorRecorder(self)
+        self._recorder = ErrorRecorder(self)
         self.error_loggers = error_loggers
         self._saved = []
         self._loop = None
@@ -136,8 +136,8 @@ class FakeDiscord(CraftedActions):
             if patches._ACTIVE is not None and patches._ACTIVE is not self:
                 raise FakeDiscordError("another FakeDiscord is already installed")
             patches._ACTIVE = self
-            self._patch(discord.http.HTTPClient, "request", _patched_http_request)
-            self._patch(discord.webhook.async_.AsyncWebhookAdapter, "request", _patched_webhook_request)
+            self._patch(discord.http.HTTPClient, "request", patched_http_request)
+            self._patch(discord.webhook.async_.AsyncWebhookAdapter, "request", patched_webhook_request)
         for name in self.error_loggers:
             logging.getLogger(name).addHandler(self._recorder)
 

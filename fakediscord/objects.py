@@ -3,9 +3,9 @@
 - `FakeUser`, `FakeChannel`, `FakeMessage` (with every earlier version, for leak scans),
   `InteractionRecord` (one interaction and everything the bot answered to it), `RestCall` and
   `SentFile` (one REST request of the bot, with its uploads and the fake's answer);
-- `_walk_components` and `_visible_text`: how a message's components and visible text are read;
+- `walk_components` and `_visible_text`: how a message's components and visible text are read;
 - `FakeDiscordError` (the bot or a test did something the fake cannot emulate), `http_exception`
-  (the discord.py exception the real client raises for an error answer) and `_Fail` / `_invalid`
+  (the discord.py exception the real client raises for an error answer) and `Fail` / `invalid`
   (raised by route handlers and validations: Discord answers with that status and error body).
 """
 
@@ -20,6 +20,20 @@ import discord
 
 from fakediscord import payloads as p
 from fakediscord.payloads import Json
+
+__all__ = [
+    "Fail",
+    "FakeChannel",
+    "FakeDiscordError",
+    "FakeMessage",
+    "FakeUser",
+    "InteractionRecord",
+    "RestCall",
+    "SentFile",
+    "http_exception",
+    "invalid",
+    "walk_components",
+]
 
 
 class FakeDiscordError(AssertionError):
@@ -54,7 +68,7 @@ def http_exception(status: int, body: Any) -> discord.HTTPException:
     return discord.HTTPException(response, body)
 
 
-class _Fail(Exception):
+class Fail(Exception):
     """Raised inside a route handler: Discord answers with this status and error body."""
 
     def __init__(self, status: int, code: int, message: str, errors: Json | None = None) -> None:
@@ -63,9 +77,9 @@ class _Fail(Exception):
         self.body = p.error_body(code, message, errors)
 
 
-def _invalid(path: str, code: str, message: str) -> _Fail:
+def invalid(path: str, code: str, message: str) -> Fail:
     """400 Invalid Form Body (50035) naming the offending field, as Discord reports it."""
-    return _Fail(400, 50035, "Invalid Form Body", p.field_error(path, code, message))
+    return Fail(400, 50035, "Invalid Form Body", p.field_error(path, code, message))
 
 
 # --------------------------------------------------------------------------------------------
@@ -198,11 +212,11 @@ class FakeMessage:
     @property
     def custom_ids(self) -> list[str]:
         """Every custom_id on the message, in layout order."""
-        return [c["custom_id"] for c in _walk_components(self.components) if "custom_id" in c]
+        return [c["custom_id"] for c in walk_components(self.components) if "custom_id" in c]
 
     def component(self, custom_id: str) -> Json | None:
         """The component with this custom_id, or None."""
-        for comp in _walk_components(self.components):
+        for comp in walk_components(self.components):
             if comp.get("custom_id") == custom_id:
                 return comp
         return None
@@ -228,7 +242,7 @@ class FakeMessage:
                 lines.append(f"| {emb['footer']['text']}")
         for row in self.components:
             cells = []
-            for comp in _walk_components(row.get("components") or []):
+            for comp in walk_components(row.get("components") or []):
                 if comp.get("type") == 2:
                     mark = "~" if comp.get("disabled") else ""
                     cells.append(
@@ -325,15 +339,15 @@ class InteractionRecord:
 # Reading components and visible text
 
 
-def _walk_components(components: Sequence[Json]) -> Iterator[Json]:
+def walk_components(components: Sequence[Json]) -> Iterator[Json]:
     for comp in components:
         yield comp
         if isinstance(comp.get("components"), list):
-            yield from _walk_components(comp["components"])
+            yield from walk_components(comp["components"])
         if isinstance(comp.get("component"), dict):
-            yield from _walk_components([comp["component"]])
+            yield from walk_components([comp["component"]])
         if isinstance(comp.get("accessory"), dict):
-            yield from _walk_components([comp["accessory"]])
+            yield from walk_components([comp["accessory"]])
 
 
 def _visible_text(data: Json) -> str:
@@ -345,7 +359,7 @@ def _visible_text(data: Json) -> str:
         ]
         for fld in emb.get("fields") or []:
             parts += [str(fld.get("name") or ""), str(fld.get("value") or "")]
-    for comp in _walk_components(data.get("components") or []):
+    for comp in walk_components(data.get("components") or []):
         for key in ("label", "content", "placeholder"):
             if comp.get(key):
                 parts.append(str(comp[key]))

@@ -1,7 +1,7 @@
 """Seam A: the two discord.py HTTP entry points, replaced while a FakeDiscord is installed.
 
-`_patched_http_request` stands in for `discord.http.HTTPClient.request` (the bot's REST calls) and
-`_patched_webhook_request` for `discord.webhook.async_.AsyncWebhookAdapter.request` (interaction
+`patched_http_request` stands in for `discord.http.HTTPClient.request` (the bot's REST calls) and
+`patched_webhook_request` for `discord.webhook.async_.AsyncWebhookAdapter.request` (interaction
 responses, followups, `@original` edits); both hand the request to the installed fake's router
 (`_ACTIVE`, set by `FakeDiscord.install`) and answer as the real client would, or raise its exception.
 
@@ -28,7 +28,9 @@ from multidict import CIMultiDict
 from fakediscord.objects import FakeDiscordError, RestCall, SentFile, http_exception
 from fakediscord.payloads import Json
 from fakediscord.router import RestRouter
-from fakediscord.wire import _parse_multipart, _wire
+from fakediscord.wire import parse_multipart, round_trip
+
+__all__ = ["patched_http_request", "patched_webhook_request"]
 
 # The installed fake (at most one at a time); `FakeDiscord.install` and `uninstall` set it.
 _ACTIVE: RestRouter | None = None
@@ -46,7 +48,7 @@ def _route_path(route: discord.http.Route) -> str:
 
 def _answer(call: RestCall) -> Any:
     if 200 <= call.status < 300:
-        return None if call.status == 204 else _wire(call.response)
+        return None if call.status == 204 else round_trip(call.response)
     raise http_exception(call.status, call.response)
 
 
@@ -93,7 +95,7 @@ class _FakeRequest:
         sent: list[SentFile] = []
         payload: Any = None
         if form:
-            payload, sent = _parse_multipart(form)
+            payload, sent = parse_multipart(form)
         elif isinstance(data, str | bytes):
             payload = json.loads(data)
         base = discord.http.Route.BASE
@@ -143,7 +145,7 @@ async def _real_client_request(
         _IN_FLIGHT.reset(token)
 
 
-async def _patched_http_request(
+async def patched_http_request(
     self: discord.http.HTTPClient,
     route: discord.http.Route,
     *,
@@ -159,7 +161,7 @@ async def _patched_http_request(
     payload = kwargs.get("json")
     sent: list[SentFile] = []
     if form:
-        payload, sent = _parse_multipart(form)
+        payload, sent = parse_multipart(form)
     query = {k: str(v) for k, v in (kwargs.get("params") or {}).items()}
     call = fake.handle_rest(
         route.method, _route_path(route), route=route.path, payload=payload, files=sent, query=query
@@ -167,7 +169,7 @@ async def _patched_http_request(
     return _answer(call)
 
 
-async def _patched_webhook_request(
+async def patched_webhook_request(
     self: discord.webhook.async_.AsyncWebhookAdapter,
     route: discord.http.Route,
     session: Any,
@@ -183,7 +185,7 @@ async def _patched_webhook_request(
     await asyncio.sleep(0)
     sent: list[SentFile] = []
     if multipart:
-        payload, sent = _parse_multipart(multipart)
+        payload, sent = parse_multipart(multipart)
     query = {k: str(v) for k, v in (params or {}).items()}
     call = fake.handle_rest(
         route.method, _route_path(route), route=route.path, payload=payload, files=sent, query=query

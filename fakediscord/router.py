@@ -1,7 +1,7 @@
 """The REST router of both seams, its route table, and the bot's own REST routes.
 
 `RestRouter.handle_rest` matches a request to a route (the template discord.py names, else every
-template of the method), logs it as a `RestCall`, runs the handler and turns a `_Fail` into
+template of the method), logs it as a `RestCall`, runs the handler and turns a `Fail` into
 Discord's error answer. `_register_routes` is the table of every route the fake emulates (add a
 route there); the bot REST handlers here serve commands, users, members, channels and messages.
 """
@@ -14,18 +14,18 @@ from typing import Any
 from fakediscord import payloads as p
 from fakediscord.callbacks import InteractionCallbacks
 from fakediscord.objects import (
+    Fail,
     FakeChannel,
     FakeDiscordError,
     FakeMessage,
     InteractionRecord,
     RestCall,
     SentFile,
-    _Fail,
-    _invalid,
+    invalid,
 )
 from fakediscord.ratelimits import INVALID_STATUSES, Verdict
 from fakediscord.validate import validate_message_body
-from fakediscord.wire import Handler, Reply, _Request, _template_regex, _wire
+from fakediscord.wire import Handler, Reply, Request, round_trip, template_regex
 
 
 class RestRouter(InteractionCallbacks):
@@ -47,7 +47,7 @@ class RestRouter(InteractionCallbacks):
         path = path.split("?", 1)[0]
         handler: Handler | None = None
         params: dict[str, str] = {}
-        candidates = [(route, _template_regex(route), self._routes.get((method, route)))] if route else []
+        candidates = [(route, template_regex(route), self._routes.get((method, route)))] if route else []
         if not candidates or candidates[0][2] is None:
             candidates = [(t, rx, h) for m, t, rx, h in self._route_list if m == method]
         for template, rx, h in candidates:
@@ -57,7 +57,7 @@ class RestRouter(InteractionCallbacks):
                 break
         # Serialize once at the boundary, as the real client does: catches non-JSON payloads, and the
         # fake never shares objects with the bot.
-        payload = _wire(payload)
+        payload = round_trip(payload)
         call = RestCall(method, route or path, path, payload, files or [], dict(query or {}))
         self.rest_calls.append(call)
         if handler is None:
@@ -72,10 +72,10 @@ class RestRouter(InteractionCallbacks):
         if verdict is not None and verdict.refused is not None:
             call.status, call.response = 429, verdict.refused  # refused before Discord looks at it
         else:
-            req = _Request(method, call.route, path, params, call.params, payload, call.files)
+            req = Request(method, call.route, path, params, call.params, payload, call.files)
             try:
                 call.status, call.response = handler(req)
-            except _Fail as fail:
+            except Fail as fail:
                 call.status, call.response = fail.status, fail.body
                 rec = self._interaction_for(req)
                 if rec is not None:
@@ -95,7 +95,7 @@ class RestRouter(InteractionCallbacks):
                 created = int(call.response["id"])
             self.limiter.answered(call.status, verdict, created)
 
-    def _interaction_for(self, req: _Request) -> InteractionRecord | None:
+    def _interaction_for(self, req: Request) -> InteractionRecord | None:
         token = req.params.get("interaction_token") or req.params.get("webhook_token")
         return self._by_token.get(token) if token else None
 
@@ -171,16 +171,16 @@ class RestRouter(InteractionCallbacks):
         ]
         for method, template, handler in table:
             self._routes[(method, template)] = handler
-            self._route_list.append((method, template, _template_regex(template), handler))
+            self._route_list.append((method, template, template_regex(template), handler))
 
     # ---------------------------------------------------------------- route handlers: bot REST
 
-    def _r_sync_commands(self, r: _Request) -> Reply:
+    def _r_sync_commands(self, r: Request) -> Reply:
         scope = int(r.params["guild_id"]) if "guild_id" in r.params else None
         stored = []
         for cmd in r.payload or []:
             if not re.fullmatch(r"[-_\w]{1,32}", cmd["name"]) or cmd["name"] != cmd["name"].lower():
-                raise _invalid("name", "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+                raise invalid("name", "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
             stored.append(
                 {
                     **cmd,
@@ -193,69 +193,69 @@ class RestRouter(InteractionCallbacks):
         self.commands[scope] = stored
         return 200, stored
 
-    def _r_get_commands(self, r: _Request) -> Reply:
+    def _r_get_commands(self, r: Request) -> Reply:
         scope = int(r.params["guild_id"]) if "guild_id" in r.params else None
         return 200, self.commands.get(scope, [])
 
-    def _r_create_dm(self, r: _Request) -> Reply:
+    def _r_create_dm(self, r: Request) -> Reply:
         uid = int(r.payload["recipient_id"])
         if uid not in self.users:
-            raise _Fail(400, 50033, "Invalid Recipient(s)")
+            raise Fail(400, 50033, "Invalid Recipient(s)")
         return 200, self._channel_payload(self.dm_channel(self.users[uid]))
 
-    def _r_get_user(self, r: _Request) -> Reply:
+    def _r_get_user(self, r: Request) -> Reply:
         u = self.users.get(int(r.params["user_id"]))
         if u is None:
-            raise _Fail(404, 10013, "Unknown User")
+            raise Fail(404, 10013, "Unknown User")
         return 200, u.payload()
 
-    def _r_get_member(self, r: _Request) -> Reply:
+    def _r_get_member(self, r: Request) -> Reply:
         u = self.users.get(int(r.params["user_id"]))
         if u is None or not u.in_guild:
-            raise _Fail(404, 10007, "Unknown Member")
+            raise Fail(404, 10007, "Unknown Member")
         return 200, self._member_payload(u)
 
-    def _channel(self, r: _Request) -> FakeChannel:
+    def _channel(self, r: Request) -> FakeChannel:
         ch = self.channels.get(int(r.params["channel_id"]))
         if ch is None:
-            raise _Fail(404, 10003, "Unknown Channel")
+            raise Fail(404, 10003, "Unknown Channel")
         if not ch.bot_can_view:
-            raise _Fail(403, 50001, "Missing Access")
+            raise Fail(403, 50001, "Missing Access")
         return ch
 
-    def _r_get_channel(self, r: _Request) -> Reply:
+    def _r_get_channel(self, r: Request) -> Reply:
         return 200, self._channel_payload(self._channel(r))
 
-    def _r_create_message(self, r: _Request) -> Reply:
+    def _r_create_message(self, r: Request) -> Reply:
         ch = self._channel(r)
         if ch.is_dm:
             assert ch.recipient_id is not None
             if not self.users[ch.recipient_id].dms_open:
-                raise _Fail(403, 50007, "Cannot send messages to this user")
+                raise Fail(403, 50007, "Cannot send messages to this user")
             if not self.users[ch.recipient_id].in_guild:
                 # Discord only lets a bot DM users it shares a server with.
-                raise _Fail(403, 50007, "Cannot send messages to this user")
+                raise Fail(403, 50007, "Cannot send messages to this user")
         elif ch.parent_id is not None:
             if not self.channels[ch.parent_id].bot_can_send_in_threads:
-                raise _Fail(403, 50013, "Missing Permissions")
+                raise Fail(403, 50013, "Missing Permissions")
         elif not ch.bot_can_send:
-            raise _Fail(403, 50013, "Missing Permissions")
+            raise Fail(403, 50013, "Missing Permissions")
         body = r.payload or {}
         validate_message_body(body, has_files=bool(r.files), creating=True)
         msg = self._store_message(ch, self.bot_user, body, r.files, ephemeral_to=None, interaction=None)
         return 200, msg.data
 
-    def _message(self, r: _Request, ch: FakeChannel) -> FakeMessage:
+    def _message(self, r: Request, ch: FakeChannel) -> FakeMessage:
         msg = self.messages.get(int(r.params["message_id"]))
         if msg is None or msg.deleted or msg.channel_id != ch.id or msg.ephemeral_to is not None:
-            raise _Fail(404, 10008, "Unknown Message")
+            raise Fail(404, 10008, "Unknown Message")
         return msg
 
-    def _r_get_message(self, r: _Request) -> Reply:
+    def _r_get_message(self, r: Request) -> Reply:
         ch = self._channel(r)
         return 200, self._message(r, ch).data
 
-    def _r_history(self, r: _Request) -> Reply:
+    def _r_history(self, r: Request) -> Reply:
         ch = self._channel(r)
         msgs = sorted(self.channel_messages(ch), key=lambda m: m.id, reverse=True)
         if "before" in r.query:
@@ -265,30 +265,30 @@ class RestRouter(InteractionCallbacks):
         limit = int(r.query.get("limit", 50))
         return 200, [m.data for m in msgs[:limit]]
 
-    def _r_edit_message(self, r: _Request) -> Reply:
+    def _r_edit_message(self, r: Request) -> Reply:
         ch = self._channel(r)
         msg = self._message(r, ch)
         if int(msg.data["author"]["id"]) != self.bot_user.id:
-            raise _Fail(403, 50005, "Cannot edit a message authored by another user")
+            raise Fail(403, 50005, "Cannot edit a message authored by another user")
         self._edit_message(msg, r.payload or {}, r.files)
         return 200, msg.data
 
-    def _r_thread_from_message(self, r: _Request) -> Reply:
+    def _r_thread_from_message(self, r: Request) -> Reply:
         ch = self._channel(r)
         if ch.is_dm or ch.is_thread:
-            raise _Fail(400, 50024, "Cannot execute action on this channel type")
+            raise Fail(400, 50024, "Cannot execute action on this channel type")
         msg = self._message(r, ch)
         if not ch.bot_can_create_threads:
-            raise _Fail(403, 50013, "Missing Permissions")
+            raise Fail(403, 50013, "Missing Permissions")
         if any(c.starter_message_id == msg.id for c in self.channels.values()):
-            raise _Fail(400, 160004, "A thread has already been created for this message")
+            raise Fail(400, 160004, "A thread has already been created for this message")
         body = r.payload or {}
         name = str(body.get("name") or "")
         if not 1 <= len(name) <= 100:
-            raise _invalid("name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+            raise invalid("name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
         archive = int(body.get("auto_archive_duration") or 1440)
         if archive not in (60, 1440, 4320, 10080):
-            raise _invalid("auto_archive_duration", "BASE_TYPE_CHOICES", "Value must be one of 60, 1440, 4320, 10080.")
+            raise invalid("auto_archive_duration", "BASE_TYPE_CHOICES", "Value must be one of 60, 1440, 4320, 10080.")
         thread = FakeChannel(
             self.ids.next(), name, ch.guild_id, parent_id=ch.id, starter_message_id=msg.id,
             auto_archive_duration=archive,
@@ -296,7 +296,7 @@ class RestRouter(InteractionCallbacks):
         self.channels[thread.id] = thread
         return 201, self._channel_payload(thread)
 
-    def _r_delete_message(self, r: _Request) -> Reply:
+    def _r_delete_message(self, r: Request) -> Reply:
         ch = self._channel(r)
         msg = self._message(r, ch)
         if int(msg.data["author"]["id"]) != self.bot_user.id and not ch.is_dm:

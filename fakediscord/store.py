@@ -11,6 +11,7 @@ from __future__ import annotations
 from fakediscord import payloads as p
 from fakediscord.bots import Bots
 from fakediscord.objects import (
+    Fail,
     FakeChannel,
     FakeDiscordError,
     FakeMessage,
@@ -18,8 +19,7 @@ from fakediscord.objects import (
     InteractionRecord,
     RestCall,
     SentFile,
-    _Fail,
-    _invalid,
+    invalid,
 )
 from fakediscord.payloads import Json
 from fakediscord.validate import validate_message_body
@@ -101,7 +101,7 @@ class MessageStore(Bots):
                 continue
             idx = int(entry.get("id", 0))
             if not 0 <= idx < len(files):
-                raise _invalid("attachments", "ATTACHMENT_NOT_FOUND", f"Unknown attachment {entry.get('id')}")
+                raise invalid("attachments", "ATTACHMENT_NOT_FOUND", f"Unknown attachment {entry.get('id')}")
             f = files[idx]
             out.append(
                 p.attachment_payload(
@@ -129,7 +129,7 @@ class MessageStore(Bots):
         if "attachments" in body or files:
             new["attachments"], msg.files = self._attachments(body, files, old)
         if not (new.get("content") or new.get("embeds") or new.get("components") or new.get("attachments")):
-            raise _Fail(400, 50006, "Cannot send an empty message")
+            raise Fail(400, 50006, "Cannot send an empty message")
         new["edited_timestamp"] = p.snowflake_time_iso(self.ids.next())
         msg.history.append(msg.data)
         msg.data = new

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from fakediscord.objects import FakeMessage, FakeUser, _walk_components
+from fakediscord.objects import FakeMessage, FakeUser, walk_components
 from fakediscord.payloads import Json
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def render_data(data: Json, files: list[str]) -> list[str]:
             lines.append(f"| — {emb['footer']['text']}")
     for row in data.get("components") or []:
         cells = []
-        for comp in _walk_components(row.get("components") or []):
+        for comp in walk_components(row.get("components") or []):
             if comp.get("type") == 2:
                 emoji = (comp.get("emoji") or {}).get("name") or ""
                 label = " ".join(x for x in (emoji, str(comp.get("label") or "")) if x)

@@ -1,7 +1,7 @@
 """Request parsing helpers shared by both seams: what crossing the wire does to a request.
 
-`_wire` (a JSON round trip), multipart form parsing into `SentFile`s, route templates compiled to
-regexes, and `_Request`, what a route handler receives (`Handler` answers with a `Reply`).
+`round_trip` (a JSON round trip), multipart form parsing into `SentFile`s, route templates compiled to
+regexes, and `Request`, what a route handler receives (`Handler` answers with a `Reply`).
 """
 
 from __future__ import annotations
@@ -15,10 +15,12 @@ from typing import Any
 from fakediscord.objects import FakeDiscordError, SentFile
 from fakediscord.payloads import Json
 
+__all__ = ["Handler", "Reply", "Request", "parse_multipart", "round_trip", "template_regex"]
+
 Reply = tuple[int, Any]
 
 
-def _wire(value: Any) -> Any:
+def round_trip(value: Any) -> Any:
     """A JSON round trip: what crossing the network does to a payload (fast deep copy, JSON only)."""
     return None if value is None else json.loads(json.dumps(value))
 
@@ -37,7 +39,7 @@ def _read_file_value(value: Any) -> bytes:
     raise FakeDiscordError(f"cannot read multipart value {value!r}")
 
 
-def _parse_multipart(form: Sequence[Json]) -> tuple[Any, list[SentFile]]:
+def parse_multipart(form: Sequence[Json]) -> tuple[Any, list[SentFile]]:
     payload: Any = None
     files: list[SentFile] = []
     for part in form:
@@ -54,7 +56,7 @@ def _parse_multipart(form: Sequence[Json]) -> tuple[Any, list[SentFile]]:
     return payload, files
 
 
-def _template_regex(template: str) -> re.Pattern[str]:
+def template_regex(template: str) -> re.Pattern[str]:
     out = ""
     for piece in re.split(r"(\{[a-z_]+\})", template):
         if piece.startswith("{") and piece.endswith("}"):
@@ -65,7 +67,7 @@ def _template_regex(template: str) -> re.Pattern[str]:
 
 
 @dataclass
-class _Request:
+class Request:
     method: str
     route: str
     path: str
@@ -75,4 +77,4 @@ class _Request:
     files: list[SentFile]
 
 
-Handler = Callable[[_Request], Reply]
+Handler = Callable[[Request], Reply]

@@ -13,7 +13,7 @@ from fakediscord import payloads as p
 from fakediscord.objects import FakeChannel, FakeDiscordError, FakeMessage, FakeUser, InteractionRecord
 from fakediscord.payloads import Json
 from fakediscord.state import FakeDiscordState
-from fakediscord.wire import _wire
+from fakediscord.wire import round_trip
 
 PERM_SEND_MESSAGES = 1 << 11
 PERM_VIEW_CHANNEL = 1 << 10
@@ -198,7 +198,7 @@ class World(FakeDiscordState):
             guild_id=guild_id,
             member=self._member_payload(user, with_permissions=True) if guild_id else None,
             user=user.payload() if guild_id is None else None,
-            message=_wire(message.data) if message is not None else None,
+            message=round_trip(message.data) if message is not None else None,
             locale=user.locale,
             guild_locale=self.guild_locale if guild_id == self.guild_id else "en-US",
             app_permissions=self._app_permissions(channel),
