@@ -105,14 +105,14 @@ async def play(kind: str, games: int, seed: int) -> Count:
         with FakeDiscord() as fake:
             store = await Store.open(":memory:")
             drivers._track_logs(store)
-            original_dm = fake.dm_channel
+            original_dm = fake.world.dm_channel  # the router opens DMs through the world
 
             def dm_channel(user: FakeUser) -> Any:
                 channel = original_dm(user)
                 count.dm_channels.add(channel.id)
                 return channel
 
-            fake.dm_channel = dm_channel  # type: ignore[method-assign]
+            fake.world.dm_channel = dm_channel  # type: ignore[method-assign]
             fake.add_listener(count.on_call)
             for n in range(games):
                 if kind == "incan_gold":

@@ -4,19 +4,22 @@
 the user's access), asks for `autocomplete` choices, `click`s a button, `select`s values,
 `submit_modal`s the modal the bot opened, and `say`s a plain message. Each builds the interaction
 Discord would send (only for components that are on a message the user can see), injects it,
-waits until the bot is done, and fails if it was never acknowledged.
+waits until the bot is done, and fails if it was never acknowledged. The building blocks
+(`slash_interaction`, `component_interaction`, `new_interaction`, `run_interaction`) serve the
+loopback server, which sends the interaction over its socket instead, and `CraftedActions`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import re
+from collections.abc import Callable
 from typing import Any
 
 import discord
 
 from fakediscord import interactions as ix
 from fakediscord import payloads as p
+from fakediscord.bots import BotRunner
 from fakediscord.objects import (
     FakeChannel,
     FakeDiscordError,
@@ -26,23 +29,61 @@ from fakediscord.objects import (
     walk_components,
 )
 from fakediscord.payloads import Json
-from fakediscord.router import RestRouter
+from fakediscord.store import MessageStore
 from fakediscord.wire import round_trip
+from fakediscord.world import World
+
+__all__ = ["UserActions"]
 
 
-class UserActions(RestRouter):
-    """The test-facing interaction API (layer 7 of FakeDiscord)."""
+class UserActions:
+    """The test-facing interaction API: what users do in the world, delivered by the runner."""
 
-    # ---------------------------------------------------------------- interactions (test API)
+    def __init__(self, world: World, store: MessageStore, runner: BotRunner, now: Callable[[], float]) -> None:
+        self.world = world
+        self.store = store
+        self.runner = runner
+        self.now = now  # the fake's clock: when an interaction was created
+        self._schemas: dict[tuple[int, int], tuple[Any, Json]] = {}  # command schemas by (tree, command)
 
-    def _resolve_command(
+    # ---------------------------------------------------------------- building interactions
+
+    def new_interaction(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        itype: int,
+        data: Json | None,
+        message: FakeMessage | None = None,
+    ) -> tuple[InteractionRecord, Json]:
+        """The interaction Discord creates when `user` acts in `channel`, kept in the store, and its payload."""
+        iid = self.world.ids.next()
+        token = f"itok{iid}"
+        payload = self.world.interaction_payload(iid, token, user, channel, itype, data, message)
+        rec = InteractionRecord(
+            iid,
+            token,
+            itype,
+            user.id,
+            channel.id,
+            None if channel.is_dm else channel.guild_id,
+            self.now(),
+            payload,
+            message_id=message.id if message else None,
+            _fake=self.store,
+        )
+        self.store.add_interaction(rec)
+        return rec, payload
+
+    def resolve_command(
         self, bot: discord.Client, command: str, channel: FakeChannel
     ) -> tuple[Json, list[str]]:
+        """The schema of a command as the bot's tree declares it (scoped to the guild if it is), and its names."""
         tree = getattr(bot, "tree", None)
         if tree is None:
             raise FakeDiscordError("the bot has no CommandTree")
         names = command.split()
-        guild = None if channel.is_dm else discord.Object(self.guild_id)
+        guild = None if channel.is_dm else discord.Object(self.world.guild_id)
         root = tree.get_command(names[0], guild=guild) if guild else None
         scope_guild = root is not None
         if root is None:
@@ -58,7 +99,7 @@ class UserActions(RestRouter):
             self._schemas[key] = cached
         schema: Json = dict(cached[1])
         if scope_guild:
-            schema["guild_id"] = str(self.guild_id)
+            schema["guild_id"] = str(self.world.guild_id)
         return schema, names
 
     def _check_command_access(self, schema: Json, user: FakeUser, channel: FakeChannel) -> None:
@@ -68,7 +109,7 @@ class UserActions(RestRouter):
         ):
             raise FakeDiscordError(f"/{schema['name']} is guild-only; Discord does not offer it in DMs")
         needed = schema.get("default_member_permissions")
-        if needed is not None and not channel.is_dm and user.id != self.owner.id:
+        if needed is not None and not channel.is_dm and user.id != self.world.owner.id:
             have = user.permissions
             if not have & p.PERM_ADMINISTRATOR and int(needed) & ~have:
                 raise FakeDiscordError(
@@ -83,15 +124,15 @@ class UserActions(RestRouter):
                 raise FakeDiscordError(f"option {name}: pass a FakeUser")
             resolved.setdefault("users", {})[str(value.id)] = value.payload()
             if value.in_guild:
-                member = self._member_payload(value, with_permissions=True)
+                member = self.world.member_payload(value, with_permissions=True)
                 member.pop("user")
                 resolved.setdefault("members", {})[str(value.id)] = member
             return str(value.id)
         if otype == ix.OPTION_CHANNEL:
             if not isinstance(value, FakeChannel):
                 raise FakeDiscordError(f"option {name}: pass a FakeChannel")
-            ch = self._channel_payload(value)
-            ch["permissions"] = str(self._app_permissions(value))
+            ch = self.world.channel_payload(value)
+            ch["permissions"] = str(self.world.app_permissions(value))
             resolved.setdefault("channels", {})[str(value.id)] = ch
             return str(value.id)
         if otype == ix.OPTION_INTEGER:
@@ -158,7 +199,7 @@ class UserActions(RestRouter):
             leaf = [ix.option_payload(node["name"], node["type"], options=leaf)]
         return leaf, resolved
 
-    def _slash_payload(
+    def slash_interaction(
         self,
         bot: discord.Client,
         user: FakeUser,
@@ -168,31 +209,30 @@ class UserActions(RestRouter):
         *,
         focused: str | None = None,
     ) -> tuple[InteractionRecord, Json]:
-        schema, names = self._resolve_command(bot, command, channel)
+        """A slash command's interaction (its autocomplete, with `focused`), checked as Discord's client does."""
+        schema, names = self.resolve_command(bot, command, channel)
         self._check_command_access(schema, user, channel)
         opts, resolved = self._command_options(schema, names, options or {}, focused)
-        cmd_id = self._command_id(schema)
+        cmd_id = self.command_id(schema)
         guild_id = int(schema["guild_id"]) if "guild_id" in schema else None
         data = ix.command_data(cmd_id, names[0], opts, guild_id=guild_id, resolved=resolved)
         itype = ix.INTERACTION_AUTOCOMPLETE if focused else ix.INTERACTION_APPLICATION_COMMAND
-        return self._new_interaction(user, channel, itype, data)
+        return self.new_interaction(user, channel, itype, data)
 
-    def _command_id(self, schema: Json) -> int:
+    def command_id(self, schema: Json) -> int:
+        """The id Discord gave the command when the bot synced it."""
         scope = int(schema["guild_id"]) if "guild_id" in schema else None
-        for cmd in self.commands.get(scope, []):
+        for cmd in self.world.commands.get(scope, []):
             if cmd["name"] == schema["name"]:
                 return int(cmd["id"])
         # Not synced in this test: a stable made-up id per name is what Discord would have assigned.
-        return (self.application_id + sum(map(ord, schema["name"]))) & ((1 << 63) - 1)
+        return (self.world.application_id + sum(map(ord, schema["name"]))) & ((1 << 63) - 1)
 
-    async def _run_interaction(
+    async def run_interaction(
         self, rec: InteractionRecord, payload: Json, bot: discord.Client | None, expect_ack: bool
     ) -> InteractionRecord:
-        target = self._current_bot(bot)
-        bucket: list[asyncio.Task[Any]] = []
-        self._parse_in(bucket, target, "INTERACTION_CREATE", payload)
-        await self._drain(bucket)
-        self.check_errors()
+        """Deliver the interaction, wait until the bot is done, and fail if it was never acknowledged."""
+        await self.runner.dispatch("INTERACTION_CREATE", payload, bot=bot)
         if expect_ack and not rec.acknowledged:
             raise AssertionError(
                 f"interaction {rec.id} ({_describe(payload)}) was never acknowledged: the user sees "
@@ -215,8 +255,8 @@ class UserActions(RestRouter):
         Options are checked against the command's schema (types, required, choices, min/max) as
         Discord's client would; USER/CHANNEL options take FakeUser/FakeChannel and fill `resolved`.
         """
-        rec, payload = self._slash_payload(self._current_bot(bot), user, channel, command, options)
-        return await self._run_interaction(rec, payload, bot, expect_ack)
+        rec, payload = self.slash_interaction(self.runner.current(bot), user, channel, command, options)
+        return await self.run_interaction(rec, payload, bot, expect_ack)
 
     async def autocomplete(
         self,
@@ -229,24 +269,25 @@ class UserActions(RestRouter):
         bot: discord.Client | None = None,
     ) -> list[Json]:
         """Ask for autocomplete choices of the `focused` option; returns the choices the bot sent."""
-        rec, payload = self._slash_payload(
-            self._current_bot(bot), user, channel, command, options, focused=focused
+        rec, payload = self.slash_interaction(
+            self.runner.current(bot), user, channel, command, options, focused=focused
         )
-        await self._run_interaction(rec, payload, bot, expect_ack=True)
+        await self.run_interaction(rec, payload, bot, expect_ack=True)
         return rec.autocomplete_choices or []
 
-    def _visible_message(self, user: FakeUser, message: FakeMessage | int) -> FakeMessage:
-        msg = self.messages.get(message if isinstance(message, int) else message.id)
+    def visible_message(self, user: FakeUser, message: FakeMessage | int) -> FakeMessage:
+        """The message, if this user can see it (not deleted, not someone else's ephemeral or DM)."""
+        msg = self.store.messages.get(message if isinstance(message, int) else message.id)
         if msg is None or msg.deleted:
             raise FakeDiscordError("that message does not exist (deleted or never sent)")
         if msg.ephemeral_to is not None and msg.ephemeral_to != user.id:
             raise FakeDiscordError(f"{user.name} cannot see an ephemeral message meant for someone else")
-        ch = self.channels[msg.channel_id]
+        ch = self.world.channels[msg.channel_id]
         if ch.is_dm and ch.recipient_id != user.id:
             raise FakeDiscordError(f"{user.name} cannot see another user's DMs")
         return msg
 
-    def _component_interaction(
+    def component_interaction(
         self,
         user: FakeUser,
         message: FakeMessage | int,
@@ -254,7 +295,8 @@ class UserActions(RestRouter):
         kinds: tuple[int, ...],
         values: list[str] | None,
     ) -> tuple[InteractionRecord, Json]:
-        msg = self._visible_message(user, message)
+        """The interaction of using a component of one of `kinds` that is on the message and enabled."""
+        msg = self.visible_message(user, message)
         comp = msg.component(custom_id)
         if comp is None or comp.get("type") not in kinds:
             raise FakeDiscordError(
@@ -277,8 +319,8 @@ class UserActions(RestRouter):
         data = ix.component_data(custom_id, comp["type"], values)
         if values is not None and comp["type"] in (5, 6):
             # user/member selects: resolve the picked users as Discord does
-            data["resolved"] = {"users": {v: self.users[int(v)].payload() for v in values}}
-        return self._new_interaction(user, self.channels[msg.channel_id], ix.INTERACTION_COMPONENT, data, msg)
+            data["resolved"] = {"users": {v: self.world.users[int(v)].payload() for v in values}}
+        return self.new_interaction(user, self.world.channels[msg.channel_id], ix.INTERACTION_COMPONENT, data, msg)
 
     async def click(
         self,
@@ -290,8 +332,8 @@ class UserActions(RestRouter):
         expect_ack: bool = True,
     ) -> InteractionRecord:
         """Click a button; it must be on the message (channel, DM or the user's ephemeral) and enabled."""
-        rec, payload = self._component_interaction(user, message, custom_id, (2,), None)
-        return await self._run_interaction(rec, payload, bot, expect_ack)
+        rec, payload = self.component_interaction(user, message, custom_id, (2,), None)
+        return await self.run_interaction(rec, payload, bot, expect_ack)
 
     async def select(
         self,
@@ -304,8 +346,8 @@ class UserActions(RestRouter):
         expect_ack: bool = True,
     ) -> InteractionRecord:
         """Pick values in a select menu on the message (values checked against its options)."""
-        rec, payload = self._component_interaction(user, message, custom_id, (3, 5, 6, 7, 8), values)
-        return await self._run_interaction(rec, payload, bot, expect_ack)
+        rec, payload = self.component_interaction(user, message, custom_id, (3, 5, 6, 7, 8), values)
+        return await self.run_interaction(rec, payload, bot, expect_ack)
 
     async def submit_modal(
         self,
@@ -317,7 +359,7 @@ class UserActions(RestRouter):
         expect_ack: bool = True,
     ) -> InteractionRecord:
         """Submit the modal the bot last opened for this user, with text values by custom_id."""
-        opener = self.open_modals.get(user.id)
+        opener = self.store.open_modals.get(user.id)
         if opener is None or opener.modal is None:
             raise FakeDiscordError(f"no modal is open for {user.name}")
         modal = opener.modal
@@ -344,30 +386,30 @@ class UserActions(RestRouter):
             return {k: v for k, v in comp.items() if k in ("type", "custom_id")}
 
         data = ix.modal_submit_data(modal["custom_id"], [submitted(c) for c in modal.get("components", [])])
-        del self.open_modals[user.id]
-        msg = self.messages.get(opener.message_id) if opener.message_id else None
-        rec, payload = self._new_interaction(
-            user, self.channels[opener.channel_id], ix.INTERACTION_MODAL_SUBMIT, data, msg
+        del self.store.open_modals[user.id]
+        msg = self.store.messages.get(opener.message_id) if opener.message_id else None
+        rec, payload = self.new_interaction(
+            user, self.world.channels[opener.channel_id], ix.INTERACTION_MODAL_SUBMIT, data, msg
         )
-        return await self._run_interaction(rec, payload, bot, expect_ack)
+        return await self.run_interaction(rec, payload, bot, expect_ack)
 
     async def say(
         self, user: FakeUser, channel: FakeChannel, content: str, *, bot: discord.Client | None = None
     ) -> FakeMessage:
         """A user posts a plain message (MESSAGE_CREATE), e.g. for prefix commands."""
-        msg = self._store_message(
+        msg = self.store.create(
             channel, user, {"content": content}, [], ephemeral_to=None, interaction=None
         )
         data = round_trip(msg.data)
         # As Discord does: the users named by <@id> in the text are the message's mentions.
         named = {int(found) for found in re.findall(r"<@!?(\d+)>", content)}
-        known = {self.bot_user.id: self.bot_user, **self.users}
+        known = {self.world.bot_user.id: self.world.bot_user, **self.world.users}
         data["mentions"] = [known[uid].payload() for uid in sorted(named) if uid in known]
         if not channel.is_dm:
-            member = self._member_payload(user)
+            member = self.world.member_payload(user)
             member.pop("user")
             data["member"] = member
-        await self.dispatch("MESSAGE_CREATE", data, bot=bot)
+        await self.runner.dispatch("MESSAGE_CREATE", data, bot=bot)
         return msg
 
 

@@ -1,12 +1,12 @@
 """Running bots against the fake: start, stop, restart, event injection, and knowing when they are done.
 
-`Bots` logs a bot in (real `login` + `setup_hook`) and feeds it READY and GUILD_CREATE (one READY
-per shard for an `AutoShardedClient`), with `_FakeGatewaySocket` standing in for its websocket.
-Every injected event runs in a fresh `contextvars` context whose collector (`_COLLECTOR`) a loop
-task factory fills with every task the event causes, transitively; `_drain` awaits exactly those
-(`DEFAULT_IGNORED_COROUTINES` excluded). `ErrorRecorder` collects the ERROR records
-discord.py logs and swallows, so `check_errors` can fail the test (`expect_error` allows some).
-The REST and message listeners (`add_listener`, `add_message_listener`) are kept here too.
+`BotRunner` logs a bot in (real `login` + `setup_hook`) and feeds it READY and GUILD_CREATE (one
+READY per shard for an `AutoShardedClient`), with `_FakeGatewaySocket` standing in for its
+websocket. Every injected event runs in a fresh `contextvars` context whose collector
+(`_COLLECTOR`) a loop task factory fills with every task the event causes, transitively; `_drain`
+awaits exactly those (`DEFAULT_IGNORED_COROUTINES` excluded). `ErrorLog` (through its
+`ErrorRecorder` handler) collects the ERROR records discord.py logs and swallows, and the
+exceptions of tasks nobody awaited, so `check` can fail the test (`expect` allows some).
 """
 
 from __future__ import annotations
@@ -24,12 +24,11 @@ from typing import Any
 import discord
 
 from fakediscord import payloads as p
-from fakediscord.objects import FakeDiscordError, FakeMessage, RestCall
+from fakediscord.objects import FakeDiscordError
 from fakediscord.payloads import Json
-from fakediscord.state import FakeDiscordState
 from fakediscord.world import World
 
-__all__ = ["DEFAULT_IGNORED_COROUTINES", "Bots", "ErrorRecorder"]
+__all__ = ["DEFAULT_IGNORED_COROUTINES", "BotRunner", "ErrorLog", "ErrorRecorder"]
 
 # Coroutines that legitimately outlive the event that started them: awaiting them would hang.
 DEFAULT_IGNORED_COROUTINES = (
@@ -54,8 +53,8 @@ _COLLECTOR: contextvars.ContextVar[list[asyncio.Task[Any]] | None] = contextvars
 class _FakeGatewaySocket:
     """What `Client.ws` needs in-process: presence updates are recorded, nothing is sent."""
 
-    def __init__(self, fake: FakeDiscordState) -> None:
-        self._fake = fake
+    def __init__(self, presences: list[Json]) -> None:
+        self._presences = presences
         self.open = True
         self.latency = 0.0
         self.shard_id: int | None = None
@@ -64,7 +63,7 @@ class _FakeGatewaySocket:
 
     async def change_presence(self, *, activity: Any = None, status: Any = None, since: float = 0.0) -> None:
         """Record the presence the bot set."""
-        self._fake.presences.append({"activity": activity, "status": status})
+        self._presences.append({"activity": activity, "status": status})
 
     def is_ratelimited(self) -> bool:
         """Never rate limited."""
@@ -84,9 +83,9 @@ class _FakeGatewaySocket:
 class ErrorRecorder(logging.Handler):
     """Collects ERROR records from the `discord` logger (discord.py logs and swallows handler errors)."""
 
-    def __init__(self, fake: Bots) -> None:
+    def __init__(self, log: ErrorLog) -> None:
         super().__init__(logging.ERROR)
-        self._fake = fake
+        self._log = log
         self._seen: list[logging.LogRecord] = []
 
     def emit(self, record: logging.LogRecord) -> None:
@@ -95,20 +94,68 @@ class ErrorRecorder(logging.Handler):
             return
         self._seen.append(record)
         del self._seen[:-64]
-        self._fake._record_error(self.format(record) if record.exc_info else record.getMessage(), record)
+        self._log.record(self.format(record) if record.exc_info else record.getMessage())
 
 
-class Bots(World):
-    """Bot lifecycle, event injection, task tracking and errors (layer 3 of FakeDiscord)."""
+class ErrorLog:
+    """The errors that fail the test: ERROR records discord.py logged and swallowed, and exceptions of
+    tasks an event caused; those matching an `expect` pattern are expected instead."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self._expected: list[tuple[re.Pattern[str], list[str]]] = []
+        self.recorder = ErrorRecorder(self)  # attached to the watched loggers by `FakeDiscord.install`
+
+    def record(self, text: str) -> None:
+        """Keep an error: among the hits of the first `expect` pattern it matches, else as unexpected."""
+        for pattern, hits in self._expected:
+            if pattern.search(text):
+                hits.append(text)
+                return
+        self.errors.append(text)
+
+    def check(self) -> None:
+        """Fail if discord.py logged an unexpected ERROR (an exception a handler swallowed)."""
+        if self.errors:
+            errors, self.errors = self.errors, []
+            raise AssertionError("the bot logged errors:\n\n" + "\n\n".join(errors))
+
+    @contextlib.contextmanager
+    def expect(self, pattern: str) -> Iterator[list[str]]:
+        """Within the block, errors matching `pattern` are expected (and at least one must occur)."""
+        hits: list[str] = []
+        entry = (re.compile(pattern), hits)
+        self._expected.append(entry)
+        try:
+            yield hits
+        finally:
+            self._expected.remove(entry)
+        if not hits:
+            raise AssertionError(f"expected an error matching {pattern!r}, none was logged")
+
+
+class BotRunner:
+    """Bot lifecycle, event injection and task tracking, against one world; errors go to `errors`."""
+
+    def __init__(self, world: World, errors: ErrorLog, *, patch_http: bool, settle_timeout: float) -> None:
+        self.world = world
+        self.errors = errors
+        self.patch_http = patch_http
+        self.settle_timeout = settle_timeout
+        self.ignored_coroutines = list(DEFAULT_IGNORED_COROUTINES)
+        self.presences: list[Json] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._prev_factory: Any = None
 
     # ---------------------------------------------------------------- bots
 
-    def _current_bot(self, bot: discord.Client | None) -> discord.Client:
+    def current(self, bot: discord.Client | None) -> discord.Client:
+        """The bot given, else the last one started."""
         if bot is not None:
             return bot
-        if not self.bots:
+        if not self.world.bots:
             raise FakeDiscordError("no bot is running: call `await fake.start(bot)` first")
-        return self.bots[-1]
+        return self.world.bots[-1]
 
     async def start(self, bot: discord.Client, *, token: str = "fake-token") -> None:
         """Log the bot in (real `login` + `setup_hook`) and run READY + GUILD_CREATE, without a network."""
@@ -123,8 +170,8 @@ class Bots(World):
         state._chunk_guilds = False
         bucket: list[asyncio.Task[Any]] = []
         await self._in_context(bucket, bot.login, token)
-        bot.ws = _FakeGatewaySocket(self)  # type: ignore[assignment]
-        self.bots.append(bot)
+        bot.ws = _FakeGatewaySocket(self.presences)  # type: ignore[assignment]
+        self.world.bots.append(bot)
         if isinstance(bot, discord.AutoShardedClient):
             # What AutoShardedClient.launch_shards does, minus the websockets: one READY per shard
             # (carrying the gateway's internal `__shard_id__`), GUILD_CREATE on the guild's shard.
@@ -133,27 +180,27 @@ class Bots(World):
             shard_ids = list(bot.shard_ids) if bot.shard_ids is not None else list(range(count))
             state.shard_count = count
             state.shard_ids = shard_ids  # type: ignore[attr-defined]
-            guild_shard = (self.guild_id >> 22) % count
+            guild_shard = (self.world.guild_id >> 22) % count
             for shard in shard_ids:
-                guilds = [self.guild_id] if shard == guild_shard else []
+                guilds = [self.world.guild_id] if shard == guild_shard else []
                 ready = self._ready(guilds, shard=[shard, count])
                 self._parse_in(bucket, bot, "READY", {**ready, "__shard_id__": shard})
             if guild_shard in shard_ids:
-                guild_create = {**self.guild_payload(), "__shard_id__": guild_shard}
+                guild_create = {**self.world.guild_payload(), "__shard_id__": guild_shard}
                 self._parse_in(bucket, bot, "GUILD_CREATE", guild_create)
         else:
-            self._parse_in(bucket, bot, "READY", self._ready([self.guild_id]))
-            self._parse_in(bucket, bot, "GUILD_CREATE", self.guild_payload())
+            self._parse_in(bucket, bot, "READY", self._ready([self.world.guild_id]))
+            self._parse_in(bucket, bot, "GUILD_CREATE", self.world.guild_payload())
         await asyncio.wait_for(bot.wait_until_ready(), timeout=self.settle_timeout)
         await self._drain(bucket)
-        self.check_errors()
+        self.errors.check()
 
     def _ready(self, guild_ids: list[int], shard: list[int] | None = None) -> Json:
         ready = p.ready_payload(
-            self.bot_user.payload(),
-            self.application_id,
+            self.world.bot_user.payload(),
+            self.world.application_id,
             guild_ids,
-            session_id=f"session-{len(self.bots)}",
+            session_id=f"session-{len(self.world.bots)}",
             resume_gateway_url="wss://fake.invalid",
         )
         if shard is not None:
@@ -163,10 +210,10 @@ class Bots(World):
     async def stop(self, bot: discord.Client) -> None:
         """Close the bot (as on shutdown); the fake keeps every message, so a new bot can `start`."""
         await bot.close()
-        if bot in self.bots:
-            self.bots.remove(bot)
-        if not self.bots:
-            self._restore_task_factory()
+        if bot in self.world.bots:
+            self.world.bots.remove(bot)
+        if not self.world.bots:
+            self.restore_task_factory()
 
     async def restart(self, old: discord.Client, new: discord.Client) -> None:
         """Stop `old` and start `new` against the same fake world (a process restart)."""
@@ -183,7 +230,8 @@ class Bots(World):
         self._prev_factory = loop.get_task_factory()
         loop.set_task_factory(self._task_factory)  # type: ignore[arg-type]
 
-    def _restore_task_factory(self) -> None:
+    def restore_task_factory(self) -> None:
+        """Give the loop back its own task factory (the last bot stopped, or the fake uninstalled)."""
         if self._loop is not None and not self._loop.is_closed():
             self._loop.set_task_factory(self._prev_factory)
         self._loop = None
@@ -244,7 +292,7 @@ class Bots(World):
                 exc = t.exception()
                 assert exc is not None
                 text = "".join(traceback.format_exception(exc))
-                self._record_error(f"unhandled exception in task {t.get_name()}:\n{text}", None)
+                self.errors.record(f"unhandled exception in task {t.get_name()}:\n{text}")
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Call `fn(*args)` (awaiting it if async) and every task it starts, then check for logged errors.
@@ -255,55 +303,13 @@ class Bots(World):
         bucket: list[asyncio.Task[Any]] = []
         result = await self._in_context(bucket, fn, *args)
         await self._drain(bucket)
-        self.check_errors()
+        self.errors.check()
         return result
-
-    def add_listener(self, listener: Callable[[RestCall], None]) -> None:
-        """Call `listener(call)` after every REST request is answered."""
-        self._listeners.append(listener)
-
-    def add_message_listener(self, listener: Callable[[str, FakeMessage], None]) -> None:
-        """Call `listener(kind, message)` on each "create", "edit", "delete" (the demo prints from here)."""
-        self._message_listeners.append(listener)
-
-    def _message_event(self, kind: str, msg: FakeMessage) -> None:
-        if kind == "delete":
-            msg.deleted = True
-        for listener in self._message_listeners:
-            listener(kind, msg)
 
     async def dispatch(self, event: str, data: Json, *, bot: discord.Client | None = None) -> None:
         """Inject any gateway event and wait until everything it caused has finished."""
-        target = self._current_bot(bot)
+        target = self.current(bot)
         bucket: list[asyncio.Task[Any]] = []
         self._parse_in(bucket, target, event, data)
         await self._drain(bucket)
-        self.check_errors()
-
-    # ---------------------------------------------------------------- errors
-
-    def _record_error(self, text: str, record: logging.LogRecord | None) -> None:
-        for pattern, hits in self._expected:
-            if pattern.search(text):
-                hits.append(text)
-                return
-        self.errors.append(text)
-
-    def check_errors(self) -> None:
-        """Fail if discord.py logged an unexpected ERROR (an exception a handler swallowed)."""
-        if self.errors:
-            errors, self.errors = self.errors, []
-            raise AssertionError("the bot logged errors:\n\n" + "\n\n".join(errors))
-
-    @contextlib.contextmanager
-    def expect_error(self, pattern: str) -> Iterator[list[str]]:
-        """Within the block, errors matching `pattern` are expected (and at least one must occur)."""
-        hits: list[str] = []
-        entry = (re.compile(pattern), hits)
-        self._expected.append(entry)
-        try:
-            yield hits
-        finally:
-            self._expected.remove(entry)
-        if not hits:
-            raise AssertionError(f"expected an error matching {pattern!r}, none was logged")
+        self.errors.check()

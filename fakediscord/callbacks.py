@@ -3,12 +3,14 @@
 `InteractionCallbacks` answers `POST /interactions/{id}/{token}/callback` (the 3-second window,
 "already acknowledged", the callback types each interaction type allows, messages, deferrals,
 updates, autocomplete choices, modals) and the interaction webhook routes: the `@original`
-response and followups (get, edit, delete; the 15-minute token lifetime).
+response and followups (get, edit, delete; the 15-minute token lifetime). It lists its routes
+(`routes`); the REST router serves them beside the bot's own.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from fakediscord import interactions as ix
 from fakediscord import payloads as p
@@ -23,20 +25,53 @@ from fakediscord.validate import (
     check_interactive,
     validate_message_body,
 )
-from fakediscord.wire import Reply, Request
+from fakediscord.wire import Handler, Reply, Request
+from fakediscord.world import World
+
+__all__ = ["ACK_WINDOW_S", "TOKEN_LIFETIME_S", "InteractionCallbacks"]
 
 # Discord's 3-second window to acknowledge an interaction, and the token lifetime for followups.
 ACK_WINDOW_S = 3.0
 TOKEN_LIFETIME_S = 15 * 60.0
 
 
-class InteractionCallbacks(MessageStore):
-    """Interaction callback and webhook routes (layer 5 of FakeDiscord)."""
+class InteractionCallbacks:
+    """Interaction callback and webhook routes, over the world's messages and interactions."""
+
+    def __init__(self, world: World, store: MessageStore, now: Callable[[], float]) -> None:
+        self.world = world
+        self.store = store
+        self.now = now  # the fake's clock: the acknowledgement window and the token lifetime
+
+    def routes(self) -> list[tuple[str, str, Handler]]:
+        """(method, route template, handler) of every route served here."""
+        return [
+            ("POST", "/interactions/{interaction_id}/{interaction_token}/callback", self._r_callback),
+            ("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/@original", self._r_get_original),
+            ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original", self._r_edit_original),
+            ("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/@original", self._r_delete_original),
+            ("POST", "/webhooks/{webhook_id}/{webhook_token}", self._r_followup),
+            (
+                "GET",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+                self._r_get_webhook_message,
+            ),
+            (
+                "PATCH",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+                self._r_edit_webhook_message,
+            ),
+            (
+                "DELETE",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
+                self._r_delete_webhook_message,
+            ),
+        ]
 
     # ---------------------------------------------------------------- route handlers: interactions
 
     def _live_interaction(self, r: Request) -> InteractionRecord:
-        rec = self._by_token.get(r.params["interaction_token"])
+        rec = self.store.interaction_by_token(r.params["interaction_token"])
         if rec is None or str(rec.id) != r.params["interaction_id"]:
             raise Fail(404, 10062, "Unknown interaction")
         return rec
@@ -63,19 +98,19 @@ class InteractionCallbacks(MessageStore):
                 "INTERACTION_RESPONSE_TYPE_INVALID",
                 f"Callback type {ctype} is not valid for interaction type {rec.type}",
             )
-        ch = self.channels[rec.channel_id]
-        user = self.users[rec.user_id]
+        ch = self.world.channels[rec.channel_id]
+        user = self.world.users[rec.user_id]
         message: FakeMessage | None = None
         if ctype == ix.CALLBACK_MESSAGE:
             validate_message_body(data, has_files=bool(r.files), creating=True)
             eph = rec.user_id if int(data.get("flags") or 0) & p.MESSAGE_FLAG_EPHEMERAL else None
-            message = self._store_message(ch, self.bot_user, data, r.files, ephemeral_to=eph, interaction=rec)
+            message = self.store.create(ch, self.world.bot_user, data, r.files, ephemeral_to=eph, interaction=rec)
             rec.original_message_id = message.id
         elif ctype == ix.CALLBACK_DEFERRED_MESSAGE:
             eph = rec.user_id if int(data.get("flags") or 0) & p.MESSAGE_FLAG_EPHEMERAL else None
-            message = self._store_message(
+            message = self.store.create(
                 ch,
-                self.bot_user,
+                self.world.bot_user,
                 {"content": ""},
                 [],
                 ephemeral_to=eph,
@@ -85,9 +120,9 @@ class InteractionCallbacks(MessageStore):
             rec.original_message_id = message.id
         elif ctype in (ix.CALLBACK_DEFERRED_UPDATE, ix.CALLBACK_UPDATE_MESSAGE):
             assert rec.message_id is not None
-            target = self.messages[rec.message_id]
+            target = self.store.messages[rec.message_id]
             if ctype == ix.CALLBACK_UPDATE_MESSAGE:
-                self._edit_message(target, data, r.files)
+                self.store.edit(target, data, r.files)
                 message = target
             rec.original_message_id = target.id
         elif ctype == ix.CALLBACK_AUTOCOMPLETE:
@@ -98,7 +133,7 @@ class InteractionCallbacks(MessageStore):
         elif ctype == ix.CALLBACK_MODAL:
             self._validate_modal(data)
             rec.modal = data
-            self.open_modals[user.id] = rec
+            self.store.open_modals[user.id] = rec
         rec.ack_type = ctype
         rec.acked_at = time.perf_counter()
         if "with_response" not in r.query:
@@ -131,8 +166,8 @@ class InteractionCallbacks(MessageStore):
                 check_interactive("data.components", comp, seen)
 
     def _webhook_interaction(self, r: Request) -> InteractionRecord:
-        rec = self._by_token.get(r.params["webhook_token"])
-        if rec is None or int(r.params["webhook_id"]) != self.application_id:
+        rec = self.store.interaction_by_token(r.params["webhook_token"])
+        if rec is None or int(r.params["webhook_id"]) != self.world.application_id:
             raise Fail(404, 10015, "Unknown Webhook")
         if self.now() - rec.created_at > TOKEN_LIFETIME_S:
             raise Fail(401, 50027, "Invalid Webhook Token")
@@ -141,9 +176,9 @@ class InteractionCallbacks(MessageStore):
         return rec
 
     def _original(self, rec: InteractionRecord) -> FakeMessage:
-        if rec.original_message_id is None or self.messages[rec.original_message_id].deleted:
+        if rec.original_message_id is None or self.store.messages[rec.original_message_id].deleted:
             raise Fail(404, 10008, "Unknown Message")
-        return self.messages[rec.original_message_id]
+        return self.store.messages[rec.original_message_id]
 
     def _r_get_original(self, r: Request) -> Reply:
         return 200, self._original(self._webhook_interaction(r)).data
@@ -151,28 +186,28 @@ class InteractionCallbacks(MessageStore):
     def _r_edit_original(self, r: Request) -> Reply:
         rec = self._webhook_interaction(r)
         msg = self._original(rec)
-        self._edit_message(msg, r.payload or {}, r.files)
+        self.store.edit(msg, r.payload or {}, r.files)
         rec.original_edits += 1
         return 200, msg.data
 
     def _r_delete_original(self, r: Request) -> Reply:
-        self._message_event("delete", self._original(self._webhook_interaction(r)))
+        self.store.delete(self._original(self._webhook_interaction(r)))
         return 204, None
 
     def _r_followup(self, r: Request) -> Reply:
         rec = self._webhook_interaction(r)
         body = r.payload or {}
         validate_message_body(body, has_files=bool(r.files), creating=True)
-        orig = self.messages.get(rec.original_message_id) if rec.original_message_id else None
+        orig = self.store.messages.get(rec.original_message_id) if rec.original_message_id else None
         if orig is not None and not orig.deleted and orig.loading and orig.interaction_id == rec.id:
             # Discord: the first followup after a deferred response completes the "thinking" message,
             # which keeps the defer's ephemerality.
-            self._edit_message(orig, {**body, "flags": orig.flags}, r.files)
+            self.store.edit(orig, {**body, "flags": orig.flags}, r.files)
             rec.followup_ids.append(orig.id)
             return 200, orig.data
         eph = rec.user_id if int(body.get("flags") or 0) & p.MESSAGE_FLAG_EPHEMERAL else None
-        msg = self._store_message(
-            self.channels[rec.channel_id], self.bot_user, body, r.files, ephemeral_to=eph, interaction=rec
+        msg = self.store.create(
+            self.world.channels[rec.channel_id], self.world.bot_user, body, r.files, ephemeral_to=eph, interaction=rec
         )
         rec.followup_ids.append(msg.id)
         return 200, msg.data
@@ -180,18 +215,18 @@ class InteractionCallbacks(MessageStore):
     def _webhook_message(self, r: Request) -> FakeMessage:
         rec = self._webhook_interaction(r)
         mid = int(r.params["message_id"])
-        if (mid not in rec.followup_ids and mid != rec.original_message_id) or self.messages[mid].deleted:
+        if (mid not in rec.followup_ids and mid != rec.original_message_id) or self.store.messages[mid].deleted:
             raise Fail(404, 10008, "Unknown Message")
-        return self.messages[mid]
+        return self.store.messages[mid]
 
     def _r_get_webhook_message(self, r: Request) -> Reply:
         return 200, self._webhook_message(r).data
 
     def _r_edit_webhook_message(self, r: Request) -> Reply:
         msg = self._webhook_message(r)
-        self._edit_message(msg, r.payload or {}, r.files)
+        self.store.edit(msg, r.payload or {}, r.files)
         return 200, msg.data
 
     def _r_delete_webhook_message(self, r: Request) -> Reply:
-        self._message_event("delete", self._webhook_message(r))
+        self.store.delete(self._webhook_message(r))
         return 204, None

@@ -24,14 +24,19 @@ from fakediscord.actions import UserActions
 from fakediscord.objects import FakeChannel, FakeMessage, FakeUser, InteractionRecord
 from fakediscord.payloads import Json
 
+__all__ = ["BUTTON", "SELECT", "CraftedActions"]
+
 BUTTON, SELECT = 2, 3
 
 _OPTION_TYPES: dict[type, int] = {bool: ix.OPTION_BOOLEAN, int: ix.OPTION_INTEGER, float: ix.OPTION_NUMBER,
                                   str: ix.OPTION_STRING}
 
 
-class CraftedActions(UserActions):
-    """Interactions no honest client sends (layer 8 of FakeDiscord, see fakediscord/state.py)."""
+class CraftedActions:
+    """Interactions no honest client sends, built from the honest client's building blocks."""
+
+    def __init__(self, actions: UserActions) -> None:
+        self.actions = actions
 
     async def craft_component(
         self,
@@ -50,13 +55,13 @@ class CraftedActions(UserActions):
 
         ``channel`` defaults to the message's own; the user must be able to see the message.
         """
-        msg = self._visible_message(user, message)
+        msg = self.actions.visible_message(user, message)
         wire = _crafted_message(msg, custom_id, component_type, values) if carried else msg.data
         data = ix.component_data(custom_id, component_type, values if component_type != BUTTON else None)
-        where = channel or self.channels[msg.channel_id]
-        rec, payload = self._new_interaction(user, where, ix.INTERACTION_COMPONENT, data, msg)
+        where = channel or self.actions.world.channels[msg.channel_id]
+        rec, payload = self.actions.new_interaction(user, where, ix.INTERACTION_COMPONENT, data, msg)
         payload["message"] = wire
-        return await self._run_interaction(rec, payload, bot, expect_ack)
+        return await self.actions.run_interaction(rec, payload, bot, expect_ack)
 
     async def craft_slash(
         self,
@@ -78,7 +83,7 @@ class CraftedActions(UserActions):
         declared: dict[str, int] = {}
         scope_guild: int | None = None
         try:
-            schema, _ = self._resolve_command(self._current_bot(bot), command, channel)
+            schema, _ = self.actions.resolve_command(self.actions.runner.current(bot), command, channel)
         except Exception:  # not registered: sent anyway, as a client with a stale command list would
             schema = {}
         else:
@@ -92,10 +97,10 @@ class CraftedActions(UserActions):
                 for name, value in (options or {}).items()]
         for sub in reversed(names[1:]):
             leaf = [ix.option_payload(sub, 1 if sub == names[-1] else 2, options=leaf)]
-        cmd_id = self._command_id(schema) if schema else self.ids.next()
+        cmd_id = self.actions.command_id(schema) if schema else self.actions.world.ids.next()
         data = ix.command_data(cmd_id, names[0], leaf, guild_id=scope_guild)
-        rec, payload = self._new_interaction(user, channel, ix.INTERACTION_APPLICATION_COMMAND, data)
-        return await self._run_interaction(rec, payload, bot, expect_ack)
+        rec, payload = self.actions.new_interaction(user, channel, ix.INTERACTION_APPLICATION_COMMAND, data)
+        return await self.actions.run_interaction(rec, payload, bot, expect_ack)
 
 
 def _crafted_message(msg: FakeMessage, custom_id: str, component_type: int, values: list[str] | None) -> Json:

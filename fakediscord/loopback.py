@@ -68,7 +68,7 @@ class LoopbackServer:
             yarl.URL(f"ws://127.0.0.1:{self.port}/gateway"),
         )
         self.fake.install()
-        self.fake.add_listener(lambda call: self._activity.set())
+        self.fake.router.add_listener(lambda call: self._activity.set())
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -100,11 +100,11 @@ class LoopbackServer:
             raw = await request.read()
             payload = json.loads(raw) if raw else None
         try:
-            call = self.fake.handle_rest(
+            call = self.fake.router.handle_rest(
                 request.method, path, payload=payload, files=files, query=dict(request.query)
             )
         except FakeDiscordError as exc:
-            self.fake.errors.append(str(exc))
+            self.fake.error_log.errors.append(str(exc))
             return web.Response(
                 status=404,
                 body=json.dumps(p.error_body(0, str(exc))).encode(),
@@ -140,10 +140,10 @@ class LoopbackServer:
                     self.identified.set()
                     sharded = frame["d"].get("shard")
                     shard, count = sharded or (0, 1)
-                    guilds = [g for g in self.fake.guild_ids if self.shard_of(g, count) == shard]
+                    guilds = [g for g in self.fake.world.guild_ids if self.shard_of(g, count) == shard]
                     ready = p.ready_payload(
-                        self.fake.bot_user.payload(),
-                        self.fake.application_id,
+                        self.fake.world.bot_user.payload(),
+                        self.fake.world.application_id,
                         guilds,
                         session_id="loopback",
                         resume_gateway_url=f"ws://127.0.0.1:{self.port}/gateway",
@@ -152,7 +152,7 @@ class LoopbackServer:
                         ready["shard"] = [shard, count]  # AutoShardedClient reads it
                     await self._send(ws, "READY", ready)
                     for guild_id in guilds:
-                        await self._send(ws, "GUILD_CREATE", self.fake.guild_payload(guild_id))
+                        await self._send(ws, "GUILD_CREATE", self.fake.world.guild_payload(guild_id))
                     self._shard_of[ws] = (shard, count)  # events reach it from now on
                     self.ready_sent.set()
         finally:
@@ -198,7 +198,7 @@ class LoopbackServer:
         timeout: float = 5.0,
     ) -> InteractionRecord:
         """Send a slash command over the gateway; return once it is acknowledged and REST traffic is quiet."""
-        rec, payload = self.fake._slash_payload(bot, user, channel, command, options)
+        rec, payload = self.fake.actions.slash_interaction(bot, user, channel, command, options)
         await self.dispatch("INTERACTION_CREATE", payload)
         await self._settle(lambda: rec.acknowledged, quiet_s, timeout)
         return rec
@@ -216,7 +216,7 @@ class LoopbackServer:
     ) -> InteractionRecord:
         """Click a button on a message over the gateway; with ``wait``, return once it is
         acknowledged and REST traffic is quiet, else as soon as the event is sent."""
-        rec, payload = self.fake._component_interaction(user, message, custom_id, (2,), None)
+        rec, payload = self.fake.actions.component_interaction(user, message, custom_id, (2,), None)
         await self.dispatch("INTERACTION_CREATE", payload)
         if wait:
             await self._settle(lambda: rec.acknowledged, quiet_s, timeout)

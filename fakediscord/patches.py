@@ -3,7 +3,8 @@
 `patched_http_request` stands in for `discord.http.HTTPClient.request` (the bot's REST calls) and
 `patched_webhook_request` for `discord.webhook.async_.AsyncWebhookAdapter.request` (interaction
 responses, followups, `@original` edits); both hand the request to the installed fake's router
-(`_ACTIVE`, set by `FakeDiscord.install`) and answer as the real client would, or raise its exception.
+(`_ACTIVE`, set by `activate` when a FakeDiscord is installed) and answer as the real client
+would, or raise its exception.
 
 With Discord's rate limits turned on (`FakeDiscord.limit`), the bot's REST calls instead run
 through discord.py's own `HTTPClient.request` (its per-bucket locks, pre-emptive waits on
@@ -30,10 +31,25 @@ from fakediscord.payloads import Json
 from fakediscord.router import RestRouter
 from fakediscord.wire import parse_multipart, round_trip
 
-__all__ = ["patched_http_request", "patched_webhook_request"]
+__all__ = ["activate", "deactivate", "patched_http_request", "patched_webhook_request"]
 
-# The installed fake (at most one at a time); `FakeDiscord.install` and `uninstall` set it.
+# The router of the installed fake (at most one at a time); `activate` and `deactivate` set it.
 _ACTIVE: RestRouter | None = None
+
+
+def activate(router: RestRouter) -> None:
+    """Send the patched requests to this router (`FakeDiscord.install`); one fake at a time."""
+    global _ACTIVE
+    if _ACTIVE is not None and _ACTIVE is not router:
+        raise FakeDiscordError("another FakeDiscord is already installed")
+    _ACTIVE = router
+
+
+def deactivate(router: RestRouter) -> None:
+    """Stop sending requests to this router, if it is the active one (`FakeDiscord.uninstall`)."""
+    global _ACTIVE
+    if _ACTIVE is router:
+        _ACTIVE = None
 
 
 def _active() -> RestRouter:

@@ -1,14 +1,17 @@
 """The REST router of both seams, its route table, and the bot's own REST routes.
 
 `RestRouter.handle_rest` matches a request to a route (the template discord.py names, else every
-template of the method), logs it as a `RestCall`, runs the handler and turns a `Fail` into
-Discord's error answer. `_register_routes` is the table of every route the fake emulates (add a
-route there); the bot REST handlers here serve commands, users, members, channels and messages.
+template of the method), logs it as a `RestCall`, passes it through Discord's rate limits when they
+are on (`limit`), runs the handler and turns a `Fail` into Discord's error answer. `_routes_table`
+is the table of the bot's REST routes (add a route there; the interaction routes are listed by
+`InteractionCallbacks.routes` in fakediscord/callbacks.py); the handlers here serve commands,
+users, members, channels and messages.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from fakediscord import payloads as p
@@ -23,13 +26,54 @@ from fakediscord.objects import (
     SentFile,
     invalid,
 )
-from fakediscord.ratelimits import INVALID_STATUSES, Verdict
+from fakediscord.ratelimits import INVALID_STATUSES, RateLimiter, RateLimits, Verdict
+from fakediscord.store import MessageStore
+from fakediscord.timekeeping import Clock
 from fakediscord.validate import validate_message_body
 from fakediscord.wire import Handler, Reply, Request, round_trip, template_regex
+from fakediscord.world import World
+
+__all__ = ["RestRouter"]
 
 
-class RestRouter(InteractionCallbacks):
-    """The REST entry point, the route table and the bot REST routes (layer 6 of FakeDiscord)."""
+class RestRouter:
+    """The REST entry point of both seams, the route table and the bot REST routes."""
+
+    def __init__(self, world: World, store: MessageStore, clock: Clock) -> None:
+        self.world = world
+        self.store = store
+        self.clock = clock
+        self.callbacks = InteractionCallbacks(world, store, clock.now)
+        self.rest_calls: list[RestCall] = []
+        self.limiter: RateLimiter | None = None  # Discord's rate limits, when turned on (`limit`)
+        self.invalid_requests = 0  # answers of 401, 403 and 429: Discord bans at 10,000 in 10 minutes
+        self._listeners: list[Callable[[RestCall], None]] = []
+        self._routes: dict[tuple[str, str], Handler] = {}
+        self._route_list: list[tuple[str, str, re.Pattern[str], Handler]] = []
+        for method, template, handler in [*self._routes_table(), *self.callbacks.routes()]:
+            self._routes[(method, template)] = handler
+            self._route_list.append((method, template, template_regex(template), handler))
+
+    def limit(self, limits: RateLimits | None) -> RateLimiter | None:
+        """Turn Discord's rate limits on (with these figures) or off (None); return the limiter.
+
+        While on, the bot's REST calls go through discord.py's real `HTTPClient.request` (its
+        buckets, its pre-emptive waits, its 429 retries and global lock) over a stand-in session.
+        """
+        self.limiter = None if limits is None else RateLimiter(limits, self.clock.limit_clock)
+        return self.limiter
+
+    def add_listener(self, listener: Callable[[RestCall], None]) -> None:
+        """Call `listener(call)` after every REST request is answered."""
+        self._listeners.append(listener)
+
+    def calls(self, method: str | None = None, route: str | None = None) -> list[RestCall]:
+        """REST calls filtered by method and/or route template."""
+        return [
+            c
+            for c in self.rest_calls
+            if (method is None or c.method == method) and (route is None or c.route == route)
+        ]
 
     # ---------------------------------------------------------------- REST entry point (both seams)
 
@@ -97,17 +141,19 @@ class RestRouter(InteractionCallbacks):
 
     def _interaction_for(self, req: Request) -> InteractionRecord | None:
         token = req.params.get("interaction_token") or req.params.get("webhook_token")
-        return self._by_token.get(token) if token else None
+        return self.store.interaction_by_token(token) if token else None
 
-    def _register_routes(self) -> None:
-        table: list[tuple[str, str, Handler]] = [
-            ("GET", "/users/@me", lambda r: (200, self.bot_user.payload())),
+    def _routes_table(self) -> list[tuple[str, str, Handler]]:
+        return [
+            ("GET", "/users/@me", lambda r: (200, self.world.bot_user.payload())),
             (
                 "GET",
                 "/oauth2/applications/@me",
                 lambda r: (
                     200,
-                    p.application_payload(self.application_id, self.bot_user.name, self.owner.payload()),
+                    p.application_payload(
+                        self.world.application_id, self.world.bot_user.name, self.world.owner.payload()
+                    ),
                 ),
             ),
             ("GET", "/gateway", lambda r: (200, {"url": "wss://fake.invalid"})),
@@ -148,30 +194,7 @@ class RestRouter(InteractionCallbacks):
                 "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/@me",
                 lambda r: (204, None),
             ),
-            ("POST", "/interactions/{interaction_id}/{interaction_token}/callback", self._r_callback),
-            ("GET", "/webhooks/{webhook_id}/{webhook_token}/messages/@original", self._r_get_original),
-            ("PATCH", "/webhooks/{webhook_id}/{webhook_token}/messages/@original", self._r_edit_original),
-            ("DELETE", "/webhooks/{webhook_id}/{webhook_token}/messages/@original", self._r_delete_original),
-            ("POST", "/webhooks/{webhook_id}/{webhook_token}", self._r_followup),
-            (
-                "GET",
-                "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
-                self._r_get_webhook_message,
-            ),
-            (
-                "PATCH",
-                "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
-                self._r_edit_webhook_message,
-            ),
-            (
-                "DELETE",
-                "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}",
-                self._r_delete_webhook_message,
-            ),
         ]
-        for method, template, handler in table:
-            self._routes[(method, template)] = handler
-            self._route_list.append((method, template, template_regex(template), handler))
 
     # ---------------------------------------------------------------- route handlers: bot REST
 
@@ -184,39 +207,39 @@ class RestRouter(InteractionCallbacks):
             stored.append(
                 {
                     **cmd,
-                    "id": str(self.ids.next()),
-                    "application_id": str(self.application_id),
-                    "version": str(self.ids.next()),
+                    "id": str(self.world.ids.next()),
+                    "application_id": str(self.world.application_id),
+                    "version": str(self.world.ids.next()),
                     **({"guild_id": str(scope)} if scope else {}),
                 }
             )
-        self.commands[scope] = stored
+        self.world.commands[scope] = stored
         return 200, stored
 
     def _r_get_commands(self, r: Request) -> Reply:
         scope = int(r.params["guild_id"]) if "guild_id" in r.params else None
-        return 200, self.commands.get(scope, [])
+        return 200, self.world.commands.get(scope, [])
 
     def _r_create_dm(self, r: Request) -> Reply:
         uid = int(r.payload["recipient_id"])
-        if uid not in self.users:
+        if uid not in self.world.users:
             raise Fail(400, 50033, "Invalid Recipient(s)")
-        return 200, self._channel_payload(self.dm_channel(self.users[uid]))
+        return 200, self.world.channel_payload(self.world.dm_channel(self.world.users[uid]))
 
     def _r_get_user(self, r: Request) -> Reply:
-        u = self.users.get(int(r.params["user_id"]))
+        u = self.world.users.get(int(r.params["user_id"]))
         if u is None:
             raise Fail(404, 10013, "Unknown User")
         return 200, u.payload()
 
     def _r_get_member(self, r: Request) -> Reply:
-        u = self.users.get(int(r.params["user_id"]))
+        u = self.world.users.get(int(r.params["user_id"]))
         if u is None or not u.in_guild:
             raise Fail(404, 10007, "Unknown Member")
-        return 200, self._member_payload(u)
+        return 200, self.world.member_payload(u)
 
     def _channel(self, r: Request) -> FakeChannel:
-        ch = self.channels.get(int(r.params["channel_id"]))
+        ch = self.world.channels.get(int(r.params["channel_id"]))
         if ch is None:
             raise Fail(404, 10003, "Unknown Channel")
         if not ch.bot_can_view:
@@ -224,29 +247,29 @@ class RestRouter(InteractionCallbacks):
         return ch
 
     def _r_get_channel(self, r: Request) -> Reply:
-        return 200, self._channel_payload(self._channel(r))
+        return 200, self.world.channel_payload(self._channel(r))
 
     def _r_create_message(self, r: Request) -> Reply:
         ch = self._channel(r)
         if ch.is_dm:
             assert ch.recipient_id is not None
-            if not self.users[ch.recipient_id].dms_open:
+            if not self.world.users[ch.recipient_id].dms_open:
                 raise Fail(403, 50007, "Cannot send messages to this user")
-            if not self.users[ch.recipient_id].in_guild:
+            if not self.world.users[ch.recipient_id].in_guild:
                 # Discord only lets a bot DM users it shares a server with.
                 raise Fail(403, 50007, "Cannot send messages to this user")
         elif ch.parent_id is not None:
-            if not self.channels[ch.parent_id].bot_can_send_in_threads:
+            if not self.world.channels[ch.parent_id].bot_can_send_in_threads:
                 raise Fail(403, 50013, "Missing Permissions")
         elif not ch.bot_can_send:
             raise Fail(403, 50013, "Missing Permissions")
         body = r.payload or {}
         validate_message_body(body, has_files=bool(r.files), creating=True)
-        msg = self._store_message(ch, self.bot_user, body, r.files, ephemeral_to=None, interaction=None)
+        msg = self.store.create(ch, self.world.bot_user, body, r.files, ephemeral_to=None, interaction=None)
         return 200, msg.data
 
     def _message(self, r: Request, ch: FakeChannel) -> FakeMessage:
-        msg = self.messages.get(int(r.params["message_id"]))
+        msg = self.store.messages.get(int(r.params["message_id"]))
         if msg is None or msg.deleted or msg.channel_id != ch.id or msg.ephemeral_to is not None:
             raise Fail(404, 10008, "Unknown Message")
         return msg
@@ -257,7 +280,7 @@ class RestRouter(InteractionCallbacks):
 
     def _r_history(self, r: Request) -> Reply:
         ch = self._channel(r)
-        msgs = sorted(self.channel_messages(ch), key=lambda m: m.id, reverse=True)
+        msgs = sorted(self.store.channel_messages(ch), key=lambda m: m.id, reverse=True)
         if "before" in r.query:
             msgs = [m for m in msgs if m.id < int(r.query["before"])]
         if "after" in r.query:
@@ -268,9 +291,9 @@ class RestRouter(InteractionCallbacks):
     def _r_edit_message(self, r: Request) -> Reply:
         ch = self._channel(r)
         msg = self._message(r, ch)
-        if int(msg.data["author"]["id"]) != self.bot_user.id:
+        if int(msg.data["author"]["id"]) != self.world.bot_user.id:
             raise Fail(403, 50005, "Cannot edit a message authored by another user")
-        self._edit_message(msg, r.payload or {}, r.files)
+        self.store.edit(msg, r.payload or {}, r.files)
         return 200, msg.data
 
     def _r_thread_from_message(self, r: Request) -> Reply:
@@ -280,7 +303,7 @@ class RestRouter(InteractionCallbacks):
         msg = self._message(r, ch)
         if not ch.bot_can_create_threads:
             raise Fail(403, 50013, "Missing Permissions")
-        if any(c.starter_message_id == msg.id for c in self.channels.values()):
+        if any(c.starter_message_id == msg.id for c in self.world.channels.values()):
             raise Fail(400, 160004, "A thread has already been created for this message")
         body = r.payload or {}
         name = str(body.get("name") or "")
@@ -290,16 +313,16 @@ class RestRouter(InteractionCallbacks):
         if archive not in (60, 1440, 4320, 10080):
             raise invalid("auto_archive_duration", "BASE_TYPE_CHOICES", "Value must be one of 60, 1440, 4320, 10080.")
         thread = FakeChannel(
-            self.ids.next(), name, ch.guild_id, parent_id=ch.id, starter_message_id=msg.id,
+            self.world.ids.next(), name, ch.guild_id, parent_id=ch.id, starter_message_id=msg.id,
             auto_archive_duration=archive,
         )
-        self.channels[thread.id] = thread
-        return 201, self._channel_payload(thread)
+        self.world.channels[thread.id] = thread
+        return 201, self.world.channel_payload(thread)
 
     def _r_delete_message(self, r: Request) -> Reply:
         ch = self._channel(r)
         msg = self._message(r, ch)
-        if int(msg.data["author"]["id"]) != self.bot_user.id and not ch.is_dm:
+        if int(msg.data["author"]["id"]) != self.world.bot_user.id and not ch.is_dm:
             pass  # bots with Manage Messages may delete others' messages; the fake allows it
-        self._message_event("delete", msg)
+        self.store.delete(msg)
         return 204, None

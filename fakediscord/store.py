@@ -1,15 +1,17 @@
-"""Messages as Discord stores them, and the accessors the tests read them by.
+"""Messages and interactions as Discord stores them, and the accessors the tests read them by.
 
 `MessageStore` creates messages (flags, interaction metadata, attachments with their bytes) and
-edits them (keeping every earlier version in `FakeMessage.history`, re-validating the result);
-the accessors answer what a test asks: a channel's messages, a user's DMs and ephemeral replies,
-every public text (for leak scans), the last interaction, the REST calls.
+edits them (keeping every earlier version in `FakeMessage.history`, re-validating the result),
+tells its listeners of every create, edit and delete, and keeps the interactions (by id and by
+token) and the modals open; the accessors answer what a test asks: a channel's messages, a user's
+DMs and ephemeral replies, every public text (for leak scans), the last interaction.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fakediscord import payloads as p
-from fakediscord.bots import Bots
 from fakediscord.objects import (
     Fail,
     FakeChannel,
@@ -17,20 +19,53 @@ from fakediscord.objects import (
     FakeMessage,
     FakeUser,
     InteractionRecord,
-    RestCall,
     SentFile,
     invalid,
 )
 from fakediscord.payloads import Json
 from fakediscord.validate import validate_message_body
+from fakediscord.world import World
+
+__all__ = ["MessageStore"]
 
 
-class MessageStore(Bots):
-    """Message storage and the test-facing accessors (layer 4 of FakeDiscord)."""
+class MessageStore:
+    """Messages, interactions and open modals, in the world they are sent in."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.messages: dict[int, FakeMessage] = {}
+        self.interactions: dict[int, InteractionRecord] = {}
+        self.open_modals: dict[int, InteractionRecord] = {}  # user id -> interaction that opened it
+        self._by_token: dict[str, InteractionRecord] = {}
+        self._listeners: list[Callable[[str, FakeMessage], None]] = []
+
+    # ---------------------------------------------------------------- interactions
+
+    def add_interaction(self, rec: InteractionRecord) -> None:
+        """Keep an interaction Discord sent, findable by its id and its token."""
+        self.interactions[rec.id] = rec
+        self._by_token[rec.token] = rec
+
+    def interaction_by_token(self, token: str) -> InteractionRecord | None:
+        """The interaction with this token (its callback and webhook routes name it so), or None."""
+        return self._by_token.get(token)
+
+    # ---------------------------------------------------------------- listeners
+
+    def add_listener(self, listener: Callable[[str, FakeMessage], None]) -> None:
+        """Call `listener(kind, message)` on each "create", "edit", "delete" (the demo prints from here)."""
+        self._listeners.append(listener)
+
+    def _event(self, kind: str, msg: FakeMessage) -> None:
+        if kind == "delete":
+            msg.deleted = True
+        for listener in self._listeners:
+            listener(kind, msg)
 
     # ---------------------------------------------------------------- messages
 
-    def _store_message(
+    def create(
         self,
         ch: FakeChannel,
         author: FakeUser,
@@ -41,7 +76,8 @@ class MessageStore(Bots):
         interaction: InteractionRecord | None,
         extra_flags: int = 0,
     ) -> FakeMessage:
-        mid = self.ids.next()
+        """Store a new message in `ch` (ephemeral to one user, or the answer to an interaction)."""
+        mid = self.world.ids.next()
         flags = int(body.get("flags") or 0) | extra_flags
         if ephemeral_to is not None:
             flags |= p.MESSAGE_FLAG_EPHEMERAL
@@ -51,7 +87,7 @@ class MessageStore(Bots):
         metadata = None
         if interaction is not None:
             metadata = p.interaction_metadata_payload(
-                interaction.id, interaction.type, self.users[interaction.user_id].payload()
+                interaction.id, interaction.type, self.world.users[interaction.user_id].payload()
             )
         attachments = self._attachments(body, files, [])
         data = p.message_payload(
@@ -76,7 +112,7 @@ class MessageStore(Bots):
             interaction_id=interaction.id if interaction else None,
         )
         self.messages[mid] = msg
-        self._message_event("create", msg)
+        self._event("create", msg)
         return msg
 
     def _attachments(
@@ -105,7 +141,7 @@ class MessageStore(Bots):
             f = files[idx]
             out.append(
                 p.attachment_payload(
-                    self.ids.next(),
+                    self.world.ids.next(),
                     entry.get("filename") or f.filename,
                     len(f.data),
                     description=entry.get("description"),
@@ -114,7 +150,8 @@ class MessageStore(Bots):
             out_files.append(f)
         return out, out_files
 
-    def _edit_message(self, msg: FakeMessage, body: Json, files: list[SentFile]) -> None:
+    def edit(self, msg: FakeMessage, body: Json, files: list[SentFile]) -> None:
+        """Edit a message as Discord does: the earlier version kept in its history, the result re-validated."""
         new = dict(msg.data)  # nested values are replaced, never mutated, so history stays intact
         for key in ("content", "embeds", "components"):
             if key in body:
@@ -130,10 +167,14 @@ class MessageStore(Bots):
             new["attachments"], msg.files = self._attachments(body, files, old)
         if not (new.get("content") or new.get("embeds") or new.get("components") or new.get("attachments")):
             raise Fail(400, 50006, "Cannot send an empty message")
-        new["edited_timestamp"] = p.snowflake_time_iso(self.ids.next())
+        new["edited_timestamp"] = p.snowflake_time_iso(self.world.ids.next())
         msg.history.append(msg.data)
         msg.data = new
-        self._message_event("edit", msg)
+        self._event("edit", msg)
+
+    def delete(self, msg: FakeMessage) -> None:
+        """Delete a message (it is kept, marked deleted, for leak scans)."""
+        self._event("delete", msg)
 
     # ---------------------------------------------------------------- accessors
 
@@ -151,7 +192,7 @@ class MessageStore(Bots):
     def dm_messages(self, user: FakeUser | int) -> list[FakeMessage]:
         """Messages in the bot's DM channel with this user, oldest first."""
         uid = user if isinstance(user, int) else user.id
-        cid = self.dm_channel_ids.get(uid)
+        cid = self.world.dm_channel_ids.get(uid)
         return [] if cid is None else self.channel_messages(cid, include_ephemeral=True)
 
     def ephemeral_replies(self, user: FakeUser | int) -> list[FakeMessage]:
@@ -164,7 +205,7 @@ class MessageStore(Bots):
         return [
             m
             for m in self.messages.values()
-            if m.ephemeral_to is None and not self.channels[m.channel_id].is_dm
+            if m.ephemeral_to is None and not self.world.channels[m.channel_id].is_dm
         ]
 
     def public_texts(self) -> list[str]:
@@ -178,11 +219,3 @@ class MessageStore(Bots):
             if uid is None or rec.user_id == uid:
                 return rec
         raise FakeDiscordError("no interaction yet")
-
-    def calls(self, method: str | None = None, route: str | None = None) -> list[RestCall]:
-        """REST calls filtered by method and/or route template."""
-        return [
-            c
-            for c in self.rest_calls
-            if (method is None or c.method == method) and (route is None or c.route == route)
-        ]

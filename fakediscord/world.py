@@ -1,26 +1,51 @@
-"""World building and payload assembly: the fake's users, guild and channels, as discord.py sees them.
+"""The fake's world: the application, its bot user, the guild, users and channels, as discord.py sees them.
 
-`World` creates users (guild members or not), text channels and DM channels, opens and closes
-DMs, grants or denies the bot's channel permissions (telling running bots through gateway
-events), and assembles the payloads discord.py parses for them: members, channels, the guild
-(GUILD_CREATE), app permissions, and a new interaction (`_new_interaction`).
+`World` holds what Discord knows besides messages: the ids it hands out, the users (guild members
+or not), text channels, threads and DM channels, the commands the bot synced, and the bots
+connected to it. It creates users and channels, opens and closes DMs, grants or denies the bot's
+channel permissions (telling connected bots through gateway events), and assembles the payloads
+discord.py parses for them: members, channels, the guild (GUILD_CREATE), app permissions, and a
+new interaction (`interaction_payload`).
 """
 
 from __future__ import annotations
 
+import discord
+
 from fakediscord import interactions as ix
 from fakediscord import payloads as p
-from fakediscord.objects import FakeChannel, FakeDiscordError, FakeMessage, FakeUser, InteractionRecord
+from fakediscord.objects import FakeChannel, FakeDiscordError, FakeMessage, FakeUser
 from fakediscord.payloads import Json
-from fakediscord.state import FakeDiscordState
 from fakediscord.wire import round_trip
+
+__all__ = ["PERM_SEND_MESSAGES", "PERM_VIEW_CHANNEL", "World"]
 
 PERM_SEND_MESSAGES = 1 << 11
 PERM_VIEW_CHANNEL = 1 << 10
 
 
-class World(FakeDiscordState):
-    """Users, the guild and channels, and their payloads (layer 2 of FakeDiscord, see fakediscord/state.py)."""
+class World:
+    """Users, the guild, channels and connected bots, and their payloads."""
+
+    def __init__(self, *, guild_name: str, guild_locale: str, bot_name: str) -> None:
+        # The order ids are handed out in is part of what tests see (ids are deterministic).
+        self.ids = p.Snowflakes()
+        self.application_id = self.ids.next()
+        self.bot_user = FakeUser(self.ids.next(), bot_name, bot=True, permissions=p.BOT_PERMISSIONS)
+        self.guild_id = self.ids.next()
+        self.guild_ids = [self.guild_id]  # the fake guild, then those of `other_guild`
+        self.guild_name = guild_name
+        self.guild_locale = guild_locale  # the guild's preferred locale (a Community guild's language)
+        self.manager_role_id = self.ids.next()
+        self.bot_role_id = self.ids.next()
+        self.users: dict[int, FakeUser] = {}
+        self.channels: dict[int, FakeChannel] = {}
+        self.dm_channel_ids: dict[int, int] = {}  # user id -> DM channel id
+        self.commands: dict[int | None, list[Json]] = {}  # synced commands by guild id (None: global)
+        # The bots connected to this Discord (started by `BotRunner`): they hear of every change here.
+        self.bots: list[discord.Client] = []
+        self.owner = self.user("Guild Owner", permissions=p.ALL_PERMISSIONS)
+        self.users[self.bot_user.id] = self.bot_user
 
     # ---------------------------------------------------------------- world building
 
@@ -44,7 +69,7 @@ class World(FakeDiscordState):
         self.users[u.id] = u
         if in_guild:
             for bot in self.bots:
-                data = {**self._member_payload(u), "guild_id": str(self.guild_id)}
+                data = {**self.member_payload(u), "guild_id": str(self.guild_id)}
                 bot._connection.parsers["GUILD_MEMBER_ADD"](data)
         return u
 
@@ -53,7 +78,7 @@ class World(FakeDiscordState):
         ch = FakeChannel(self.ids.next(), name, guild_id or self.guild_id, position=len(self.channels))
         self.channels[ch.id] = ch
         for bot in self.bots:
-            bot._connection.parsers["CHANNEL_CREATE"](self._channel_payload(ch))
+            bot._connection.parsers["CHANNEL_CREATE"](self.channel_payload(ch))
         return ch
 
     def other_guild(self) -> int:
@@ -87,7 +112,7 @@ class World(FakeDiscordState):
         channel.bot_can_create_threads = create_threads
         channel.bot_can_send_in_threads = send_in_threads
         for bot in self.bots:
-            bot._connection.parsers["CHANNEL_UPDATE"](self._channel_payload(channel))
+            bot._connection.parsers["CHANNEL_UPDATE"](self.channel_payload(channel))
 
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         """The DM channel between the bot and this user (created on first use, as Discord does)."""
@@ -109,7 +134,7 @@ class World(FakeDiscordState):
     def _joined_at(self) -> str:
         return p.snowflake_time_iso(self.guild_id)
 
-    def _member_payload(
+    def member_payload(
         self, u: FakeUser, *, with_permissions: bool = False, channel: FakeChannel | None = None
     ) -> Json:
         perms = None
@@ -124,7 +149,7 @@ class World(FakeDiscordState):
         cid = channel if isinstance(channel, int) else channel.id
         return [c for c in self.channels.values() if c.parent_id == cid]
 
-    def _channel_payload(self, ch: FakeChannel) -> Json:
+    def channel_payload(self, ch: FakeChannel) -> Json:
         if ch.parent_id is not None:
             assert ch.guild_id is not None
             return p.thread_channel_payload(
@@ -145,14 +170,14 @@ class World(FakeDiscordState):
     def guild_payload(self, guild_id: int | None = None) -> Json:
         """GUILD_CREATE for the fake guild (or another one of `other_guild`) as it is now."""
         guild_id = guild_id or self.guild_id
-        members = [self._member_payload(u) for u in self.users.values() if u.in_guild or guild_id != self.guild_id]
+        members = [self.member_payload(u) for u in self.users.values() if u.in_guild or guild_id != self.guild_id]
         roles = [
             p.role_payload(guild_id, "@everyone", p.EVERYONE_PERMISSIONS),
             p.role_payload(self.manager_role_id, "Managers", p.EVERYONE_PERMISSIONS | p.PERM_MANAGE_GUILD, 1),
             p.role_payload(self.bot_role_id, self.bot_user.name, p.BOT_PERMISSIONS, 2),
         ]
         channels = [
-            self._channel_payload(c) for c in self.channels.values() if c.guild_id == guild_id and not c.is_thread
+            self.channel_payload(c) for c in self.channels.values() if c.guild_id == guild_id and not c.is_thread
         ]
         return p.guild_payload(
             guild_id,
@@ -165,7 +190,7 @@ class World(FakeDiscordState):
             preferred_locale=self.guild_locale if guild_id == self.guild_id else "en-US",
         )
 
-    def _app_permissions(self, ch: FakeChannel) -> int:
+    def app_permissions(self, ch: FakeChannel) -> int:
         perms = p.BOT_PERMISSIONS
         if not ch.bot_can_send:
             perms &= ~PERM_SEND_MESSAGES
@@ -173,48 +198,35 @@ class World(FakeDiscordState):
             perms &= ~PERM_VIEW_CHANNEL
         return perms
 
-    def _new_interaction(
+    def interaction_payload(
         self,
+        interaction_id: int,
+        token: str,
         user: FakeUser,
         channel: FakeChannel,
         itype: int,
         data: Json | None,
         message: FakeMessage | None = None,
-    ) -> tuple[InteractionRecord, Json]:
-        iid = self.ids.next()
-        token = f"itok{iid}"
+    ) -> Json:
+        """The INTERACTION_CREATE Discord sends when this user acts in this channel (refused where
+        Discord's client would not let them act)."""
         guild_id = None if channel.is_dm else channel.guild_id
         if guild_id == self.guild_id and not user.in_guild:
             raise FakeDiscordError(f"{user.name} is not a member of the guild")
         if channel.is_dm and channel.recipient_id != user.id:
             raise FakeDiscordError(f"{user.name} cannot act in another user's DM channel")
-        payload = ix.interaction_payload(
-            interaction_id=iid,
+        return ix.interaction_payload(
+            interaction_id=interaction_id,
             application_id=self.application_id,
             token=token,
             interaction_type=itype,
             data=data,
-            channel=self._channel_payload(channel),
+            channel=self.channel_payload(channel),
             guild_id=guild_id,
-            member=self._member_payload(user, with_permissions=True) if guild_id else None,
+            member=self.member_payload(user, with_permissions=True) if guild_id else None,
             user=user.payload() if guild_id is None else None,
             message=round_trip(message.data) if message is not None else None,
             locale=user.locale,
             guild_locale=self.guild_locale if guild_id == self.guild_id else "en-US",
-            app_permissions=self._app_permissions(channel),
+            app_permissions=self.app_permissions(channel),
         )
-        rec = InteractionRecord(
-            iid,
-            token,
-            itype,
-            user.id,
-            channel.id,
-            guild_id,
-            self.now(),
-            payload,
-            message_id=message.id if message else None,
-            _fake=self,
-        )
-        self.interactions[iid] = rec
-        self._by_token[token] = rec
-        return rec, payload

@@ -117,7 +117,7 @@ class Players:
             return None  # its shard is down (a DM's: shard 0): Discord would say "interaction failed"
         try:
             kinds, values = ((2,), None) if option is None else ((3,), [option])
-            rec, payload = self.fake._component_interaction(user, message, custom_id, kinds, values)
+            rec, payload = self.fake.actions.component_interaction(user, message, custom_id, kinds, values)
         except Exception:  # the message changed meanwhile (its button is gone)
             return None
         await self.server.dispatch("INTERACTION_CREATE", payload)
@@ -133,7 +133,7 @@ class Players:
             return  # the bot has not synced its commands yet, or the channel's shard is down
         leaf = [ix.option_payload(name, 3, value) for name, value in (options or {}).items()]
         data = ix.command_data(int(synced["id"]), group, [ix.option_payload(command, 1, options=leaf)])
-        rec, payload = self.fake._new_interaction(user, channel, ix.INTERACTION_APPLICATION_COMMAND, data)
+        rec, payload = self.fake.actions.new_interaction(user, channel, ix.INTERACTION_APPLICATION_COMMAND, data)
         await self.server.dispatch("INTERACTION_CREATE", payload)
         await self._answered(rec)
 
