@@ -107,8 +107,8 @@ class Bot(TableBot):
         self.config = config
         self.store = store
         repo = StoreRepository(store)
-        self.hub = TableHub(self, store, Budget(per_second=config.rest_per_second) if config.rate_limited else None,
-                            repo)
+        self.hub = TableHub(self, store, repo,
+                            Budget(per_second=config.rest_per_second) if config.rate_limited else None)
         self.add_listener(self.hub.on_interaction, "on_interaction")
         settings = SessionSettings(config.decision_timeout_s, config.reminder_before_s, config.ai_delay_s,
                             ai_budget_s=config.ai_budget_s,

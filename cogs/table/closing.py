@@ -20,7 +20,7 @@ from i18n import t
 
 if TYPE_CHECKING:
     from cogs.table.readers import Readers
-    from wiring.storage import StoreRepository
+    from cogs.table.recorded import TableRecords
 
 __all__ = ["Closing", "has_controls", "opens"]
 
@@ -46,7 +46,7 @@ class Closing:
 
     # Provided by TableHub.
     bot: discord.Client
-    repo: StoreRepository
+    repo: TableRecords
     readers: Readers
     _open: set[Key]
     _messages: dict[Key, tuple[int, int]]

@@ -27,13 +27,13 @@ from cogs.table.outbox import BucketKey, Budget, Outbox, Run
 from cogs.table.panels import Panels
 from cogs.table.private import Private
 from cogs.table.readers import Readers
+from cogs.table.recorded import TableRecords
 from cogs.table.story import Story
 from cogs.table.text import jump_url, when
 from db import Store
 from engine.core import Event
 from engine.session import Sessions, Table, Update
 from i18n import t
-from wiring.storage import StoreRepository
 
 __all__ = ["Renderer", "TableBot", "TableHub"]
 
@@ -127,11 +127,10 @@ class TableHub(Private):
 
     bot: TableBot
 
-    def __init__(self, bot: TableBot, store: Store, budget: Budget | None = None,
-                 repo: StoreRepository | None = None) -> None:
+    def __init__(self, bot: TableBot, store: Store, repo: TableRecords, budget: Budget | None = None) -> None:
         self.bot = bot
         self.store = store
-        self.repo = repo or StoreRepository(store)
+        self.repo = repo  # built by the composition root (bot.py): the cogs do not know the wiring
         self.renderers: dict[str, Renderer] = {}
         self._open: set[tuple[int, str, int | None]] = set()  # messages whose controls act on their game
         self.readers = Readers(bot, store)  # who reads which language (players' locales stored)

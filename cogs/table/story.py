@@ -35,7 +35,7 @@ from i18n import t
 
 if TYPE_CHECKING:
     from cogs.table.outbox import BucketKey, Outbox
-    from wiring.storage import StoreRepository
+    from cogs.table.recorded import TableRecords
 
 __all__ = ["BOARD_LOG_LIMIT", "POST_LIMIT", "Narrator", "Story"]
 
@@ -82,7 +82,7 @@ class _Log:
 class Story:
     """Every table's log: lines since the last batch (for the board) and the batches (to a thread)."""
 
-    def __init__(self, bot: discord.Client, repo: StoreRepository, outbox: Outbox | None = None) -> None:
+    def __init__(self, bot: discord.Client, repo: TableRecords, outbox: Outbox | None = None) -> None:
         self.bot = bot
         self.repo = repo
         self.outbox = outbox
