@@ -31,7 +31,7 @@ from cogs.table import buttons, lobby, resign
 from cogs.table.gate import Tree, answer_unclaimed
 from cogs.table.hub import TableBot, TableHub
 from cogs.table.listener import TableListener
-from cogs.table.outbox import Budget
+from cogs.table.outbox import RestBudget
 from cogs.table.sync import place_commands, sync_commands
 from cogs.table.translator import CatalogueTranslator
 from db import CannotOpen, Store, open_store
@@ -108,7 +108,7 @@ class Bot(TableBot):
         self.store = store
         repo = StoreRepository(store)
         self.hub = TableHub(self, store, repo,
-                            Budget(per_second=config.rest_per_second) if config.rate_limited else None)
+                            RestBudget(per_second=config.rest_per_second) if config.rate_limited else None)
         self.add_listener(self.hub.on_interaction, "on_interaction")
         settings = SessionSettings(config.decision_timeout_s, config.reminder_before_s, config.ai_delay_s,
                             ai_budget_s=config.ai_budget_s,

@@ -35,7 +35,7 @@ from bench.latency.games import GameSetup
 from bench.latency.measures import CLICK, HANDED, BenchClock, Click, Tally, cpu_wait_s
 from bench.latency.players import Person, Seen
 from bot import Bot, configure_gc
-from cogs.table.outbox import Budget
+from cogs.table.outbox import RestBudget
 from db.store import Store
 from engine.core import CHANCE
 from engine.session import Table, Update
@@ -276,7 +276,7 @@ class Run:
         setup_s = time.perf_counter() - opened
         if args.rate_limited:
             self.limiter = fake.limit(RateLimits())
-            bot.hub.outbox.budget = Budget(per_second=args.rest_per_second)
+            bot.hub.outbox.budget = RestBudget(per_second=args.rest_per_second)
         self.invalid_at_start = fake.invalid_requests
         self.started = True
         fake.rest_calls.clear()

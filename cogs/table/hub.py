@@ -23,7 +23,7 @@ from discord.ext import commands
 from cogs.table.answer import Answer, answering
 from cogs.table.closed_dms import ClosedDms
 from cogs.table.closing import has_controls, opens
-from cogs.table.outbox import BucketKey, Budget, Outbox, Run
+from cogs.table.outbox import BucketKey, Outbox, RestBudget, Run
 from cogs.table.panels import Panels
 from cogs.table.private import Private
 from cogs.table.readers import Readers
@@ -127,7 +127,7 @@ class TableHub(Private):
 
     bot: TableBot
 
-    def __init__(self, bot: TableBot, store: Store, repo: TableRecords, budget: Budget | None = None) -> None:
+    def __init__(self, bot: TableBot, store: Store, repo: TableRecords, budget: RestBudget | None = None) -> None:
         self.bot = bot
         self.store = store
         self.repo = repo  # built by the composition root (bot.py): the cogs do not know the wiring

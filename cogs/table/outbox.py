@@ -37,7 +37,7 @@ from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BucketKey", "Budget", "Outbox"]
+__all__ = ["BucketKey", "Outbox", "RestBudget"]
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ Run = Callable[[dict[str, Any], bool], Awaitable[None]]
 
 
 @dataclass(frozen=True)
-class Budget:
+class RestBudget:
     """What this process may send: Discord's figures (issue 17, discord_platform.md section 1).
 
     ``per_second`` is this process's share of the bot's global 50/s: several processes sharing one
@@ -129,7 +129,7 @@ class _Call:
 class Outbox:
     """Sends the hub's limited calls within the budget, coalescing what waits (see the module doc)."""
 
-    def __init__(self, budget: Budget | None, now: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, budget: RestBudget | None, now: Callable[[], float] = time.monotonic) -> None:
         self.budget = budget
         self.now = now
         self._windows: dict[BucketKey | tuple[str, int], _Window] = {}

@@ -15,7 +15,7 @@ from typing import Any
 from incan_kit import lobby_id, start_bot
 from sakkara_bot_kit import last_prompt, perform
 
-from cogs.table.outbox import Budget
+from cogs.table.outbox import RestBudget
 from engine.sakkara import GAME
 from engine.sakkara import ai as sakkara_ai
 from fakediscord import FakeDiscord, FakeUser
@@ -40,7 +40,7 @@ async def test_a_burst_of_moves_is_one_edit_of_the_board_with_the_newest_content
     ann, bo = fake.user("Ann"), fake.user("Bo")
     bot = await start_bot(fake, store, clock, rate_limited=True)
     outbox = bot.hub.outbox
-    outbox.budget = Budget(channel_edits=(5, WINDOW_S))
+    outbox.budget = RestBudget(channel_edits=(5, WINDOW_S))
     await fake.slash(ann, table, "sakkara new", {})
     lobby = next(m for m in fake.channel_messages(table) if any(c.startswith("lobby:") for c in m.custom_ids))
     await fake.click(bo, lobby, lobby_id(lobby, "join"))

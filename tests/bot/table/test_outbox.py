@@ -10,7 +10,7 @@ import asyncio
 import time
 from typing import Any
 
-from cogs.table.outbox import Budget, Outbox
+from cogs.table.outbox import Outbox, RestBudget
 
 
 class Recorder:
@@ -40,7 +40,7 @@ async def test_without_a_budget_every_call_runs_at_once_in_order():
 
 async def test_newer_content_replaces_a_waiting_edit_and_the_stale_one_is_never_sent():
     # Discord's 2 per 0.3 s means one edit per 0.4 s here (one token spare, and the margin).
-    outbox = Outbox(Budget(channel_edits=(2, 0.3)))
+    outbox = Outbox(RestBudget(channel_edits=(2, 0.3)))
     run = Recorder()
     ran_now = [await outbox.submit("board", {"content": n}, plan=edit_of(1), run=run) for n in range(5)]
     assert ran_now == [True, False, False, False, False]  # the caller never waits for the bucket
@@ -51,7 +51,7 @@ async def test_newer_content_replaces_a_waiting_edit_and_the_stale_one_is_never_
 
 
 async def test_each_channel_has_its_own_bucket():
-    outbox = Outbox(Budget(channel_edits=(2, 5.0)))
+    outbox = Outbox(RestBudget(channel_edits=(2, 5.0)))
     run = Recorder()
     for channel in range(4):
         assert await outbox.submit(("board", channel), {"content": channel}, plan=edit_of(channel), run=run)
@@ -62,7 +62,7 @@ async def test_each_channel_has_its_own_bucket():
 
 
 async def test_the_global_budget_holds_every_channel_oldest_first():
-    outbox = Outbox(Budget(per_second=3, margin_s=0.0))
+    outbox = Outbox(RestBudget(per_second=3, margin_s=0.0))
     run = Recorder()
     started = time.monotonic()
     for channel in range(7):
@@ -88,7 +88,7 @@ async def test_two_calls_for_one_message_never_race():
 
 
 async def test_a_call_of_several_requests_takes_as_many_global_tokens():
-    outbox = Outbox(Budget(per_second=2, margin_s=0.0))
+    outbox = Outbox(RestBudget(per_second=2, margin_s=0.0))
     run = Recorder()
     dm = lambda new: [("dm", 0), ("send", 0)]  # noqa: E731 - open a DM, then send to it
     assert await outbox.submit("dm-1", {"content": "a"}, plan=dm, run=run)
@@ -98,7 +98,7 @@ async def test_a_call_of_several_requests_takes_as_many_global_tokens():
 
 
 async def test_finished_waits_for_a_queued_call():
-    outbox = Outbox(Budget(channel_sends=(2, 0.2)))
+    outbox = Outbox(RestBudget(channel_sends=(2, 0.2)))
     run = Recorder()
     send = lambda new: [("send", 9)]  # noqa: E731
     await outbox.submit("a", {"content": 1}, plan=send, run=run)
@@ -111,7 +111,7 @@ async def test_finished_waits_for_a_queued_call():
 async def test_a_token_counts_from_when_its_call_ends_not_from_when_it_was_given():
     """A call that took long to reach Discord (a busy event loop, the network) still counts in the
     window of the requests after it: the next is allowed a window after the slow one *ended*."""
-    outbox = Outbox(Budget(channel_edits=(2, 0.3), margin_s=0.0))  # one edit per 0.3 s
+    outbox = Outbox(RestBudget(channel_edits=(2, 0.3), margin_s=0.0))  # one edit per 0.3 s
     slow, quick = Recorder(delay=0.5), Recorder()
     first = asyncio.ensure_future(outbox.submit("a", {"content": "slow"}, plan=edit_of(1), run=slow))
     await asyncio.sleep(0.05)
@@ -126,7 +126,7 @@ async def test_a_token_counts_from_when_its_call_ends_not_from_when_it_was_given
 async def test_closing_past_its_timeout_stops_the_calls_still_on_the_wire():
     """The bot closes its HTTP session right after the outbox: a call left running would fail
     against the closed session and log an ERROR."""
-    outbox = Outbox(Budget(channel_edits=(1, 0.2)))
+    outbox = Outbox(RestBudget(channel_edits=(1, 0.2)))
     fast, slow = Recorder(), Recorder(delay=1.0)
     assert await outbox.submit(("board", 1), {"content": 0}, plan=edit_of(1), run=fast)
     assert not await outbox.submit(("board", 1), {"content": 1}, plan=edit_of(1), run=slow)  # queued
@@ -160,7 +160,7 @@ async def test_a_token_comes_back_when_the_requests_end_not_after_the_record():
     """Recording a sent message in the database sends nothing: the next call of the bucket goes a
     window after the request, while the record is still being written; the next call of the same
     message still waits for the record (it edits the message the record names)."""
-    outbox = Outbox(Budget(channel_edits=(2, 0.3), margin_s=0.0))  # one edit per 0.3 s
+    outbox = Outbox(RestBudget(channel_edits=(2, 0.3), margin_s=0.0))  # one edit per 0.3 s
     recording, quick = Recording(outbox, record=1.0), Recorder()
     first = asyncio.ensure_future(outbox.submit("a", {"content": "sent"}, plan=edit_of(1), run=recording))
     await asyncio.sleep(0.05)
@@ -178,7 +178,7 @@ async def test_a_token_comes_back_when_the_requests_end_not_after_the_record():
 
 
 async def test_requests_ended_outside_a_run_does_nothing():
-    outbox = Outbox(Budget(channel_edits=(2, 5.0)))
+    outbox = Outbox(RestBudget(channel_edits=(2, 5.0)))
     outbox.requests_ended()
     run = Recorder()
     assert await outbox.submit("a", {"content": 1}, plan=edit_of(1), run=run)
@@ -189,7 +189,7 @@ async def test_requests_ended_outside_a_run_does_nothing():
 async def test_after_closing_nothing_is_sent_and_no_dispatcher_starts_again():
     """Shutdown closes the store and the HTTP session after the outbox: a redraw asked for later
     (a table's task still finishing) must not run against them."""
-    outbox = Outbox(Budget(channel_edits=(2, 0.3)))
+    outbox = Outbox(RestBudget(channel_edits=(2, 0.3)))
     run = Recorder()
     assert await outbox.submit("board", {"content": "before"}, plan=edit_of(1), run=run)
     await outbox.close(timeout=1.0)

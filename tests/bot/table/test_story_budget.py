@@ -7,7 +7,7 @@ import asyncio
 from types import SimpleNamespace
 from typing import Any
 
-from cogs.table.outbox import Budget, Outbox
+from cogs.table.outbox import Outbox, RestBudget
 from cogs.table.story import Story
 
 
@@ -41,7 +41,7 @@ class _Repo:
 
 async def test_a_batch_cut_while_the_log_is_posting_waits_for_its_own_call() -> None:
     thread = _Thread()
-    outbox = Outbox(Budget(per_second=1000, channel_sends=(1000, 1.0)))
+    outbox = Outbox(RestBudget(per_second=1000, channel_sends=(1000, 1.0)))
     thread.outbox = outbox
     story = Story(_Bot(thread), _Repo(), outbox)  # type: ignore[arg-type]
     table = SimpleNamespace(id=7, channel_id=70, guild_id=1, table_options={"threads": False}, status="playing")
