@@ -109,7 +109,7 @@ class Bot(TableBot):
         repo = StoreRepository(store)
         self.hub = TableHub(self, store, repo,
                             RestBudget(per_second=config.rest_per_second) if config.rate_limited else None)
-        self.add_listener(self.hub.on_interaction, "on_interaction")
+        self.add_listener(self.hub.private.on_interaction, "on_interaction")
         settings = SessionSettings(config.decision_timeout_s, config.reminder_before_s, config.ai_delay_s,
                             ai_budget_s=config.ai_budget_s,
                             ai_name=lambda level, number: t("lobby.ai_name", level=t(f"level.{level}").capitalize(),
@@ -166,10 +166,10 @@ class Bot(TableBot):
         """Restore every timer from the store (one query) while the gateway connects; tables load on
         demand. Not after READY: discord.py holds READY back while guilds stream in (seconds), and a
         timer's work needs only REST."""
-        await self.hub.closed_dms.load()  # before any timer's reminder tries a DM
+        await self.hub.private.closed_dms.load()  # before any timer's reminder tries a DM
         await self.sessions.open()
         log.info("timers restored; tables load on their first click, command or timer")
-        closed = await self.hub.sweep()  # a running table's leftovers close when it is loaded
+        closed = await self.hub.closer.sweep()  # a running table's leftovers close when it is loaded
         if closed:
             log.info("closed %d message(s) of games that ended while the bot was down", closed)
 
@@ -180,7 +180,7 @@ class Bot(TableBot):
         await self.sessions.close()
         await self.hub.outbox.close()  # what waits for Discord's budget goes out first
         await self.hub.readers.flush()  # the players' last locales, before the store closes
-        await self.hub.closed_dms.flush()  # and who has closed DMs
+        await self.hub.private.closed_dms.flush()  # and who has closed DMs
         drawing.stop_apart()
         await super().close()
 

@@ -223,7 +223,8 @@ class IncanRenderer:
             end = next(e for e in events if e["type"] == "round_end")
             ending = self._ending(table, events)
             self.last_ending[table.id] = ending
-            await hub.close(table, f"round{end['round']}", None, ending, embed=self._closed_embed(hub, table, end))
+            await hub.closer.close(table, f"round{end['round']}", None, ending,
+                                   embed=self._closed_embed(hub, table, end))
             if table.status != "playing":
                 return
         elif not update.new_window and not any(e["type"] == "reveal" for e in events):
@@ -246,13 +247,13 @@ class IncanRenderer:
                     with hub.readers.privately(table, seat):
                         extra = tn("incan.you_took_artifacts", len(arts), artifacts=", ".join(arts)) if arts else ""
                         note = tn("incan.you_camped", home, banked=mine["banked"], artifacts=extra)
-                    await hub.tell_privately(table, seat, note)
+                    await hub.private.note(table, seat, note)
             elif event["type"] == "collapse":
                 for seat, lost in event["lost"]:
                     if not table.seats[seat].is_ai:
                         with hub.readers.privately(table, seat):
                             note = tn("incan.you_lost", lost, hazard=hazard_name(event["hazard"]))
-                        await hub.tell_privately(table, seat, note)
+                        await hub.private.note(table, seat, note)
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
         """Remind privately (a public reminder naming them would tell who has not chosen yet)."""

@@ -252,7 +252,7 @@ class IndusRenderer:
             if humans and humans[-1] == seat and not update.timed_out:
                 continue  # the same player goes on with their turn: no new nudge
             user_id = table.seats[seat].user_id
-            if user_id is not None and hub.away(user_id):
+            if user_id is not None and hub.private.away(user_id):
                 # Only a player who has not touched the bot lately gets a DM (a rate-limited call):
                 # one who is playing sees their turn on the board.
                 await self._nudge(hub, table, seat)
@@ -262,7 +262,7 @@ class IndusRenderer:
         with hub.readers.privately(table, seat):
             text = t("indus.nudge", channel=f"<#{table.channel_id}>", url=url)
             deadline = deadline_line(table)
-        await hub.dm(table, seat, new=True, content=f"{text}\n{deadline}" if deadline else text)
+        await hub.private.prompt(table, seat, new=True, content=f"{text}\n{deadline}" if deadline else text)
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
         """Remind the player to move by DM that the timer is running out (nothing is secret)."""

@@ -291,11 +291,11 @@ def _menu_order(action: dict[str, Any]) -> tuple[int, int, int]:
 
 
 async def dm_with_rack(hub: TableHub, table: Table, seat: int, *, new: bool = False, **fields: Any) -> None:
-    """``hub.dm`` with the seat's picture attached (board and rack, when boards are installed),
+    """``hub.private.prompt`` with the seat's picture attached (board and rack, when boards are installed),
     replaced on edits: a private prompt shows the board the moves are made on, not only the rack."""
     module = words.boards()
     if module is None:
-        await hub.dm(table, seat, new=new, **fields)
+        await hub.private.prompt(table, seat, new=new, **fields)
         return
     with acknowledged_while_drawing():
         png = await drawn(module.private_image, GAME.view(table.state, seat), names(table))
@@ -303,9 +303,9 @@ async def dm_with_rack(hub: TableHub, table: Table, seat: int, *, new: bool = Fa
     if isinstance(embed, discord.Embed):
         embed.set_image(url=f"attachment://{PRIVATE_PNG}")
     if new or await hub.message_ref(table, "dm", seat) is None:
-        await hub.dm(table, seat, new=True, files=[board_file(png, PRIVATE_PNG)], **fields)
+        await hub.private.prompt(table, seat, new=True, files=[board_file(png, PRIVATE_PNG)], **fields)
         return
     try:
-        await hub.dm(table, seat, attachments=[board_file(png, PRIVATE_PNG)], **fields)
-    except TypeError:  # the DM was deleted: hub.dm re-sends, and a send takes files, not attachments
-        await hub.dm(table, seat, new=True, files=[board_file(png, PRIVATE_PNG)], **fields)
+        await hub.private.prompt(table, seat, attachments=[board_file(png, PRIVATE_PNG)], **fields)
+    except TypeError:  # the DM was deleted: the prompt re-sends, and a send takes files, not attachments
+        await hub.private.prompt(table, seat, new=True, files=[board_file(png, PRIVATE_PNG)], **fields)

@@ -117,7 +117,8 @@ class SakkaraRenderer:
             buttons = discord.ui.View(timeout=None)
             buttons.add_item(PeekButton(table.id, t("play.choose")))
             fields["view"] = buttons
-            closed = [table.seats[s].user_id for s in table.humans_owing() if table.seats[s].user_id in hub.no_dm]
+            no_dm = hub.private.no_dm
+            closed = [table.seats[s].user_id for s in table.humans_owing() if table.seats[s].user_id in no_dm]
             fields["content"] = " ".join(f"<@{u}>" for u in closed) or None
         else:
             fields["view"] = None
@@ -182,7 +183,7 @@ class SakkaraRenderer:
         owing = table.humans_owing()
         # A new DM notifies, but costs a rate-limited call: only for a player whose prompt their
         # latest click can no longer redraw (they have not played for 14 minutes, or never).
-        fresh = seat in owing and (not movers or movers[-1] != seat) and not await hub.prompt_live(table, seat)
+        fresh = seat in owing and (not movers or movers[-1] != seat) and not await hub.private.prompt_live(table, seat)
         if not fresh and seat not in owing and seat not in movers and seat not in update.timed_out and not any(
                 e["type"] == "stolen" and e["from"] == seat for e in update.events):
             return  # nothing of this seat's changed

@@ -69,8 +69,8 @@ class TableCog(commands.GroupCog):
                 error = exc
             except ValueError as exc:
                 error = SessionError("bad_option", detail=str(exc))
-            ok = error is not None or not self.renderer.dm_prompts or await self.bot.hub.check_dm(interaction.user,
-                                                                                                   dm_ok)
+            ok = error is not None or not self.renderer.dm_prompts or await self.bot.hub.private.check_dms(
+                interaction.user, dm_ok)
             answer.stop_guard()
             await answer.settled()
             if error is not None:

@@ -1,10 +1,12 @@
 """The hub every game's renderer draws through: the bot's messages and DMs, kept track of.
 
 One path for every game: a click or command -> cog -> ``Sessions`` (engine/session) -> engine ->
-store -> render. :class:`TableHub` records the bot's messages (edited in place, also after a
-restart), sends and edits DM prompts (:mod:`cogs.table.private`), answers a click with the
-redraw of the message it pressed (:mod:`cogs.table.answer`) and holds each game's
-:class:`Renderer`. The session's listener is
+store -> render. :class:`TableHub` draws a table's channel messages (edited in place, also after a
+restart) through the one path of every table message, which answers a click with the redraw of
+the message it pressed (:mod:`cogs.table.answer`), and holds each game's :class:`Renderer`. It owns
+the parts it hands what they need: the message book (:mod:`cogs.table.book`), the private channel
+(DM prompts and notes, :mod:`cogs.table.private`), the closer (:mod:`cogs.table.closing`), the
+outbox, the panels, the readers and the story. The session's listener is
 :class:`cogs.table.listener.TableListener`; the lobby is drawn in :mod:`cogs.table.lobby`, the
 buttons are in :mod:`cogs.table.buttons`. No rule lives here: legality is the session's and engine's.
 """
@@ -12,7 +14,6 @@ buttons are in :mod:`cogs.table.buttons`. No rule lives here: legality is the se
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
@@ -21,11 +22,13 @@ import discord
 from discord.ext import commands
 
 from cogs.table.answer import Answer, answering
+from cogs.table.book import MessageBook, Ref, opens, signature
 from cogs.table.closed_dms import ClosedDms
-from cogs.table.closing import has_controls, opens
-from cogs.table.outbox import BucketKey, Outbox, RestBudget, Run
+from cogs.table.closing import Closer
+from cogs.table.delivery import edit_or_send, rewind
+from cogs.table.outbox import BucketKey, Outbox, Plan, RestBudget, Run
 from cogs.table.panels import Panels
-from cogs.table.private import Private
+from cogs.table.private import PrivateChannel
 from cogs.table.readers import Readers
 from cogs.table.recorded import TableRecords
 from cogs.table.story import Story
@@ -122,30 +125,33 @@ class TableBot(commands.Bot):
 # --------------------------------------------------------------------------- the hub
 
 
-class TableHub(Private):
-    """Keeps track of the bot's messages and DMs; holds each game's renderer and the story."""
+class TableHub:
+    """Draws every table: its channel messages through the one path of every message, its people
+    through :attr:`private`, closing through :attr:`closer`; holds each game's renderer and the story.
 
-    bot: TableBot
+    It owns the parts and hands each what it needs: the message book (which messages exist, are
+    open, what they show), the outbox (every rate-limited call), the panels (prompts redrawn
+    through a click), the readers (who reads which language).
+    """
 
     def __init__(self, bot: TableBot, store: Store, repo: TableRecords, budget: RestBudget | None = None) -> None:
         self.bot = bot
-        self.store = store
         self.repo = repo  # built by the composition root (bot.py): the cogs do not know the wiring
         self.renderers: dict[str, Renderer] = {}
-        self._open: set[tuple[int, str, int | None]] = set()  # messages whose controls act on their game
         self.readers = Readers(bot, store)  # who reads which language (players' locales stored)
-        # Users whose DMs are closed (kept in the store): they choose via ephemeral prompts. On the
-        # session's clock (the world's time: tests move it, as they move the game's timers).
-        self.closed_dms = ClosedDms(store)
-        self.no_dm: set[int] = self.closed_dms.users
-        self._seen_at: dict[int, float] = {}  # user id -> their latest click or command
         self.outbox = Outbox(budget)  # every rate-limited call goes through it
         self.panels = Panels()  # private prompts redrawn through their player's latest click
-        self.story = Story(bot, self.repo, self.outbox)  # every game's log, on its board and in its thread
-        self._messages: dict[tuple[int, str, int | None], tuple[int, int]] = {}
-        self._loaded: dict[int, int] = {}  # table id -> the generation whose recorded messages were read
-        self._shown: dict[tuple[int, str, int | None], str] = {}  # what each message shows now
-        self._dm_channels: dict[int, int] = {}  # user id -> DM channel id (saves a lookup per DM)
+        self.book = MessageBook(store, repo)  # the bot's messages: where, open or not, what they show
+        self.story = Story(bot, repo, self.outbox)  # every game's log, on its board and in its thread
+        self.private = PrivateChannel(
+            bot, self.book, self.outbox, self.panels, self.readers, ClosedDms(store),
+            # The session's clock (the world's time: tests move it, as they move the game's timers);
+            # the sessions are made after the hub.
+            now=lambda: bot.sessions.clock.now(), lookup=self.message_ref, show=self.show)
+        self.closer = Closer(
+            bot, self.book, repo, self.readers, prepare=self.prepare, lookup=self.message_ref, post=self.post,
+            private=self.private, board_kind=lambda table: self.renderer(table).board_kind(table),
+            closed_fields=lambda table, kind: self.renderer(table).closed_fields(self, table, kind))
 
     def register(self, renderer: Renderer) -> None:
         """Add a game's renderer."""
@@ -155,74 +161,18 @@ class TableHub(Private):
         """Return the renderer of a table's game."""
         return self.renderers[table.spec.name]
 
-    def _now(self) -> float:
-        """The session's clock (the world's time: tests move it, as they move the game's timers)."""
-        return self.bot.sessions.clock.now()
-
     # ------------------------------------------------------------------ messages
 
-    async def message_ref(self, table: Table, kind: str, seat: int | None = None) -> tuple[int, int] | None:
-        """Return (channel id, message id) of a recorded message, loading the store after a restart."""
-        key = (table.id, kind, seat)
-        await self._load(table)
-        return self._messages.get(key)
-
     async def prepare(self, table: Table) -> None:
-        """Before drawing a change of a table: know its messages (and close what a restart left open)."""
-        await self._load(table)
+        """Before drawing a change of a table: know its messages, and at the table's first use in
+        this process close what the bot could not close before it stopped."""
+        if await self.book.load(table):
+            await self.closer.close_stale(table)
 
-    async def _load(self, table: Table) -> None:
-        """Read a table's recorded messages, with which ones are still open: at its first use in this
-        process (closing what the bot could not close before it stopped), and again when another
-        process has written to the table (its messages may have been replaced there)."""
-        if self._loaded.get(table.id) == table.generation:
-            return
-        first = table.id not in self._loaded
-        if not first:
-            self._drop(table.id)
-        self._loaded[table.id] = table.generation
-        for row in await self.store.messages(table.id):
-            key = (table.id, row.kind, row.seat)
-            self._messages.setdefault(key, (row.channel_id, row.message_id))
-            if row.open:
-                self._open.add(key)
-            else:
-                self._open.discard(key)
-        if first:
-            await self._close_stale(table)
-
-    def _drop(self, table_id: int) -> None:
-        """Forget what is known here of a table's messages (they are read again when needed)."""
-        for cache in (self._messages, self._shown):
-            for key in [k for k in cache if k[0] == table_id]:
-                del cache[key]
-        self._open = {k for k in self._open if k[0] != table_id}
-
-    async def remember(self, table: Table, kind: str, message: discord.Message, seat: int | None = None,
-                       *, open: bool = False) -> None:
-        """Record a message so it can be edited (and closed) later, also after a restart."""
-        key = (table.id, kind, seat)
-        self._messages[key] = (message.channel.id, message.id)
-        if open:
-            self._open.add(key)
-        else:
-            self._open.discard(key)
-        await self.store.set_message(table.id, kind, message.channel.id, message.id, seat=seat, open=open)
-
-    async def _mark(self, table: Table, key: tuple[int, str, int | None], fields: dict[str, Any]) -> None:
-        """Record whether an edited message still carries controls (a store write only on a change)."""
-        if "view" not in fields or key not in self._messages:
-            return
-        opening = has_controls(fields["view"]) and key[1] != "summary"
-        if opening == (key in self._open):
-            return
-        if opening:
-            self._open.add(key)
-            ref = self._messages[key]
-            await self.store.set_message(table.id, key[1], ref[0], ref[1], seat=key[2], open=True)
-        else:
-            self._open.discard(key)
-            await self.repo.close_message(table.id, key[1], key[2])
+    async def message_ref(self, table: Table, kind: str, seat: int | None = None) -> Ref | None:
+        """Return (channel id, message id) of a recorded message, loading the store after a restart."""
+        await self.prepare(table)
+        return self.book.ref((table.id, kind, seat))
 
     async def link(self, table: Table, kind: str | None = None) -> str:
         """Return the jump URL of a table message (its current public one by default), else the channel."""
@@ -238,7 +188,7 @@ class TableHub(Private):
         channel_id = table.channel_id
 
         def plan(fresh: bool) -> list[BucketKey]:
-            ref = None if fresh else self._messages.get((table.id, kind, seat))
+            ref = None if fresh else self.book.ref((table.id, kind, seat))
             return [("edit", ref[0])] if ref is not None else [("send", channel_id)]
 
         async def run(latest: dict[str, Any], fresh: bool) -> None:
@@ -265,31 +215,31 @@ class TableHub(Private):
         channel_id = table.channel_id
 
         def plan(fresh: bool) -> list[BucketKey]:
-            found = None if fresh else self._messages.get(key)
+            found = None if fresh else self.book.ref(key)
             return [("edit", found[0])] if found is not None else [("send", channel_id)]
 
         async def run(latest: dict[str, Any], fresh: bool) -> None:
             fields = await draw()
-            await self._mark(table, key, fields)
-            self._remember_shown(key, _signature(fields))
+            await self.book.mark(table, key, fields)
+            self.book.showing(key, signature(fields))
             await self._post_now(table, kind, None, fresh, fields)
 
-        self._shown.pop(key, None)  # what it shows is known once it is drawn
+        self.book.showing(key, None)  # what it shows is known once it is drawn
         await self.outbox.submit(key, {}, plan=plan, run=run)
         return True
 
     async def show(self, table: Table, kind: str, seat: int | None, new: bool, fields: dict[str, Any],
-                   plan: Callable[[bool], list[BucketKey]], run: Run) -> None:
+                   plan: Plan, run: Run) -> None:
         """The one path of every table message (public or DM): skip what is shown already, answer the
         click that pressed it with it, else hand it to the outbox (which coalesces while it waits)."""
         key = (table.id, kind, seat)
-        shown = _signature(fields)
+        shown = signature(fields)
         queued_new = self.outbox.queued_new(key)
-        if not new and not queued_new and shown is not None and self._shown.get(key) == shown:
+        if not new and not queued_new and self.book.shows(key, shown):
             return  # the message already shows exactly this (or will, once its queued call is sent)
         ref = None if new or queued_new else await self.message_ref(table, kind, seat)
         if ref is not None:
-            await self._mark(table, key, fields)  # what it will show: open or closed from now on
+            await self.book.mark(table, key, fields)  # what it will show: open or closed from now on
         answer = answering(ref[1]) if ref is not None else None
         if ref is not None and (answer is not None or self.panels.live(ref[1])):
             # The click being handled pressed this very message, or a recent click on this private
@@ -298,9 +248,9 @@ class TableHub(Private):
             self.outbox.discard(key)
             await self.outbox.settle(key)
             if await (self._answer(answer, fields) if answer is not None else self.panels.redraw(ref[1], fields)):
-                self._remember_shown(key, shown)
+                self.book.showing(key, shown)
                 return
-        self._remember_shown(key, shown)
+        self.book.showing(key, shown)
         await self.outbox.submit(key, fields, new=new, plan=plan, run=run)
 
     async def _answer(self, answer: Answer, fields: dict[str, Any]) -> bool:
@@ -312,9 +262,7 @@ class TableHub(Private):
             # Expired (the bot was very late) or a Discord fault: a plain edit still works, with any
             # image rewound (the failed request read it).
             log.warning("a click's answer failed (%s %s); the message is edited instead", exc.status, exc.text)
-            for item in fields.get("attachments") or []:
-                if isinstance(item, discord.File):
-                    item.reset()
+            rewind(fields)
             return False
         return True
 
@@ -323,51 +271,18 @@ class TableHub(Private):
         ref = None if new else await self.message_ref(table, kind, seat)
         channel = self.bot.get_partial_messageable(table.channel_id)
         try:
-            message = await self._edit_or_send(ref, fields, lambda latest: channel.send(**latest))
+            message = await edit_or_send(self.bot, ref, fields, lambda latest: channel.send(**latest))
         except discord.Forbidden:
             log.warning("table %s: no permission to post in channel %s", table.id, table.channel_id)
-            self._shown.pop((table.id, kind, seat), None)
+            self.book.showing((table.id, kind, seat), None)
             return
         except discord.HTTPException as exc:  # Discord refused it: the next redraw tries again
             log.warning("table %s: Discord refused a %s message (%s %s)", table.id, kind, exc.status, exc.text)
-            self._shown.pop((table.id, kind, seat), None)
+            self.book.showing((table.id, kind, seat), None)
             return
         self.outbox.requests_ended()  # recording the message sends nothing: the budget is free again
         if message is not None:
-            await self.remember(table, kind, message, seat, open=opens(kind, fields))
-
-    async def _edit_or_send(self, ref: tuple[int, int] | None, fields: dict[str, Any],
-                            send: Callable[[dict[str, Any]], Awaitable[discord.Message]]) -> discord.Message | None:
-        """Edit the recorded message, or send one when there is none (or it was deleted); return a sent one.
-
-        What was asked as an edit may run as a send and the other way round (the message appeared
-        or vanished while the call waited): an edit's pictures are ``attachments``, a send's ``files``.
-        """
-        if ref is not None:
-            if "files" in fields:
-                fields = dict(fields)
-                fields["attachments"] = fields.pop("files")
-            try:
-                # The public API also builds a Message from Discord's reply (unread here): 0.1-0.3 ms
-                # of CPU per edit (bench/message_edit_cost.py), at most ~1 % of a core at the 50
-                # requests/s Discord allows a bot.
-                await self.bot.get_partial_messageable(ref[0]).get_partial_message(ref[1]).edit(**fields)
-                return None
-            except discord.NotFound:
-                # Deleted: send a fresh one (its files were read by the failed edit: rewind them).
-                for item in fields.get("attachments") or []:
-                    if isinstance(item, discord.File):
-                        item.reset()
-        if "attachments" in fields:  # a send takes files, not attachments (a first DM may carry a picture)
-            fields = dict(fields)
-            fields["files"] = fields.pop("attachments")
-        return await send(fields)
-
-    def _remember_shown(self, key: tuple[int, str, int | None], shown: str | None) -> None:
-        if shown is None:
-            self._shown.pop(key, None)
-        else:
-            self._shown[key] = shown
+            await self.book.remember(table, kind, message, seat, open=opens(kind, fields))
 
     async def remind_privately(self, table: Table, seats: Sequence[int]) -> None:
         """DM each seat that its time is running out, naming the table and linking to it (public
@@ -382,27 +297,4 @@ class TableHub(Private):
             with self.readers.privately(table, seat):
                 text = t("play.reminder", game=self.renderer(table).title(), channel=f"<#{table.channel_id}>",
                          when=when(table.deadline), url=url)
-            await self.send_dm(user_id, (table.id, "notice", seat), content=text)
-
-    # ------------------------------------------------------------------ lobby drawing
-
-    def forget(self, table: Table) -> None:
-        """A table has finished or ended: drop what its messages showed (kept only to skip no-op edits)."""
-        for key in [k for k in self._shown if k[0] == table.id]:
-            del self._shown[key]
-
-
-def _signature(fields: dict[str, Any]) -> str | None:
-    """Return what a message with these fields shows, to skip edits that change nothing
-    (None when files are involved: attachments are always sent)."""
-    if {"file", "files", "attachments"} & fields.keys():
-        return None
-    embed = fields.get("embed")
-    embeds = fields.get("embeds") or []
-    view = fields.get("view")
-    shown = {
-        "content": fields.get("content"),
-        "embeds": [e.to_dict() for e in ([embed] if embed is not None else []) + list(embeds)],
-        "view": view.to_components() if isinstance(view, discord.ui.View) else None,
-    }
-    return json.dumps(shown, sort_keys=True, default=str)
+            await self.private.send(user_id, (table.id, "notice", seat), content=text)

@@ -75,7 +75,7 @@ class TableListener:
             with hub.readers.privately(table, seat):
                 text = t("play.timed_out_you", game=renderer.title(), channel=f"<#{table.channel_id}>",
                          label=renderer.timeout_label(first, you=True), url=url)
-            await hub.tell(table, seat, "notice", text)  # replaces its reminder if that is not sent yet
+            await hub.private.tell(table, seat, "notice", text)  # replaces its reminder if that is not sent yet
 
     async def reminded(self, table: Table, seats: list[int]) -> None:
         """Let the game's renderer remind the seats privately."""
@@ -92,7 +92,7 @@ class TableListener:
         await hub.prepare(table)
         with hub.readers.privately(table, seat):
             note = t("play.closed_resigned", game=renderer.title())
-        await hub.close(table, "dm", seat, note)
+        await hub.closer.close(table, "dm", seat, note)
         with hub.readers.publicly(table):
             await hub.story.note(table, table.seat_events[-1], renderer)
             await renderer.refresh(hub, table)
@@ -101,22 +101,22 @@ class TableListener:
         """The summary, the rest of the log, and every control of the game closed."""
         hub = self.hub
         self._told = {told for told in self._told if told[0] != table.id}
-        hub.forget(table)
+        hub.book.forget_shown(table)
         renderer = hub.renderer(table)
         await hub.readers.load(table)
         await hub.prepare(table)
         with hub.readers.publicly(table):
             await renderer.finished(hub, table, result)
             await hub.story.end(table, [t("play.log_over", url=await hub.link(table, "summary"))], renderer)
-        await hub.close_all(table, "play.closed_over", "play.closed_over_dm", game=renderer.title(),
+        await hub.closer.close_all(table, "play.closed_over", "play.closed_over_dm", game=renderer.title(),
                             channel=f"<#{table.channel_id}>")
-        hub.forget_messages(table)
+        hub.book.forget(table)
 
     async def ended(self, table: Table, reason: str) -> None:
         """Close every control of the table, tell the channel and every seated person."""
         hub = self.hub
         self._told = {told for told in self._told if told[0] != table.id}
-        hub.forget(table)
+        hub.book.forget_shown(table)
         renderer = hub.renderer(table)
         lobby_key, note_key = ENDINGS.get(reason, ("lobby.abandoned", "play.closed_abandoned"))
         await hub.readers.load(table)
@@ -125,7 +125,7 @@ class TableListener:
             embed = discord.Embed(title=renderer.title(), description=t(lobby_key), colour=discord.Colour.dark_grey())
             await hub.post(table, "lobby", embed=embed, view=None)
             await hub.story.end(table, [t(note_key)], renderer)
-        await hub.close_all(table, note_key, note_key)
+        await hub.closer.close_all(table, note_key, note_key)
         if table.state is not None:
             # A game was under way: say so where everyone looks, not only on the old lobby message,
             # and mention every seated person (one message tells them all, DMs open or not).
@@ -134,4 +134,4 @@ class TableListener:
                 text = t("play.ended_public", game=renderer.title(), note=t(note_key))
             await hub.post(table, "ended", new=True, content=mentions + text)
         hub.story.forget(table)
-        hub.forget_messages(table)
+        hub.book.forget(table)

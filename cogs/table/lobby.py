@@ -109,7 +109,7 @@ async def lobby_op(hub: TableHub, interaction: discord.Interaction, table_id: in
             if op == "join":
                 table = await sessions.join(table_id, as_seat(user))
                 renderer = hub.renderer(table)
-                ok = not renderer.dm_prompts or await hub.check_dm(
+                ok = not renderer.dm_prompts or await hub.private.check_dms(
                     user, t("lobby.dm_ok", game=renderer.title(), channel=f"<#{table.channel_id}>"))
                 done = t("lobby.joined")
                 note = "" if ok else t("lobby.dm_closed")

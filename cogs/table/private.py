@@ -1,27 +1,30 @@
-"""A seat's private channel (a mixin of :class:`cogs.table.hub.TableHub`): DM prompts and notes.
+"""A seat's private channel: DM prompts, one-off DMs, private notes, and who is away.
 
 A prompt is a DM edited in place; a user whose DMs are closed is remembered
 (:mod:`cogs.table.closed_dms`) and gets ephemeral prompts instead, redrawn through their latest
 click (:mod:`cogs.table.panels`). Private notes go where the person looks without a rate-limited
-call when possible. Every DM goes through the outbox like a channel message.
+call when possible. Every DM goes through the outbox like a channel message, and a prompt through
+the hub's one path of every table message (which may answer a click with it).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import discord
 
+from cogs.table.book import MessageBook, opens
 from cogs.table.closed_dms import ClosedDms
-from cogs.table.closing import Closing, opens
-from cogs.table.outbox import BucketKey, Outbox, Run
+from cogs.table.delivery import Lookup, Show, edit_or_send
+from cogs.table.outbox import BucketKey, Outbox
 from cogs.table.panels import Panels
+from cogs.table.readers import Readers
 from engine.session import Table
 from i18n import t
 
-__all__ = ["AWAY_AFTER_S", "Private"]
+__all__ = ["AWAY_AFTER_S", "PrivateChannel"]
 
 log = logging.getLogger(__name__)
 
@@ -29,39 +32,35 @@ AWAY_AFTER_S = 60.0
 """A player who has not clicked or typed a command for this long may be looking elsewhere: only
 then is their turn worth a DM that notifies them (a rate-limited call each)."""
 
-Key = tuple[int, str, int | None]
 
+class PrivateChannel:
+    """What reaches one person: their DM prompt, one-off DMs, private notes; whether they are away.
 
-class Private(Closing):
-    """What reaches one person: their DM prompt, one-off DMs, private notes; whether they are away."""
+    Given by the hub: the message book, the outbox, the panels, the readers, the clock (the
+    session's: tests move it, as they move the game's timers), and the hub's ``lookup`` and
+    ``show`` (a prompt is a table message like any other).
+    """
 
-    # Provided by TableHub.
-    no_dm: set[int]
-    panels: Panels
-    outbox: Outbox
-    closed_dms: ClosedDms
-    _seen_at: dict[int, float]
-    _dm_channels: dict[int, int]
+    def __init__(self, bot: discord.Client, book: MessageBook, outbox: Outbox, panels: Panels, readers: Readers,
+                 closed_dms: ClosedDms, now: Callable[[], float], lookup: Lookup, show: Show) -> None:
+        self.bot = bot
+        self.book = book
+        self.outbox = outbox
+        self.panels = panels
+        self.readers = readers
+        # Users whose DMs are closed (kept in the store): they choose via ephemeral prompts.
+        self.closed_dms = closed_dms
+        self.no_dm: set[int] = closed_dms.users
+        self.now = now
+        self.lookup = lookup
+        self.show = show
+        self._seen_at: dict[int, float] = {}  # user id -> their latest click or command
+        self._dm_channels: dict[int, int] = {}  # user id -> DM channel id (saves a lookup per DM)
 
-    def _now(self) -> float:
-        raise NotImplementedError
+    # ------------------------------------------------------------------ prompts
 
-    async def show(self, table: Table, kind: str, seat: int | None, new: bool, fields: dict[str, Any],
-                   plan: Callable[[bool], list[BucketKey]], run: Run) -> None:
-        raise NotImplementedError
-
-    async def _edit_or_send(self, ref: tuple[int, int] | None, fields: dict[str, Any],
-                            send: Callable[[dict[str, Any]], Awaitable[discord.Message]]) -> discord.Message | None:
-        raise NotImplementedError
-
-    async def remember(self, table: Table, kind: str, message: discord.Message, seat: int | None = None,
-                       *, open: bool = False) -> None:
-        raise NotImplementedError
-
-    # ------------------------------------------------------------------ DMs
-
-    async def dm(self, table: Table, seat: int, *, new: bool = False, closing: str | None = None,
-                 **fields: Any) -> bool:
+    async def prompt(self, table: Table, seat: int, *, new: bool = False, closing: str | None = None,
+                     **fields: Any) -> bool:
         """Send or edit a seat's DM prompt; return False when the user's DMs are known to be closed.
 
         A ``new`` prompt first closes the seat's previous one (with ``closing`` as its text, or a
@@ -76,46 +75,65 @@ class Private(Closing):
             if ephemeral is not None:
                 await self.panels.redraw(ephemeral, fields)
             return False
-        if new and await self.message_ref(table, "dm", seat) is not None and (table.id, "dm", seat) in self._open:
+        if new and await self.lookup(table, "dm", seat) is not None and self.book.is_open((table.id, "dm", seat)):
             with self.readers.privately(table, seat):
                 note = closing or t("play.closed_moved_on")
-            await self.close(table, "dm", seat, note)
+            await self.close_prompt(table, seat, note)
 
         def plan(fresh: bool) -> list[BucketKey]:
-            ref = None if fresh else self._messages.get((table.id, "dm", seat))
+            ref = None if fresh else self.book.ref((table.id, "dm", seat))
             if ref is not None:
                 return [("edit", ref[0])]
             known = self._dm_channels.get(user_id)
             return [("send", known)] if known is not None else [("dm", 0), ("send", 0)]
 
         async def run(latest: dict[str, Any], fresh: bool) -> None:
-            await self._dm_now(table, seat, user_id, fresh, latest)
+            await self._prompt_now(table, seat, user_id, fresh, latest)
 
         await self.show(table, "dm", seat, new, fields, plan, run)
         return True
 
-    async def _dm_now(self, table: Table, seat: int, user_id: int, new: bool, fields: dict[str, Any]) -> None:
+    async def close_prompt(self, table: Table, seat: int, note: str, **fields: Any) -> None:
+        """Close a seat's prompt that is no longer the place to act: its buttons go, ``note`` says
+        what became of it; without ``fields`` redrawing it, its embed goes too (its question is over)."""
+        ref = await self.lookup(table, "dm", seat)
+        if ref is None or (not self.book.is_open((table.id, "dm", seat)) and not fields):
+            return
+        body = {"content": note, **fields, "view": None}
+        if not {"embed", "embeds"} & fields.keys():
+            body["embed"] = None
+        await self.prompt(table, seat, **body)
+
+    async def _prompt_now(self, table: Table, seat: int, user_id: int, new: bool, fields: dict[str, Any]) -> None:
         """Edit or send a DM prompt now (the outbox calls this when the budget allows)."""
         if user_id in self.no_dm:
             return  # learnt meanwhile: no request that is sure to fail
-        ref = None if new else await self.message_ref(table, "dm", seat)
+        ref = None if new else await self.lookup(table, "dm", seat)
 
         async def send(latest: dict[str, Any]) -> discord.Message:
             return await (await self._dm_channel(user_id)).send(**latest)
 
         try:
-            message = await self._edit_or_send(ref, fields, send)
+            message = await edit_or_send(self.bot, ref, fields, send)
         except discord.Forbidden:
             self.dms_closed(user_id)
-            self._shown.pop((table.id, "dm", seat), None)
+            self.book.showing((table.id, "dm", seat), None)
             return
         except discord.HTTPException as exc:  # e.g. not a user Discord lets the bot write to
             log.warning("table %s: Discord refused a DM to seat %s (%s %s)", table.id, seat, exc.status, exc.text)
-            self._shown.pop((table.id, "dm", seat), None)
+            self.book.showing((table.id, "dm", seat), None)
             return
-        self.outbox.requests_ended()  # as in _post_now
+        self.outbox.requests_ended()  # as in the hub's channel messages: recording sends nothing
         if message is not None:
-            await self.remember(table, "dm", message, seat, open=opens("dm", fields))
+            await self.book.remember(table, "dm", message, seat, open=opens("dm", fields))
+
+    async def prompt_live(self, table: Table, seat: int) -> bool:
+        """Return True when the seat's DM prompt can be redrawn through their latest click on it
+        (no rate-limited call, and no new DM needed to reach them)."""
+        ref = await self.lookup(table, "dm", seat)
+        return ref is not None and self.panels.live(ref[1])
+
+    # ------------------------------------------------------------------ one-off DMs and notes
 
     async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
         """Return the DM channel with a user, opening it (one REST call) the first time."""
@@ -127,7 +145,7 @@ class Private(Closing):
         self._dm_channels[user_id] = channel.id
         return channel
 
-    async def send_dm(self, user_id: int, key: Hashable, **fields: Any) -> None:
+    async def send(self, user_id: int, key: Hashable, **fields: Any) -> None:
         """Send a one-off DM (a reminder, a notice) through the outbox; nothing if DMs are closed."""
         if user_id in self.no_dm:
             return
@@ -148,35 +166,7 @@ class Private(Closing):
 
         await self.outbox.submit(key, fields, new=True, plan=plan, run=run)
 
-    def dms_closed(self, user_id: int) -> None:
-        """Remember that a user's DMs are closed: no DM is tried again until they interact again."""
-        self.closed_dms.closed(user_id, self._now())
-
-    def interacted(self, user_id: int) -> None:
-        """A user clicked or ran a command: if their DMs were closed a while ago, try them again
-        (:mod:`cogs.table.closed_dms`)."""
-        now = self._now()
-        self._seen_at[user_id] = now
-        self.closed_dms.interacted(user_id, now)
-
-    def away(self, user_id: int) -> bool:
-        """Return True when the user has not interacted for :data:`AWAY_AFTER_S` (or not since start-up)."""
-        seen = self._seen_at.get(user_id)
-        return seen is None or self._now() - seen >= AWAY_AFTER_S
-
-    async def prompt_live(self, table: Table, seat: int) -> bool:
-        """Return True when the seat's DM prompt can be redrawn through their latest click on it
-        (no rate-limited call, and no new DM needed to reach them)."""
-        ref = await self.message_ref(table, "dm", seat)
-        return ref is not None and self.panels.live(ref[1])
-
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """discord.py's ``on_interaction`` event: every click and command counts as interacting, and
-        a click on a private prompt can redraw it later (:mod:`cogs.table.panels`)."""
-        self.interacted(interaction.user.id)
-        self.panels.clicked(interaction)
-
-    async def tell_privately(self, table: Table, seat: int, note: str) -> None:
+    async def note(self, table: Table, seat: int, note: str) -> None:
         """Show a seat's person ``note`` where only they look, without a rate-limited call when
         possible: their latest private answer (redrawn through its click), else their open DM
         prompt (closed with the note). With neither, their status shows it when they ask."""
@@ -185,8 +175,8 @@ class Private(Closing):
             return
         if await self.panels.redraw_reply(table.id, user_id, {"content": note, "embed": None, "view": None}):
             return
-        if await self.message_ref(table, "dm", seat) is not None and (table.id, "dm", seat) in self._open:
-            await self.close(table, "dm", seat, note)
+        if await self.lookup(table, "dm", seat) is not None and self.book.is_open((table.id, "dm", seat)):
+            await self.close_prompt(table, seat, note)
 
     async def tell(self, table: Table, seat: int, key: str, text: str) -> None:
         """Send a seat's person a private line (a new DM: it notifies), unless their DMs are closed;
@@ -194,9 +184,9 @@ class Private(Closing):
         newest ("notice": a reminder, then "your time ran out", replaces one not sent yet)."""
         user_id = table.seats[seat].user_id
         if user_id is not None:
-            await self.send_dm(user_id, (table.id, key, seat), content=text)
+            await self.send(user_id, (table.id, key, seat), content=text)
 
-    async def check_dm(self, user: discord.User | discord.Member, text: str) -> bool:
+    async def check_dms(self, user: discord.User | discord.Member, text: str) -> bool:
         """Send a DM to check that the user accepts them; remember when they do not.
 
         A user known to have closed DMs is not tried again (an invalid request) unless
@@ -204,7 +194,30 @@ class Private(Closing):
         """
         if user.id in self.no_dm:
             return False
-        await self.send_dm(user.id, ("check", user.id), content=text)
+        await self.send(user.id, ("check", user.id), content=text)
         await self.outbox.finished(("check", user.id))
         return user.id not in self.no_dm
 
+    # ------------------------------------------------------------------ who is there
+
+    def dms_closed(self, user_id: int) -> None:
+        """Remember that a user's DMs are closed: no DM is tried again until they interact again."""
+        self.closed_dms.closed(user_id, self.now())
+
+    def interacted(self, user_id: int) -> None:
+        """A user clicked or ran a command: if their DMs were closed a while ago, try them again
+        (:mod:`cogs.table.closed_dms`)."""
+        now = self.now()
+        self._seen_at[user_id] = now
+        self.closed_dms.interacted(user_id, now)
+
+    def away(self, user_id: int) -> bool:
+        """Return True when the user has not interacted for :data:`AWAY_AFTER_S` (or not since start-up)."""
+        seen = self._seen_at.get(user_id)
+        return seen is None or self.now() - seen >= AWAY_AFTER_S
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """discord.py's ``on_interaction`` event: every click and command counts as interacting, and
+        a click on a private prompt can redraw it later (:mod:`cogs.table.panels`)."""
+        self.interacted(interaction.user.id)
+        self.panels.clicked(interaction)

@@ -64,20 +64,20 @@ async def test_closed_dms_are_not_tried_again_until_the_user_interacts(fake, tab
     lobby = lobby_of(fake, table)
     rec = await fake.click(cy, lobby, lobby_id(lobby, "join"))  # the DM check fails: one 403
     assert "could not send you a direct message" in rec.replies[-1].render()
-    assert fake.invalid_requests == 1 and cy.id in hub.no_dm
+    assert fake.invalid_requests == 1 and cy.id in hub.private.no_dm
     for n in range(3):  # reminders and notices: not even tried
-        await hub.send_dm(cy.id, ("notice", n), content="hello")
+        await hub.private.send(cy.id, ("notice", n), content="hello")
     await hub.outbox.drained()
     rec = await fake.slash(cy, table, "sakkara status", {})  # interacting soon after: still not tried
-    await hub.send_dm(cy.id, ("notice", 9), content="hello")
+    await hub.private.send(cy.id, ("notice", 9), content="hello")
     await hub.outbox.drained()
     assert fake.invalid_requests == 1 and fake.dm_messages(cy) == []
     # A while later Cy has opened their DMs and interacts: the next DM is tried, and arrives.
     monkeypatch.setattr(closed_dms_module, "DM_RETRY_AFTER_S", 0.0)
     fake.open_dms(cy)
     await fake.slash(cy, table, "sakkara status", {})
-    assert cy.id not in hub.no_dm
-    await hub.send_dm(cy.id, ("notice", 10), content="welcome back")
+    assert cy.id not in hub.private.no_dm
+    await hub.private.send(cy.id, ("notice", 10), content="welcome back")
     await hub.outbox.drained()
     assert [m.content for m in fake.dm_messages(cy)] == ["welcome back"] and fake.invalid_requests == 1
     await fake.stop(bot)
@@ -95,21 +95,21 @@ async def test_closed_dms_are_remembered_across_a_restart(fake, table, store, cl
     await fake.click(cy, lobby, lobby_id(lobby, "join"))  # the DM check fails: one 403
     assert fake.invalid_requests == 1
     again = await restart(fake, bot, store, clock)
-    assert cy.id in again.hub.no_dm
+    assert cy.id in again.hub.private.no_dm
     for n in range(3):  # reminders and notices after the restart: not even tried
-        await again.hub.send_dm(cy.id, ("notice", n), content="hello")
+        await again.hub.private.send(cy.id, ("notice", n), content="hello")
     await again.hub.outbox.drained()
     assert fake.invalid_requests == 1 and fake.dm_messages(cy) == []
     # Ten minutes later Cy has opened their DMs and runs a command: tried again, and that is kept.
     fake.open_dms(cy)
     await fake.run(clock.advance, closed_dms_module.DM_RETRY_AFTER_S + 1)
     await fake.slash(cy, table, "sakkara status", {})
-    await again.hub.send_dm(cy.id, ("notice", 9), content="welcome back")
+    await again.hub.private.send(cy.id, ("notice", 9), content="welcome back")
     await again.hub.outbox.drained()
     assert [m.content for m in fake.dm_messages(cy)] == ["welcome back"]
     third = await restart(fake, again, store, clock)
-    assert cy.id not in third.hub.no_dm
-    await third.hub.send_dm(cy.id, ("notice", 10), content="still here")
+    assert cy.id not in third.hub.private.no_dm
+    await third.hub.private.send(cy.id, ("notice", 10), content="still here")
     await third.hub.outbox.drained()
     assert [m.content for m in fake.dm_messages(cy)] == ["welcome back", "still here"]
     assert fake.invalid_requests == 1
@@ -132,7 +132,7 @@ async def test_a_user_who_keeps_dms_closed_costs_one_invalid_request_per_retry(f
     for n in range(3):
         await fake.slash(cy, table, "incan status", {})  # interacts: may be tried once more
         for k in range(3):
-            await bot.hub.send_dm(cy.id, ("notice", n, k), content="hello")
+            await bot.hub.private.send(cy.id, ("notice", n, k), content="hello")
         await bot.hub.outbox.drained()
     assert fake.invalid_requests == 3  # one per interaction, not one per DM
     await fake.stop(bot)
