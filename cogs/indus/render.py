@@ -30,7 +30,6 @@ from cogs.indus.words import (
     space_label,
     square_name,
 )
-from cogs.table.answer import acknowledged_while_drawing
 from cogs.table.attach import board_file
 from cogs.table.hub import TableHub
 from cogs.table.text import deadline_line, name_of, seat_label
@@ -198,7 +197,7 @@ class IndusRenderer:
         return " · ".join(parts)
 
     async def _fields(self, hub: TableHub, table: Table) -> tuple[dict[str, Any], bytes | None]:
-        with acknowledged_while_drawing():
+        with hub.clicks.acknowledged_while_drawing():
             png = await drawn(board_png, GAME.view(table.state, None), [seat.display_name for seat in table.seats])
         owing = table.humans_owing()
         content = t("indus.your_turn_public", mention=f"<@{table.seats[owing[0]].user_id}>") if owing else None

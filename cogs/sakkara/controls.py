@@ -31,7 +31,6 @@ from cogs.sakkara.words import (
     whose_turn,
     worker_name,
 )
-from cogs.table.answer import acknowledged_while_drawing
 from cogs.table.attach import board_file
 from cogs.table.buttons import ActButton, ActSelect, control_for, guarded, refuse, table_for
 from cogs.table.hub import TableHub
@@ -297,7 +296,7 @@ async def dm_with_rack(hub: TableHub, table: Table, seat: int, *, new: bool = Fa
     if module is None:
         await hub.private.prompt(table, seat, new=new, **fields)
         return
-    with acknowledged_while_drawing():
+    with hub.clicks.acknowledged_while_drawing():
         png = await drawn(module.private_image, GAME.view(table.state, seat), names(table))
     embed = fields.get("embed")
     if isinstance(embed, discord.Embed):

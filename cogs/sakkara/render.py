@@ -23,7 +23,6 @@ from cogs.sakkara import words
 from cogs.sakkara.controls import dm_with_rack, prompt_at
 from cogs.sakkara.summary import summary
 from cogs.sakkara.words import builder_text, event_line, motif, names, round_title, seat_field, text_board, whose_turn
-from cogs.table.answer import acknowledged_while_drawing
 from cogs.table.attach import board_file
 from cogs.table.buttons import PeekButton
 from cogs.table.hub import TableHub
@@ -132,7 +131,7 @@ class SakkaraRenderer:
         module = words.boards()
         png = None
         if module is not None:
-            with acknowledged_while_drawing():
+            with hub.clicks.acknowledged_while_drawing():
                 png = await drawn(module.board_image, GAME.view(table.state, None), names(table))
         fields = self._public_fields(hub, table, png)
         await post_with_image(hub, table, kind, png, new=new, **fields)

@@ -3,8 +3,10 @@
 Every component is a ``DynamicItem`` whose custom_id carries the table id (and, for moves, the
 decision window and the action), so buttons keep working after a restart and a stale or repeated
 click gets a private refusal instead of an effect. A move is committed by the session before
-anything is shown, and the click is answered by the redraw of the pressed message itself (one
-REST call; see :class:`Answer`). Errors are answered privately and change nothing.
+anything is shown. The handler hands the click to the hub for the session call, so the redraw of
+the pressed message answers it (one REST call; see :mod:`cogs.table.answer`); otherwise
+:func:`confirm_move` answers it from the session's update. Errors are answered privately and
+change nothing.
 """
 
 from __future__ import annotations
@@ -19,15 +21,15 @@ from typing import Any, TypeVar, cast
 
 import discord
 
-from cogs.table.answer import answering_click
+from cogs.table.answer import Answer, answering_click
 from cogs.table.gate import admit, claim, turn_away, unreachable
 from cogs.table.hub import TableBot, TableHub
-from engine.session import Place, SeatSpec, SessionError, Table
+from engine.session import Place, SeatSpec, SessionError, Table, Update
 from i18n import t
 
 __all__ = ["DYNAMIC_ITEMS", "ActButton", "ActSelect", "PeekButton", "act_and_confirm", "as_seat", "can_manage",
-           "control_for", "decode_action", "encode_action", "guarded", "hub_of", "place_of", "refuse", "reply",
-           "table_for"]
+           "confirm_move", "control_for", "decode_action", "encode_action", "guarded", "hub_of", "place_of", "refuse",
+           "reply", "table_for"]
 
 log = logging.getLogger(__name__)
 
@@ -177,40 +179,48 @@ async def act_and_confirm(interaction: discord.Interaction, table_id: int, windo
     hub = hub_of(interaction)
     async with answering_click(interaction) as answer:
         try:
-            await table_for(interaction, table_id)
-            update = await hub.bot.sessions.act(table_id, interaction.user.id, window, action)
+            with hub.clicks.handling(answer):  # the renderer's redraw of the pressed message answers it
+                await table_for(interaction, table_id)
+                update = await hub.bot.sessions.act(table_id, interaction.user.id, window, action)
         except SessionError as exc:
             answer.stop_guard()
             await answer.settled()
             await refuse(interaction, exc)
             return
-        table = update.table
-        seat = table.seat_of(interaction.user.id)
-        message = interaction.message
-        ephemeral = message is not None and message.flags.ephemeral
-        shared = message is not None and not ephemeral and interaction.guild_id is not None
-        if answer.used:
-            await answer.defer()  # the renderer's redraw of the pressed message was the answer
-        elif shared:
-            # A move pressed on a message everyone sees (Incan Gold's Torch / Camp) that did not
-            # change it: confirm privately, with the player's own prompt (they may change their mind).
-            answer.stop_guard()
-            await answer.settled()
-            if seat is not None and table.status == "playing":
-                embed, view = hub.renderer(table).prompt(hub, table, seat)
-                first = not interaction.response.is_done()
-                await reply(interaction, None, embed=embed, **({"view": view} if view is not None else {}))
-                if first:  # the reply is the original response: it can be redrawn later
-                    hub.panels.replied(table.id, interaction)
-            else:
-                await answer.defer()
-        elif seat is not None and update.new_window and seat in table.humans_owing() and not ephemeral:
-            await answer.defer()  # the renderer sent the next prompt as a new message
-        elif seat is not None and table.status == "playing":
+        await confirm_move(hub, interaction, answer, update)
+
+
+async def confirm_move(hub: TableHub, interaction: discord.Interaction, answer: Answer, update: Update) -> None:
+    """Answer a move's click from the session's update, unless the redraw of the pressed message did:
+    a private prompt for a press on a message everyone sees, a deferral when the next prompt is a
+    new message, else the clicker's prompt (or no controls) on the pressed message."""
+    table = update.table
+    seat = table.seat_of(interaction.user.id)
+    message = interaction.message
+    ephemeral = message is not None and message.flags.ephemeral
+    shared = message is not None and not ephemeral and interaction.guild_id is not None
+    if answer.redrawn:
+        await answer.defer()  # the renderer's redraw of the pressed message was the answer
+    elif shared:
+        # A move pressed on a message everyone sees (Incan Gold's Torch / Camp) that did not
+        # change it: confirm privately, with the player's own prompt (they may change their mind).
+        answer.stop_guard()
+        await answer.settled()
+        if seat is not None and table.status == "playing":
             embed, view = hub.renderer(table).prompt(hub, table, seat)
-            await answer.edit(embed=embed, view=view)
+            first = not interaction.response.is_done()
+            await reply(interaction, None, embed=embed, **({"view": view} if view is not None else {}))
+            if first:  # the reply is the original response: it can be redrawn later
+                hub.panels.replied(table.id, interaction)
         else:
-            await answer.edit(view=None)
+            await answer.defer()
+    elif seat is not None and update.new_window and seat in table.humans_owing() and not ephemeral:
+        await answer.defer()  # the renderer sent the next prompt as a new message
+    elif seat is not None and table.status == "playing":
+        embed, view = hub.renderer(table).prompt(hub, table, seat)
+        await answer.edit(embed=embed, view=view)
+    else:
+        await answer.edit(view=None)
 
 
 class ActSelect(discord.ui.DynamicItem[discord.ui.Select[Any]],

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 import discord
 from discord.ext import commands
 
-from cogs.table.answer import Answer, answering
+from cogs.table.answer import Answer, Clicks
 from cogs.table.book import MessageBook, Ref, opens, signature
 from cogs.table.closed_dms import ClosedDms
 from cogs.table.closing import Closer
@@ -141,6 +141,7 @@ class TableHub:
         self.readers = Readers(bot, store)  # who reads which language (players' locales stored)
         self.outbox = Outbox(budget)  # every rate-limited call goes through it
         self.panels = Panels()  # private prompts redrawn through their player's latest click
+        self.clicks = Clicks()  # the clicks being handled, each answered by the redraw of what it pressed
         self.book = MessageBook(store, repo)  # the bot's messages: where, open or not, what they show
         self.story = Story(bot, repo, self.outbox)  # every game's log, on its board and in its thread
         self.private = PrivateChannel(
@@ -210,7 +211,7 @@ class TableHub:
         if not self.outbox.waiting(key) or self.outbox.queued_new(key):
             return False
         ref = await self.message_ref(table, kind)
-        if ref is None or answering(ref[1]) is not None:
+        if ref is None or self.clicks.pressed(ref[1]) is not None:
             return False
         channel_id = table.channel_id
 
@@ -240,7 +241,7 @@ class TableHub:
         ref = None if new or queued_new else await self.message_ref(table, kind, seat)
         if ref is not None:
             await self.book.mark(table, key, fields)  # what it will show: open or closed from now on
-        answer = answering(ref[1]) if ref is not None else None
+        answer = self.clicks.pressed(ref[1]) if ref is not None else None
         if ref is not None and (answer is not None or self.panels.live(ref[1])):
             # The click being handled pressed this very message, or a recent click on this private
             # prompt can still redraw it: either way through an interaction endpoint, exempt from

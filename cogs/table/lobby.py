@@ -100,35 +100,10 @@ async def lobby_op(hub: TableHub, interaction: discord.Interaction, table_id: in
     exempt from the rate limits); a command, or an operation that redraws nothing, by a private
     line. Only a closed DM found at Join adds a private note after the redraw.
     """
-    sessions = hub.bot.sessions
-    user = interaction.user
     async with answering_click(interaction) as answer:
-        note = ""
         try:
-            here = await table_for(interaction, table_id)
-            if op == "join":
-                table = await sessions.join(table_id, as_seat(user))
-                renderer = hub.renderer(table)
-                ok = not renderer.dm_prompts or await hub.private.check_dms(
-                    user, t("lobby.dm_ok", game=renderer.title(), channel=f"<#{table.channel_id}>"))
-                done = t("lobby.joined")
-                note = "" if ok else t("lobby.dm_closed")
-            elif op == "leave":
-                await sessions.leave(table_id, user.id)
-                done = t("lobby.left")
-            elif op == "start":
-                await sessions.start(table_id, user.id)
-                done = t("lobby.started")
-            elif op == "cancel":
-                await sessions.cancel(table_id, user.id, can_manage(interaction))
-                done = t("lobby.cancelled")
-            elif op == "ai-remove":
-                await sessions.remove_ai(table_id, user.id)
-                done = t("lobby.done")
-            else:
-                with hub.readers.publicly(here):  # a bot seat's name is read by the whole table
-                    await sessions.add_ai(table_id, user.id, op.removeprefix("ai-"))
-                done = t("lobby.done")
+            with hub.clicks.handling(answer):  # the lobby's redraw answers a press on it
+                done, note = await _run_op(hub, interaction, table_id, op)
         except SessionError as exc:
             answer.stop_guard()
             await answer.settled()
@@ -136,10 +111,43 @@ async def lobby_op(hub: TableHub, interaction: discord.Interaction, table_id: in
             return
         answer.stop_guard()
         await answer.settled()
-        if not answer.used:
+        if not answer.redrawn:
             await reply(interaction, done + (f"\n{note}" if note else ""))
         elif note:
             await reply(interaction, note)  # the redraw answered: a followup, only for closed DMs
+
+
+async def _run_op(hub: TableHub, interaction: discord.Interaction, table_id: int, op: str) -> tuple[str, str]:
+    """Run one lobby operation through the session; return what it says privately, and a note
+    (a closed DM found at Join). Raise SessionError when it is refused."""
+    sessions = hub.bot.sessions
+    user = interaction.user
+    note = ""
+    here = await table_for(interaction, table_id)
+    if op == "join":
+        table = await sessions.join(table_id, as_seat(user))
+        renderer = hub.renderer(table)
+        ok = not renderer.dm_prompts or await hub.private.check_dms(
+            user, t("lobby.dm_ok", game=renderer.title(), channel=f"<#{table.channel_id}>"))
+        done = t("lobby.joined")
+        note = "" if ok else t("lobby.dm_closed")
+    elif op == "leave":
+        await sessions.leave(table_id, user.id)
+        done = t("lobby.left")
+    elif op == "start":
+        await sessions.start(table_id, user.id)
+        done = t("lobby.started")
+    elif op == "cancel":
+        await sessions.cancel(table_id, user.id, can_manage(interaction))
+        done = t("lobby.cancelled")
+    elif op == "ai-remove":
+        await sessions.remove_ai(table_id, user.id)
+        done = t("lobby.done")
+    else:
+        with hub.readers.publicly(here):  # a bot seat's name is read by the whole table
+            await sessions.add_ai(table_id, user.id, op.removeprefix("ai-"))
+        done = t("lobby.done")
+    return done, note
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rematch:(?P<table>\d{1,18})"):
@@ -162,7 +170,8 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"r
         hub = hub_of(interaction)
         async with answering_click(interaction) as answer:
             try:
-                await hub.bot.sessions.rematch(self.table_id, interaction.user.id, place_of(interaction))
+                with hub.clicks.handling(answer):
+                    await hub.bot.sessions.rematch(self.table_id, interaction.user.id, place_of(interaction))
                 text = t("play.rematch_open")
             except SessionError as exc:
                 text = ""

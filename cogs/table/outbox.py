@@ -314,8 +314,8 @@ class Outbox:
     def _kick(self) -> None:
         self._wake.set()
         if not self._closed and (self._dispatcher is None or self._dispatcher.done()):
-            # A fresh context: the dispatcher outlives the click or timer that started it, and must
-            # not answer through that click's interaction (cogs/table/answer.py).
+            # A fresh context: the dispatcher outlives the click, timer or call that started it, and
+            # must not carry their context variables (e.g. _RUNNING of the call that kicked it).
             self._dispatcher = asyncio.get_running_loop().create_task(
                 self._dispatch(), context=contextvars.Context())
 

@@ -79,8 +79,9 @@ class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                 await answer.edit(content=t("resign.kept"), view=None)
                 return
             try:
-                table = await table_for(interaction, self.table_id)
-                await hub.bot.sessions.resign(self.table_id, interaction.user.id, self.op)
+                with hub.clicks.handling(answer):  # a picture drawn meanwhile acknowledges it if slow
+                    table = await table_for(interaction, self.table_id)
+                    await hub.bot.sessions.resign(self.table_id, interaction.user.id, self.op)
             except SessionError as exc:
                 answer.stop_guard()
                 await answer.settled()

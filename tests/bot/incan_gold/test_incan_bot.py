@@ -385,18 +385,24 @@ async def test_a_reveal_whose_answer_fails_still_answers_the_press_and_shows_the
     await fake.stop(bot)
 
 
-def test_a_finished_click_answers_no_later_redraw():
-    """A timer armed while a click is handled copies its context: once the click is done, redraws of
-    that message are plain edits, never answers to the old (possibly expired) interaction."""
+async def test_only_the_handling_task_answers_and_only_until_the_click_is_done():
+    """A click is answered by the redraws of the task that handed it in, while its session call
+    runs: a timer or the outbox's dispatcher (other tasks), or a redraw once the click is done,
+    makes plain edits, never answers to the old (possibly expired) interaction."""
     interaction = SimpleNamespace(message=SimpleNamespace(id=5))
     answer = answer_module.Answer(interaction)  # type: ignore[arg-type]
-    token = answer_module.ANSWER.set(answer)
-    try:
-        assert answer_module.answering(5) is answer and answer_module.answering(6) is None
-        answer.closed = True  # what act_and_confirm does when it returns
-        assert answer_module.answering(5) is None
-    finally:
-        answer_module.ANSWER.reset(token)
+    clicks = answer_module.Clicks()
+
+    async def elsewhere() -> answer_module.Answer | None:
+        return clicks.pressed(5)
+
+    with clicks.handling(answer):
+        assert clicks.pressed(5) is answer and clicks.pressed(6) is None
+        assert await asyncio.create_task(elsewhere()) is None
+        answer.closed = True  # what answering_click does when the handler returns
+        assert clicks.pressed(5) is None
+    answer.closed = False
+    assert clicks.pressed(5) is None
 
 
 async def test_on_the_real_clock_bot_seats_play_and_every_step_is_drawn(fake, table, store, players):
