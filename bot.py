@@ -27,13 +27,13 @@ import discord
 from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
 
-from cogs.table import buttons, lobby, resign
-from cogs.table.gate import Tree, answer_unclaimed
-from cogs.table.hub import TableBot, TableHub
+from cogs.table.commands.sync import place_commands, sync_commands
+from cogs.table.commands.translator import CatalogueTranslator
+from cogs.table.controls import buttons, lobby, resign
+from cogs.table.controls.gate import Tree, answer_unclaimed
 from cogs.table.listener import TableListener
-from cogs.table.outbox import RestBudget
-from cogs.table.sync import place_commands, sync_commands
-from cogs.table.translator import CatalogueTranslator
+from cogs.table.messages.hub import TableBot, TableHub
+from cogs.table.messages.outbox import RestBudget
 from db import CannotOpen, Store, open_store
 from engine.clock import Clock, SystemClock
 from engine.session import AiPool, Sessions, SessionSettings
@@ -141,7 +141,7 @@ class Bot(TableBot):
         would look every mention up as a prefix command and log "help" as an unknown command."""
 
     async def on_interaction(self, interaction: discord.Interaction[TableBot]) -> None:
-        """Answer privately a click no button of the bot took (see cogs.table.gate.answer_unclaimed)."""
+        """Answer privately a click no button of the bot took (see cogs.table.controls.gate.answer_unclaimed)."""
         await answer_unclaimed(interaction)
 
     async def shutdown(self, grace_s: float = SHUTDOWN_GRACE_S) -> None:

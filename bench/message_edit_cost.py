@@ -32,7 +32,7 @@ import discord
 from discord.http import handle_message_parameters  # the shortcut measured against, here only
 
 from bot import Bot
-from cogs.table.buttons import ActButton, PeekButton
+from cogs.table.controls.buttons import ActButton, PeekButton
 from db.store import Store
 from engine.clock import ManualClock
 from fakediscord import FakeDiscord

@@ -4,7 +4,7 @@ always in the reader's language (:func:`drawn`).
 The kit itself is :mod:`pictures.canvas` (a supersampled canvas) and :mod:`pictures.words` (the
 words and player names printed on the pictures); each game's pictures are in ``pictures/<game>/``.
 Only the bundled font is used (no system fonts, no network). Output is ~860-890 px wide, legible
-at Discord's ~550 px preview. The cogs wrap the PNG bytes for Discord (``cogs.table.attach``).
+at Discord's ~550 px preview. The cogs wrap the PNG bytes for Discord (``cogs.table.messages.attach``).
 """
 
 from __future__ import annotations

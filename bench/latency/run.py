@@ -35,7 +35,7 @@ from bench.latency.games import GameSetup
 from bench.latency.measures import CLICK, HANDED, BenchClock, Click, Tally, cpu_wait_s
 from bench.latency.players import Person, Seen
 from bot import Bot, configure_gc
-from cogs.table.outbox import RestBudget
+from cogs.table.messages.outbox import RestBudget
 from db.store import Store
 from engine.core import CHANCE
 from engine.session import Table, Update

@@ -19,9 +19,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.table.buttons import reply
-from cogs.table.hub import TableBot
-from cogs.table.translator import localised_description, localised_name
+from cogs.table.commands.translator import localised_description, localised_name
+from cogs.table.controls.buttons import reply
+from cogs.table.messages.hub import TableBot
 from db import Unavailable
 from i18n import reading, t
 

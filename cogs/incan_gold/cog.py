@@ -14,10 +14,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.incan_gold.render import IncanRenderer
-from cogs.table.buttons import refuse
-from cogs.table.cog import TableCog
-from cogs.table.hub import TableBot
-from cogs.table.lobby import lobby_embed
+from cogs.table.commands.cog import TableCog
+from cogs.table.controls.buttons import refuse
+from cogs.table.controls.lobby import lobby_embed
+from cogs.table.messages.hub import TableBot
 from engine.session import SessionError
 from i18n import t
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 import discord
 
-from cogs.table.buttons import ActButton
+from cogs.table.controls.buttons import ActButton
 from engine.session import Table
 from i18n import t
 

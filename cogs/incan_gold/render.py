@@ -22,9 +22,9 @@ import discord
 from cogs.incan_gold.controls import choice_buttons
 from cogs.incan_gold.summary import summary
 from cogs.incan_gold.words import HAZARD_ICONS, artifact_worth, card_text, hazard_name
-from cogs.table.buttons import PeekButton
-from cogs.table.hub import TableHub
-from cogs.table.text import deadline_line, name_of, seat_label, seat_names
+from cogs.table.controls.buttons import PeekButton
+from cogs.table.messages.hub import TableHub
+from cogs.table.messages.text import deadline_line, name_of, seat_label, seat_names
 from engine.core import Event
 from engine.incan_gold import GAME
 from engine.incan_gold import editions as ed

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cogs.table.hub import TableHub
-from cogs.table.lobby import post_summary
-from cogs.table.text import place_of, seat_label, standings, winner_line
+from cogs.table.controls.lobby import post_summary
+from cogs.table.messages.hub import TableHub
+from cogs.table.messages.text import place_of, seat_label, standings, winner_line
 from engine.incan_gold import GAME
 from engine.incan_gold.history import expeditions
 from engine.session import RepoUnavailable, Table

@@ -16,11 +16,11 @@ from discord.ext import commands
 from cogs.indus.controls import PieceButton
 from cogs.indus.render import IndusRenderer
 from cogs.indus.words import board_png
-from cogs.table.attach import board_file
-from cogs.table.buttons import refuse
-from cogs.table.cog import TableCog
-from cogs.table.hub import TableBot
-from cogs.table.lobby import lobby_embed
+from cogs.table.commands.cog import TableCog
+from cogs.table.controls.buttons import refuse
+from cogs.table.controls.lobby import lobby_embed
+from cogs.table.messages.attach import board_file
+from cogs.table.messages.hub import TableBot
 from engine.indus import GAME
 from engine.indus.generator import generate_layout
 from engine.indus.layout import layout_to_text

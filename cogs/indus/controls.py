@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from cogs.indus.words import piece_name, rank_name, space_label, space_name, square_name
-from cogs.table.buttons import ActButton, ActSelect, guarded, refuse, table_for
+from cogs.table.controls.buttons import ActButton, ActSelect, guarded, refuse, table_for
 from engine.indus import GAME
 from engine.session import SessionError, Table
 from i18n import t

@@ -30,9 +30,9 @@ from cogs.indus.words import (
     space_label,
     square_name,
 )
-from cogs.table.attach import board_file
-from cogs.table.hub import TableHub
-from cogs.table.text import deadline_line, name_of, seat_label
+from cogs.table.messages.attach import board_file
+from cogs.table.messages.hub import TableHub
+from cogs.table.messages.text import deadline_line, name_of, seat_label
 from engine.core import CHANCE, Event
 from engine.indus import GAME
 from engine.session import Table, Update

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from cogs.indus.words import COLOUR_EMOJI, final_png
-from cogs.table.hub import TableHub
-from cogs.table.lobby import post_summary
-from cogs.table.text import name_of, place_of, seat_label, standings, winner_line
+from cogs.table.controls.lobby import post_summary
+from cogs.table.messages.hub import TableHub
+from cogs.table.messages.text import name_of, place_of, seat_label, standings, winner_line
 from engine.indus import GAME
 from engine.session import Table
 from i18n import t

@@ -22,9 +22,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.leaderboard.gamelog import render_log
-from cogs.table.buttons import guarded
-from cogs.table.hub import TableBot
-from cogs.table.text import escape
+from cogs.table.controls.buttons import guarded
+from cogs.table.messages.hub import TableBot
+from cogs.table.messages.text import escape
 from db import (
     DAY_MS,
     GameNotFound,

@@ -17,11 +17,11 @@ from cogs.sakkara import words
 from cogs.sakkara.controls import NAV_ITEMS
 from cogs.sakkara.render import SakkaraRenderer
 from cogs.sakkara.words import names
-from cogs.table.attach import board_file
-from cogs.table.buttons import refuse
-from cogs.table.cog import TableCog
-from cogs.table.hub import TableBot
-from cogs.table.lobby import lobby_embed
+from cogs.table.commands.cog import TableCog
+from cogs.table.controls.buttons import refuse
+from cogs.table.controls.lobby import lobby_embed
+from cogs.table.messages.attach import board_file
+from cogs.table.messages.hub import TableBot
 from engine.sakkara import GAME
 from engine.session import SessionError
 from i18n import t

@@ -31,10 +31,10 @@ from cogs.sakkara.words import (
     whose_turn,
     worker_name,
 )
-from cogs.table.attach import board_file
-from cogs.table.buttons import ActButton, ActSelect, control_for, guarded, refuse, table_for
-from cogs.table.hub import TableHub
-from cogs.table.text import deadline_line, name_of
+from cogs.table.controls.buttons import ActButton, ActSelect, control_for, guarded, refuse, table_for
+from cogs.table.messages.attach import board_file
+from cogs.table.messages.hub import TableHub
+from cogs.table.messages.text import deadline_line, name_of
 from engine.sakkara import GAME
 from engine.sakkara.effects import stairs_spent
 from engine.sakkara.state import NEIGHBOURS

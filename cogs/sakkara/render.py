@@ -23,10 +23,10 @@ from cogs.sakkara import words
 from cogs.sakkara.controls import dm_with_rack, prompt_at
 from cogs.sakkara.summary import summary
 from cogs.sakkara.words import builder_text, event_line, motif, names, round_title, seat_field, text_board, whose_turn
-from cogs.table.attach import board_file
-from cogs.table.buttons import PeekButton
-from cogs.table.hub import TableHub
-from cogs.table.text import deadline_line, seat_label
+from cogs.table.controls.buttons import PeekButton
+from cogs.table.messages.attach import board_file
+from cogs.table.messages.hub import TableHub
+from cogs.table.messages.text import deadline_line, seat_label
 from engine.core import CHANCE, Event
 from engine.sakkara import GAME
 from engine.session import Table, Update

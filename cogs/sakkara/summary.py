@@ -8,9 +8,9 @@ from typing import Any
 
 from cogs.sakkara import words
 from cogs.sakkara.words import names
-from cogs.table.hub import TableHub
-from cogs.table.lobby import post_summary
-from cogs.table.text import place_of, seat_label, standings, winner_line
+from cogs.table.controls.lobby import post_summary
+from cogs.table.messages.hub import TableHub
+from cogs.table.messages.text import place_of, seat_label, standings, winner_line
 from engine.sakkara import GAME
 from engine.session import Table
 from i18n import t

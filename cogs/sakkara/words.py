@@ -7,7 +7,7 @@ import importlib
 from types import ModuleType
 from typing import Any
 
-from cogs.table.text import name_of
+from cogs.table.messages.text import name_of
 from engine.core import CHANCE, Event
 from engine.session import Table
 from i18n import t, tn

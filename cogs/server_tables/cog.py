@@ -18,10 +18,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.table.answer import answering_click
-from cogs.table.buttons import can_manage, guarded, hub_of, refuse, reply
-from cogs.table.hub import TableBot, TableHub
-from cogs.table.text import seat_label
-from cogs.table.translator import localised_name
+from cogs.table.commands.translator import localised_name
+from cogs.table.controls.buttons import can_manage, guarded, hub_of, refuse, reply
+from cogs.table.messages.hub import TableBot, TableHub
+from cogs.table.messages.text import seat_label
 from engine.session import SessionError, Table
 from i18n import t
 

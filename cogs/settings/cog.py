@@ -16,8 +16,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.table.buttons import can_manage, reply
-from cogs.table.hub import TableBot
+from cogs.table.controls.buttons import can_manage, reply
+from cogs.table.messages.hub import TableBot
 from engine.session import SessionError
 from i18n import NATIVE_NAMES, t
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import discord
 
-from cogs.table.hub import TableHub
-from cogs.table.lobby import lobby_embed, lobby_view
-from cogs.table.text import seat_label
+from cogs.table.controls.lobby import lobby_embed, lobby_view
+from cogs.table.messages.hub import TableHub
+from cogs.table.messages.text import seat_label
 from engine.session import Table, Update
 from i18n import t
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from cogs.table.buttons import encode_action
+from cogs.table.controls.buttons import encode_action
 from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 
 

@@ -49,7 +49,7 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
                 base = ".".join([*anchor, base] if base else anchor)
             targets = [f"{base}.{alias.name}" for alias in node.names] + [base]
         for target in targets:
-            # The longest known module the target names ("cogs.table.hub.TableHub" -> cogs.table.hub).
+            # The longest known module the target names ("cogs.table.messages.hub.TableHub" -> cogs.table.messages.hub).
             while target and target not in known:
                 target = target.rpartition(".")[0]
             if target and target != name:

@@ -12,7 +12,7 @@ import pytest
 from discord import app_commands
 from incan_kit import start_bot
 
-from cogs.table.translator import CatalogueTranslator, localised_name
+from cogs.table.commands.translator import CatalogueTranslator, localised_name
 from i18n.catalogue import catalogue_path, read_catalogue
 from i18n.languages import DISCORD_LOCALES
 

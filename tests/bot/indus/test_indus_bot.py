@@ -22,7 +22,7 @@ from table_kit import live_controls
 
 from bot import Bot
 from cogs.indus.words import board_png_available
-from cogs.table import private as private_module
+from cogs.table.messages import private as private_module
 from db.store import Store
 from engine.clock import SystemClock
 from engine.core import replay

@@ -24,7 +24,7 @@ from playout_kit import playout
 
 import engine.indus as indus_engine
 import engine.sakkara as sakkara_engine
-from cogs.table.attach import board_file
+from cogs.table.messages.attach import board_file
 from engine.sakkara.game import resample_forgetful
 from pictures.canvas import printable
 from pictures.indus import board as indus_board_mod

@@ -19,7 +19,7 @@ from table_kit import live_controls
 from bot import Bot
 from cogs.sakkara import words as sakkara_labels
 from cogs.sakkara.controls import prompt_at
-from cogs.table.buttons import encode_action
+from cogs.table.controls.buttons import encode_action
 from db.store import Store
 from engine.clock import ManualClock
 from engine.core import CHANCE, replay, resolve_chance

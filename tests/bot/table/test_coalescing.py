@@ -1,6 +1,6 @@
 """Edits that wait for a channel's bucket coalesce: a burst of moves is one edit, never a stale one.
 
-The bot's outbox (cogs/table/outbox.py) and the fake's rate limiter both enforce a channel's
+The bot's outbox (cogs/table/messages/outbox.py) and the fake's rate limiter both enforce a channel's
 edit bucket. A test that needs "a burst" must not depend on how fast the machine plays it, so the
 outbox's clock is held still while the burst is played (every move then falls in one window of
 the bucket, however long it really takes) and let go afterwards.
@@ -15,7 +15,7 @@ from typing import Any
 from incan_kit import lobby_id, start_bot
 from sakkara_bot_kit import last_prompt, perform
 
-from cogs.table.outbox import RestBudget
+from cogs.table.messages.outbox import RestBudget
 from engine.sakkara import GAME
 from engine.sakkara import ai as sakkara_ai
 from fakediscord import FakeDiscord, FakeUser

@@ -1,4 +1,4 @@
-"""The outbox every rate-limited call of the bot goes through (cogs/table/outbox.py), on its own.
+"""The outbox every rate-limited call of the bot goes through (cogs/table/messages/outbox.py), on its own.
 
 Budgets are sliding windows on the real clock; the windows here are a fraction of a second, and
 the tests check what is sent and in which order, with only loose bounds on when.
@@ -10,7 +10,7 @@ import asyncio
 import time
 from typing import Any
 
-from cogs.table.outbox import Outbox, RestBudget
+from cogs.table.messages.outbox import Outbox, RestBudget
 
 
 class Recorder:

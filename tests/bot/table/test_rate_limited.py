@@ -13,7 +13,7 @@ import pytest
 from incan_kit import act_id, buttons, lobby_id, start_bot
 from sakkara_bot_kit import last_prompt, perform
 
-from cogs.table import closed_dms as closed_dms_module
+from cogs.table.messages import closed_dms as closed_dms_module
 from engine.sakkara import GAME
 from engine.sakkara import ai as sakkara_ai
 from fakediscord import FakeDiscord, FakeUser

@@ -7,8 +7,8 @@ import asyncio
 from types import SimpleNamespace
 from typing import Any
 
-from cogs.table.outbox import Outbox, RestBudget
-from cogs.table.story import Story
+from cogs.table.messages.outbox import Outbox, RestBudget
+from cogs.table.messages.story import Story
 
 
 class _Thread:

@@ -28,7 +28,7 @@ from incan_kit import start_bot
 from bot import Bot
 from cogs.indus.controls import controls as indus_controls
 from cogs.sakkara.controls import route
-from cogs.table.buttons import control_for
+from cogs.table.controls.buttons import control_for
 from db.store import Store
 from engine.clock import ManualClock
 from engine.incan_gold import ai as incan_ai

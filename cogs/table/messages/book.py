@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs.table.recorded import TableRecords
+from cogs.table.messages.recorded import TableRecords
 from db import MessageRow
 from engine.session import Table
 

@@ -28,14 +28,14 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import discord
 
-from cogs.table.text import name_of
+from cogs.table.messages.text import name_of
 from engine.core import Event
 from engine.session import SeatEvent, Table, Update
 from i18n import t
 
 if TYPE_CHECKING:
-    from cogs.table.outbox import BucketKey, Outbox
-    from cogs.table.recorded import TableRecords
+    from cogs.table.messages.outbox import BucketKey, Outbox
+    from cogs.table.messages.recorded import TableRecords
 
 __all__ = ["BOARD_LOG_LIMIT", "POST_LIMIT", "Narrator", "Story"]
 

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from cogs.table.answer import answering_click
-from cogs.table.buttons import guarded, hub_of, refuse, reply, table_for
+from cogs.table.controls.buttons import guarded, hub_of, refuse, reply, table_for
 from engine.session import SessionError, Table
 from i18n import t
 

@@ -4,11 +4,11 @@ One path for every game: a click or command -> cog -> ``Sessions`` (engine/sessi
 store -> render. :class:`TableHub` draws a table's channel messages (edited in place, also after a
 restart) through the one path of every table message, which answers a click with the redraw of
 the message it pressed (:mod:`cogs.table.answer`), and holds each game's :class:`Renderer`. It owns
-the parts it hands what they need: the message book (:mod:`cogs.table.book`), the private channel
-(DM prompts and notes, :mod:`cogs.table.private`), the closer (:mod:`cogs.table.closing`), the
+the parts it hands what they need: the message book (:mod:`cogs.table.messages.book`), the private channel
+(DM prompts and notes, :mod:`cogs.table.messages.private`), the closer (:mod:`cogs.table.messages.closing`), the
 outbox, the panels, the readers and the story. The session's listener is
-:class:`cogs.table.listener.TableListener`; the lobby is drawn in :mod:`cogs.table.lobby`, the
-buttons are in :mod:`cogs.table.buttons`. No rule lives here: legality is the session's and engine's.
+:class:`cogs.table.listener.TableListener`; the lobby is drawn in :mod:`cogs.table.controls.lobby`, the
+buttons are in :mod:`cogs.table.controls.buttons`. No rule lives here: legality is the session's and engine's.
 """
 
 from __future__ import annotations
@@ -22,17 +22,17 @@ import discord
 from discord.ext import commands
 
 from cogs.table.answer import Answer, Clicks
-from cogs.table.book import MessageBook, Ref, opens, signature
-from cogs.table.closed_dms import ClosedDms
-from cogs.table.closing import Closer
-from cogs.table.delivery import edit_or_send, rewind
-from cogs.table.outbox import BucketKey, Outbox, Plan, RestBudget, Run
-from cogs.table.panels import Panels
-from cogs.table.private import PrivateChannel
-from cogs.table.readers import Readers
-from cogs.table.recorded import TableRecords
-from cogs.table.story import Story
-from cogs.table.text import jump_url, when
+from cogs.table.messages.book import MessageBook, Ref, opens, signature
+from cogs.table.messages.closed_dms import ClosedDms
+from cogs.table.messages.closing import Closer
+from cogs.table.messages.delivery import edit_or_send, rewind
+from cogs.table.messages.outbox import BucketKey, Outbox, Plan, RestBudget, Run
+from cogs.table.messages.panels import Panels
+from cogs.table.messages.private import PrivateChannel
+from cogs.table.messages.readers import Readers
+from cogs.table.messages.recorded import TableRecords
+from cogs.table.messages.story import Story
+from cogs.table.messages.text import jump_url, when
 from db import Store
 from engine.core import Event
 from engine.session import Sessions, Table, Update
@@ -107,7 +107,7 @@ class TableBot(commands.Bot):
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
         """Every component class registered: a custom_id matching none is crafted (tests fuzz each)."""
         self.stopping = False
-        """Set by a clean shutdown: new clicks and commands are answered "restarting" (cogs.table.gate)."""
+        """Set by a clean shutdown: new clicks and commands are answered "restarting" (cogs.table.controls.gate)."""
         self.in_flight: set[asyncio.Task[Any]] = set()
         """The tasks handling a click or command now: a clean shutdown lets them finish."""
 

@@ -17,11 +17,11 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs.table.book import MessageBook
-from cogs.table.delivery import Lookup
-from cogs.table.private import PrivateChannel
-from cogs.table.readers import Readers
-from cogs.table.recorded import TableRecords
+from cogs.table.messages.book import MessageBook
+from cogs.table.messages.delivery import Lookup
+from cogs.table.messages.private import PrivateChannel
+from cogs.table.messages.readers import Readers
+from cogs.table.messages.recorded import TableRecords
 from engine.session import Table
 from i18n import t
 
@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 
 
 class Post(Protocol):
-    """The hub's :meth:`~cogs.table.hub.TableHub.post`: show fields as a table's channel message."""
+    """The hub's :meth:`~cogs.table.messages.hub.TableHub.post`: show fields as a table's channel message."""
 
     async def __call__(self, table: Table, kind: str, *, seat: int | None = None, new: bool = False,
                        **fields: Any) -> None:

@@ -1,8 +1,8 @@
 """A seat's private channel: DM prompts, one-off DMs, private notes, and who is away.
 
 A prompt is a DM edited in place; a user whose DMs are closed is remembered
-(:mod:`cogs.table.closed_dms`) and gets ephemeral prompts instead, redrawn through their latest
-click (:mod:`cogs.table.panels`). Private notes go where the person looks without a rate-limited
+(:mod:`cogs.table.messages.closed_dms`) and gets ephemeral prompts instead, redrawn through their latest
+click (:mod:`cogs.table.messages.panels`). Private notes go where the person looks without a rate-limited
 call when possible. Every DM goes through the outbox like a channel message, and a prompt through
 the hub's one path of every table message (which may answer a click with it).
 """
@@ -15,12 +15,12 @@ from typing import Any
 
 import discord
 
-from cogs.table.book import MessageBook, opens
-from cogs.table.closed_dms import ClosedDms
-from cogs.table.delivery import Lookup, Show, edit_or_send
-from cogs.table.outbox import BucketKey, Outbox
-from cogs.table.panels import Panels
-from cogs.table.readers import Readers
+from cogs.table.messages.book import MessageBook, opens
+from cogs.table.messages.closed_dms import ClosedDms
+from cogs.table.messages.delivery import Lookup, Show, edit_or_send
+from cogs.table.messages.outbox import BucketKey, Outbox
+from cogs.table.messages.panels import Panels
+from cogs.table.messages.readers import Readers
 from engine.session import Table
 from i18n import t
 
@@ -206,7 +206,7 @@ class PrivateChannel:
 
     def interacted(self, user_id: int) -> None:
         """A user clicked or ran a command: if their DMs were closed a while ago, try them again
-        (:mod:`cogs.table.closed_dms`)."""
+        (:mod:`cogs.table.messages.closed_dms`)."""
         now = self.now()
         self._seen_at[user_id] = now
         self.closed_dms.interacted(user_id, now)
@@ -218,6 +218,6 @@ class PrivateChannel:
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """discord.py's ``on_interaction`` event: every click and command counts as interacting, and
-        a click on a private prompt can redraw it later (:mod:`cogs.table.panels`)."""
+        a click on a private prompt can redraw it later (:mod:`cogs.table.messages.panels`)."""
         self.interacted(interaction.user.id)
         self.panels.clicked(interaction)

@@ -22,8 +22,8 @@ from typing import Any, TypeVar, cast
 import discord
 
 from cogs.table.answer import Answer, answering_click
-from cogs.table.gate import admit, claim, turn_away, unreachable
-from cogs.table.hub import TableBot, TableHub
+from cogs.table.controls.gate import admit, claim, turn_away, unreachable
+from cogs.table.messages.hub import TableBot, TableHub
 from engine.session import Place, SeatSpec, SessionError, Table, Update
 from i18n import t
 
@@ -94,8 +94,8 @@ ItemT = TypeVar("ItemT")
 def guarded(
     callback: Callable[[ItemT, discord.Interaction], Coroutine[Any, Any, None]],
 ) -> Callable[[ItemT, discord.Interaction], Coroutine[Any, Any, None]]:
-    """Wrap a button callback: it claims the interaction (see :func:`cogs.table.gate.claim`), is
-    turned away while the bot shuts down (:func:`cogs.table.gate.admit`); an unexpected error is
+    """Wrap a button callback: it claims the interaction (see :func:`cogs.table.controls.gate.claim`), is
+    turned away while the bot shuts down (:func:`cogs.table.controls.gate.admit`); an unexpected error is
     logged and answered privately, never silent."""
 
     @functools.wraps(callback)

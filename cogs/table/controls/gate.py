@@ -12,7 +12,7 @@ and logs one INFO line, never an ERROR with a traceback (those stay for the bot'
 - :func:`admit` turns clicks and commands away while the bot shuts down ("restarting, nothing was
   changed"), and counts the ones it lets in, so a clean shutdown can let them finish.
 - :func:`claim` marks a component interaction as taken by one of the bot's items (``guarded`` in
-  :mod:`cogs.table.buttons` claims every one); :func:`answer_unclaimed` answers the rest: custom_ids
+  :mod:`cogs.table.controls.buttons` claims every one); :func:`answer_unclaimed` answers the rest: custom_ids
   that match no item, or that discord.py dropped (not on the message it names).
 """
 
@@ -27,7 +27,7 @@ from typing import Any
 import discord
 from discord import AppCommandOptionType, app_commands
 
-from cogs.table.hub import TableBot
+from cogs.table.messages.hub import TableBot
 from db import Unavailable
 from engine.session import RepoUnavailable
 from i18n import t

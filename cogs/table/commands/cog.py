@@ -13,10 +13,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.table.answer import answering_click
-from cogs.table.buttons import as_seat, refuse, reply
-from cogs.table.hub import Renderer, TableBot
-from cogs.table.lobby import lobby_op
-from cogs.table.resign import ask_to_resign
+from cogs.table.controls.buttons import as_seat, refuse, reply
+from cogs.table.controls.lobby import lobby_op
+from cogs.table.controls.resign import ask_to_resign
+from cogs.table.messages.hub import Renderer, TableBot
 from engine.session import SessionError, Table
 from i18n import t
 

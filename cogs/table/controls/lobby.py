@@ -11,9 +11,9 @@ from typing import Any
 import discord
 
 from cogs.table.answer import answering_click
-from cogs.table.buttons import as_seat, can_manage, guarded, hub_of, place_of, refuse, reply, table_for
-from cogs.table.hub import TableHub
-from cogs.table.text import name_of, seat_label
+from cogs.table.controls.buttons import as_seat, can_manage, guarded, hub_of, place_of, refuse, reply, table_for
+from cogs.table.messages.hub import TableHub
+from cogs.table.messages.text import name_of, seat_label
 from engine.session import SessionError, Table
 from i18n import t
 

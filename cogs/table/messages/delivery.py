@@ -12,15 +12,15 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs.table.book import Ref
-from cogs.table.outbox import Plan, Run
+from cogs.table.messages.book import Ref
+from cogs.table.messages.outbox import Plan, Run
 from engine.session import Table
 
 __all__ = ["Lookup", "Show", "edit_or_send", "rewind"]
 
 
 class Lookup(Protocol):
-    """The hub's :meth:`~cogs.table.hub.TableHub.message_ref`."""
+    """The hub's :meth:`~cogs.table.messages.hub.TableHub.message_ref`."""
 
     async def __call__(self, table: Table, kind: str, seat: int | None = None) -> Ref | None:
         """Return (channel id, message id) of a recorded message, loading the store after a restart."""
@@ -28,7 +28,7 @@ class Lookup(Protocol):
 
 
 class Show(Protocol):
-    """The hub's :meth:`~cogs.table.hub.TableHub.show`."""
+    """The hub's :meth:`~cogs.table.messages.hub.TableHub.show`."""
 
     async def __call__(self, table: Table, kind: str, seat: int | None, new: bool, fields: dict[str, Any],
                        plan: Plan, run: Run) -> None:
