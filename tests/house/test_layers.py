@@ -15,7 +15,7 @@ import pytest
 from setuptools import find_packages
 
 ROOT = Path(__file__).resolve().parents[2]
-PRODUCT = ("bot.py", "demo.py", "cogs", "engine", "db", "fakediscord")
+PRODUCT = ("bot.py", "demo.py", "cogs", "engine", "db", "i18n", "pictures", "wiring", "fakediscord")
 
 
 def _module_name(path: Path) -> str:
@@ -49,7 +49,7 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
                 base = ".".join([*anchor, base] if base else anchor)
             targets = [f"{base}.{alias.name}" for alias in node.names] + [base]
         for target in targets:
-            # The longest known module the target names ("cogs.table.messages.hub.TableHub" -> cogs.table.messages.hub).
+            # The longest known module the target names ("cogs.table.messages.hub.TableHub" -> ...messages.hub).
             while target and target not in known:
                 target = target.rpartition(".")[0]
             if target and target != name:
@@ -104,14 +104,25 @@ grants them: db.copy replays every game through the rules to check what it copie
 product may import a command (see the test below), so the layers still point one way."""
 
 
+ABOVE_ALL = {"fakediscord", "bot", "demo", "tests", "bench"}
+"""The composition root, the demo, the fake Discord, tests and benchmarks: nothing of the product
+imports them."""
+
+
 @pytest.mark.parametrize(("layer", "forbidden"), [
-    ("engine", {"discord", "db", "cogs", "fakediscord", "bot", "demo", "aiosqlite", "asyncpg"}),
-    ("db", {"discord", "engine", "cogs", "fakediscord", "bot", "demo"}),
-    ("cogs", {"fakediscord", "demo", "bot", "wiring"}),  # the composition root hands the cogs what it wires
-    ("bot", {"fakediscord", "demo"}),  # the demo and the fake stand above the bot, never below it
+    ("engine", ABOVE_ALL | {"discord", "db", "cogs", "i18n", "pictures", "wiring", "aiosqlite", "asyncpg"}),
+    ("db", ABOVE_ALL | {"discord", "engine", "cogs", "i18n", "pictures", "wiring"}),
+    ("i18n", ABOVE_ALL | {"discord", "engine", "db", "cogs", "pictures", "wiring"}),
+    # Pictures are drawn from the engine's views in the reader's language; they know no Discord.
+    ("pictures", ABOVE_ALL | {"discord", "db", "cogs", "wiring"}),
+    # The wiring binds the session to the store; it faces no Discord and draws nothing.
+    ("wiring", ABOVE_ALL | {"discord", "cogs", "i18n", "pictures"}),
+    # The cogs are handed the wiring's objects by bot.py; they never build or name them.
+    ("cogs", ABOVE_ALL | {"wiring"}),
+    ("bot", {"fakediscord", "demo", "tests", "bench"}),  # the demo and the fake stand above the bot
     # The fake Discord drives any discord.py client: it knows nothing of this bot (the chaos harness,
     # which runs the bot and reads its schema, lives in tests/chaos/harness).
-    ("fakediscord", {"bot", "cogs", "engine", "db", "demo", "tests"}),
+    ("fakediscord", {"bot", "demo", "cogs", "engine", "db", "i18n", "pictures", "wiring", "tests", "bench"}),
 ])
 def test_layers_import_downwards_only(layer: str, forbidden: set[str]) -> None:
     def offences(name: str) -> list[str]:
@@ -144,7 +155,8 @@ def test_the_fake_discord_is_not_part_of_the_installed_bot() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     include = config["tool"]["setuptools"]["packages"]["find"]["include"]
     installed = set(find_packages(str(ROOT), include=include))
-    assert {"cogs", "cogs.table", "cogs.incan_gold", "cogs.sakkara", "cogs.indus", "engine", "db"} <= installed
+    assert {"cogs", "cogs.table", "cogs.incan_gold", "cogs.sakkara", "cogs.indus", "engine", "db", "i18n", "pictures",
+            "wiring"} <= installed
     assert not {p for p in installed if p.split(".")[0] in ("fakediscord", "tests", "bench")}
 
 
@@ -153,7 +165,7 @@ DISCORD_INTERNALS = ("discord.http", "discord.state", "discord.gateway", "discor
 of public objects, e.g. a logger's name)."""
 
 
-@pytest.mark.parametrize("entry", ["bot.py", "cogs", "engine", "db"])
+@pytest.mark.parametrize("entry", ["bot.py", "cogs", "engine", "db", "i18n", "pictures", "wiring"])
 def test_the_bot_uses_discord_py_public_api_only(entry):
     """No internal module imported, no private attribute (``_state``, ``_connection``) touched: the
     fake Discord (test support) and the benchmarks may, the bot may not."""
@@ -167,3 +179,60 @@ def test_the_bot_uses_discord_py_public_api_only(entry):
             if isinstance(node, ast.Attribute) and node.attr in ("_state", "_connection", "_view_store", "http"):
                 offences.append(f"{file.name}:{node.lineno}: .{node.attr}")
     assert not offences
+
+
+def test_outside_db_the_store_is_reached_through_the_db_package_only():
+    """``db/__init__`` is the store's face (the Store, its records and errors): no module outside
+    ``db/`` imports a db submodule, so the dialects, SQL and plumbing stay private to db/."""
+    wrong = {name: sorted(t for t in GRAPH[name] if t.startswith("db.")) for name in GRAPH
+             if not (name == "db" or name.startswith("db.")) and name not in COMMANDS}
+    assert {name: targets for name, targets in wrong.items() if targets} == {}
+
+
+def test_every_cog_module_faces_discord_or_serves_only_the_cogs():
+    """cogs/ holds Discord-facing code only: a module there imports discord, or only cog modules
+    import it (what needs no Discord and serves others lives in pictures/, i18n/ or wiring/)."""
+    importers: dict[str, set[str]] = {}
+    for name, targets in GRAPH.items():
+        for target in targets:
+            importers.setdefault(target, set()).add(name)
+    wrong = {}
+    for name in GRAPH:
+        if not name.startswith("cogs.") or _sources()[name].name == "__init__.py" or "discord" in _external(name):
+            continue
+        outside = sorted(m for m in importers.get(name, set()) if not m.startswith("cogs.") and m not in ("bot",))
+        if outside:
+            wrong[name] = outside
+    assert wrong == {}
+
+
+def test_no_module_imports_a_private_name_of_another():
+    """A name used across modules is public (no leading underscore), so its owner knows it is used."""
+    offences = []
+    for name, path in sorted(_sources().items()):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                offences += [f"{name}: {alias.name}" for alias in node.names
+                             if alias.name.startswith("_") and not alias.name.startswith("__")]
+    assert offences == []
+
+
+def _only_raises_not_implemented(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    body = [n for n in function.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
+    return (len(body) == 1 and isinstance(body[0], ast.Raise) and body[0].exc is not None
+            and "NotImplementedError" in ast.unparse(body[0].exc))
+
+
+def test_no_class_is_a_base_that_needs_its_subclass():
+    """Composition, not upward mixin chains: no method stubbed with ``raise NotImplementedError`` for
+    a subclass to provide, and no attribute declared as "provided by" a subclass. (A Protocol
+    declares what it needs with ``...``; that is an interface, not a base.)"""
+    stubs, provided = [], []
+    for name, path in sorted(_sources().items()):
+        source = path.read_text(encoding="utf-8")
+        provided += [f"{name}:{n}" for n, line in enumerate(source.splitlines(), 1) if "provided by" in line.lower()]
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.ClassDef):
+                stubs += [f"{name}.{node.name}.{f.name}" for f in node.body
+                          if isinstance(f, ast.FunctionDef | ast.AsyncFunctionDef) and _only_raises_not_implemented(f)]
+    assert (stubs, provided) == ([], [])
