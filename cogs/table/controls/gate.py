@@ -32,7 +32,7 @@ from db import Unavailable
 from engine.session import RepoUnavailable
 from i18n import t
 
-__all__ = ["Tree", "admit", "answer_unclaimed", "claim", "options_fit", "turn_away", "unreachable"]
+__all__ = ["Tree", "admit", "answer_unclaimed", "claim", "options_fit", "raw_values_fit", "turn_away", "unreachable"]
 
 log = logging.getLogger("temple_table")
 
@@ -72,6 +72,30 @@ def options_fit(command: app_commands.Command[Any, ..., Any], given: dict[str, A
                 return False
         elif not _value_fits(param, given[name]):
             return False
+    return True
+
+
+_RAW: dict[int, tuple[type, ...]] = {3: (str,), 4: (int,), 5: (bool,), 10: (int, float)}
+"""The JSON types Discord sends for a string, integer, boolean and number option."""
+
+
+def raw_values_fit(data: Any) -> bool:
+    """Return True when every scalar option in a command's payload carries a value of its type.
+
+    discord.py turns a number option's value into a float (``float("0")`` passes), so a string sent
+    for a number would reach the command as a number; the payload itself is checked here."""
+    options = data.get("options", []) if isinstance(data, dict) else []
+    for option in options if isinstance(options, list) else [None]:
+        if not isinstance(option, dict):
+            return False
+        kind = option.get("type")
+        if kind in (1, 2):  # a subcommand (group): its own options
+            if not raw_values_fit(option):
+                return False
+        elif kind in _RAW and not option.get("focused"):
+            value = option.get("value")
+            if not isinstance(value, _RAW[kind]) or (kind != 5 and isinstance(value, bool)):
+                return False
     return True
 
 
@@ -178,6 +202,8 @@ class Tree(app_commands.CommandTree[TableBot]):
             log.info("command %s refused: guild-only, sent from a DM", command.qualified_name)
             await _private(interaction, "error.guild_only")
             return False
+        if not raw_values_fit(interaction.data):
+            return await self._crafted(interaction, f"/{command.qualified_name}: an option's value is not of its type")
         try:
             given = dict(iter(interaction.namespace))  # iter: its __getattr__ answers None for "keys"
         except (ValueError, TypeError, KeyError, OverflowError):  # e.g. a user id that is no number, or infinite

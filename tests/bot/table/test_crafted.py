@@ -106,6 +106,20 @@ async def test_a_crafted_option_is_not_valid(fake, table, store, clock, ann, com
     await fake.stop(bot)
 
 
+@pytest.mark.parametrize("value", ["0", "12.5", True])
+async def test_a_number_option_crafted_as_another_type_is_not_valid(fake, table, store, clock, value):
+    """discord.py turns a number option's value into a float (``float("0")``), so the payload's own
+    type is checked: a string or a boolean sent for a number changes nothing (found by the fuzz)."""
+    bot = await start_bot(fake, store, clock)
+    manager = fake.user("Mia", manage_guild=True)
+    rec = await fake.craft_slash(manager, table, "settings bot_delay", {"seconds": value})
+    assert rec.acknowledged and NOT_VALID in answer(fake, manager)
+    assert "ai_delay_s" not in await bot.sessions.server_settings(fake.guild_id)
+    await fake.craft_slash(manager, table, "settings bot_delay", {"seconds": 0})  # the honest value is taken
+    assert (await bot.sessions.server_settings(fake.guild_id))["ai_delay_s"] == 0
+    await fake.stop(bot)
+
+
 async def test_a_guild_command_crafted_in_a_dm_is_refused(fake, store, clock, ann):
     bot = await start_bot(fake, store, clock)
     rec = await fake.craft_slash(ann, fake.dm_channel(ann), "incan new", {})
