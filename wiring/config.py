@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from db import URL_SCHEMES
 from engine.core import THINKING_S
 from engine.session import default_workers
-from engine.session.options import DEFAULT_DECISION_TIMEOUT_S
+from engine.session.options import DEFAULT_AI_DELAY_S, DEFAULT_DECISION_TIMEOUT_S
 
 __all__ = ["Config"]
 
@@ -35,7 +35,7 @@ class Config:
     force_sync: bool = False  # python bot.py --sync: sync now, changed or not
     decision_timeout_s: float = DEFAULT_DECISION_TIMEOUT_S
     reminder_before_s: float = 30.0
-    ai_delay_s: float = 1.5
+    ai_delay_s: float = DEFAULT_AI_DELAY_S
     rest_per_second: float = 50.0  # this process's share of the bot token's 50 requests/s
     rate_limited: bool = True  # keep within Discord's budgets (off only for tests and the offline demo)
 

@@ -19,6 +19,7 @@ from discord.ext import commands
 from cogs.table.controls.buttons import can_manage, reply
 from cogs.table.messages.hub import TableBot
 from engine.session import SessionError
+from engine.session.options import DEFAULT_THREADS
 from i18n import NATIVE_NAMES, t
 
 __all__ = ["Settings", "setup"]
@@ -83,7 +84,7 @@ class Settings(commands.GroupCog, group_name="settings", group_description="This
     @app_commands.describe(on="Leave out to see the current value")
     async def threads(self, interaction: discord.Interaction, on: bool | None = None) -> None:
         """Show or set whether new tables log to a thread (else to the channel)."""
-        await self._table_default(interaction, "threads", on, True)
+        await self._table_default(interaction, "threads", on, DEFAULT_THREADS)
 
     async def _table_default(self, interaction: discord.Interaction, key: str, value: float | bool | None,
                              default: float | bool) -> None:

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["DEFAULT_AI_DELAY_S", "DEFAULT_DECISION_TIMEOUT_S", "TABLE_DEFAULTS"]
+__all__ = ["DEFAULT_AI_DELAY_S", "DEFAULT_DECISION_TIMEOUT_S", "DEFAULT_THREADS", "TABLE_DEFAULTS"]
 
 DEFAULT_DECISION_TIMEOUT_S: Final[float] = 120.0
 """How long the people owing a decision have before the game's timeout agent plays for them."""
 
-DEFAULT_AI_DELAY_S: Final[float] = 1.0
+DEFAULT_AI_DELAY_S: Final[float] = 1.5
 """How long a bot seat waits before it acts, so people can follow the game."""
 
+DEFAULT_THREADS: Final[bool] = True
+"""Whether a game's log goes to a thread of its own (else to the channel)."""
+
 TABLE_DEFAULTS = ("decision_timeout_s", "ai_delay_s", "threads")
-"""Server settings (``/settings``) a new table of that server starts with, unless opened otherwise."""
+"""Server settings (``/settings``) a new table of that server starts with, unless opened otherwise:
+the three options whose defaults are above."""

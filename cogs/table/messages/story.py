@@ -31,6 +31,7 @@ import discord
 from cogs.table.messages.text import name_of
 from engine.core import Event
 from engine.session import SeatEvent, Table, Update
+from engine.session.options import DEFAULT_THREADS
 from i18n import t
 
 if TYPE_CHECKING:
@@ -110,7 +111,7 @@ class Story:
     async def begin(self, table: Table, lobby: tuple[int, int] | None, title: str, lines: list[str]) -> None:
         """Open the game's thread from its lobby message (or settle for the channel) and log the start."""
         story = _Log(None, (0, 0))
-        if lobby is not None and table.table_options.get("threads", True):
+        if lobby is not None and table.table_options.get("threads", DEFAULT_THREADS):
             # Made by the first batch's call, through the outbox like every rate-limited call:
             # creating a thread takes a global token and the channel's thread bucket.
             story.opening = (lobby[0], lobby[1], title)
