@@ -102,22 +102,27 @@ class Bot(TableBot):
     """The bot with its setup hook: cogs, persistent buttons, command sync; timers once connected."""
 
     def __init__(self, store: Store, config: Config, clock: Clock | None = None, **options: Any) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=INTENTS,
+        repo = StoreRepository(store)
+        settings = SessionSettings(config.decision_timeout_s, config.reminder_before_s, config.ai_delay_s,
+                                   ai_budget_s=config.ai_budget_s,
+                                   ai_name=lambda level, number: t("lobby.ai_name",
+                                                                   level=t(f"level.{level}").capitalize(),
+                                                                   number=number))
+
+        def hub(bot: TableBot) -> TableHub:
+            return TableHub(bot, store, repo,
+                            RestBudget(per_second=config.rest_per_second) if config.rate_limited else None)
+
+        def sessions(hub: TableHub) -> Sessions:
+            return Sessions(repo, SPECS, TableListener(hub), clock or SystemClock(), settings,
+                            coordinator=coordinator_for(store, config.shard_ids, config.shard_count),
+                            ai=AiPool(SPECS, workers=config.ai_workers, budget_s=config.ai_budget_s,
+                                      think_s=config.ai_think_s))
+
+        super().__init__(store, hub, sessions, command_prefix=commands.when_mentioned, intents=INTENTS,
                          tree_cls=Tree, help_command=None, chunk_guilds_at_startup=False, **options)
         self.config = config
-        self.store = store
-        repo = StoreRepository(store)
-        self.hub = TableHub(self, store, repo,
-                            RestBudget(per_second=config.rest_per_second) if config.rate_limited else None)
         self.add_listener(self.hub.private.on_interaction, "on_interaction")
-        settings = SessionSettings(config.decision_timeout_s, config.reminder_before_s, config.ai_delay_s,
-                            ai_budget_s=config.ai_budget_s,
-                            ai_name=lambda level, number: t("lobby.ai_name", level=t(f"level.{level}").capitalize(),
-                                                                     number=number))
-        self.sessions = Sessions(repo, SPECS, TableListener(self.hub), clock or SystemClock(),
-                                 settings, coordinator=coordinator_for(store, config.shard_ids, config.shard_count),
-                                 ai=AiPool(SPECS, workers=config.ai_workers, budget_s=config.ai_budget_s,
-                                          think_s=config.ai_think_s))
         self._opening: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:

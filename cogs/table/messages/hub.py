@@ -96,14 +96,19 @@ class Renderer(Protocol):
 
 
 class TableBot(commands.Bot):
-    """The bot: discord.py's Bot plus the store, the sessions and the hub (set in its constructor)."""
+    """The bot as the cogs see it: discord.py's Bot plus the store, the hub and the sessions.
 
-    store: Store
-    sessions: Sessions
-    hub: TableHub
+    The composition root says how the hub and the sessions are built (``hub``, ``sessions``): the
+    hub needs the bot, and the sessions need the hub (their listener draws through it), so the bot
+    builds them in that order, here, and owns them.
+    """
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, store: Store, hub: Callable[[TableBot], TableHub], sessions: Callable[[TableHub], Sessions],
+                 *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.store = store
+        self.hub = hub(self)
+        self.sessions = sessions(self.hub)
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
         """Every component class registered: a custom_id matching none is crafted (tests fuzz each)."""
         self.stopping = False
