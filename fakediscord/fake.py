@@ -35,7 +35,7 @@ Usage (the `fake` fixture in tests/bot/conftest.py does the `with` part):
 `FakeDiscord` is built from parts, each a small object with its own state, given what it needs
 (the arrows: what each is handed when it is made):
 
-  clock      Clock (timekeeping.py): the fake's time, `advance`d by tests
+  clock      FakeClock (timekeeping.py): the fake's time, `advance`d by tests
   world      World (world.py): ids, users, the guild, channels, synced commands, connected bots
   store      MessageStore (store.py) <- world: messages and their versions, interactions, modals
   router     RestRouter (router.py) <- world, store, clock: the REST entry point of both seams,
@@ -73,7 +73,7 @@ from fakediscord.payloads import Json
 from fakediscord.ratelimits import RateLimiter, RateLimits
 from fakediscord.router import RestRouter
 from fakediscord.store import MessageStore
-from fakediscord.timekeeping import Clock
+from fakediscord.timekeeping import FakeClock
 from fakediscord.world import World
 
 __all__ = ["FakeDiscord"]
@@ -137,7 +137,7 @@ class FakeDiscord:
         self.patch_http = patch_http
         # Loggers whose ERROR records fail the test; add the bot's own (e.g. "temple_table").
         self.error_loggers = error_loggers
-        self.clock = Clock(real_time=real_time)
+        self.clock = FakeClock(real_time=real_time)
         self.world = World(guild_name=guild_name, guild_locale=guild_locale, bot_name=bot_name)
         self.store = MessageStore(self.world)
         self.router = RestRouter(self.world, self.store, self.clock)
@@ -202,10 +202,10 @@ class FakeDiscord:
     open_dms = _method("world", World.open_dms)
     set_bot_permissions = _method("world", World.set_bot_permissions)
 
-    # ---------------------------------------------------------------- time (Clock)
+    # ---------------------------------------------------------------- time (FakeClock)
 
-    now = _method("clock", Clock.now)
-    advance = _method("clock", Clock.advance)
+    now = _method("clock", FakeClock.now)
+    advance = _method("clock", FakeClock.advance)
 
     # ---------------------------------------------------------------- messages (MessageStore)
 

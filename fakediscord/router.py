@@ -28,7 +28,7 @@ from fakediscord.objects import (
 )
 from fakediscord.ratelimits import INVALID_STATUSES, RateLimiter, RateLimits, Verdict
 from fakediscord.store import MessageStore
-from fakediscord.timekeeping import Clock
+from fakediscord.timekeeping import FakeClock
 from fakediscord.validate import validate_message_body
 from fakediscord.wire import Handler, Reply, Request, round_trip, template_regex
 from fakediscord.world import World
@@ -39,7 +39,7 @@ __all__ = ["RestRouter"]
 class RestRouter:
     """The REST entry point of both seams, the route table and the bot REST routes."""
 
-    def __init__(self, world: World, store: MessageStore, clock: Clock) -> None:
+    def __init__(self, world: World, store: MessageStore, clock: FakeClock) -> None:
         self.world = world
         self.store = store
         self.clock = clock

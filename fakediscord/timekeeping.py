@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import time
 
-__all__ = ["Clock"]
+__all__ = ["FakeClock"]
 
 
-class Clock:
+class FakeClock:
     """Monotonic seconds since the fake was made, plus every `advance`."""
 
     def __init__(self, *, real_time: bool) -> None:

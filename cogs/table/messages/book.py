@@ -14,11 +14,11 @@ from typing import Any, Protocol
 
 import discord
 
-from cogs.table.messages.recorded import TableRecords
+from cogs.table.messages.recorded import HubRecords
 from db import MessageRow
 from engine.session import Table
 
-__all__ = ["Key", "MessageBook", "MessageStore", "Ref", "has_controls", "opens", "signature"]
+__all__ = ["Key", "MessageBook", "MessageRecords", "Ref", "has_controls", "opens", "signature"]
 
 Key = tuple[int, str, int | None]
 """A table message: (table id, kind, seat); seat None for a channel message, else that seat's DM."""
@@ -27,7 +27,7 @@ Ref = tuple[int, int]
 """Where a message is: (channel id, message id)."""
 
 
-class MessageStore(Protocol):
+class MessageRecords(Protocol):
     """Where the messages are recorded (:mod:`db.side`)."""
 
     async def messages(self, game_id: int) -> list[MessageRow]:
@@ -43,7 +43,7 @@ class MessageStore(Protocol):
 class MessageBook:
     """The bot's messages of every table: where they are, which are open, what they show."""
 
-    def __init__(self, store: MessageStore, records: TableRecords) -> None:
+    def __init__(self, store: MessageRecords, records: HubRecords) -> None:
         self.store = store
         self.records = records
         self._refs: dict[Key, Ref] = {}

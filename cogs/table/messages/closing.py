@@ -21,7 +21,7 @@ from cogs.table.messages.book import MessageBook
 from cogs.table.messages.delivery import Lookup
 from cogs.table.messages.private import PrivateChannel
 from cogs.table.messages.readers import Readers
-from cogs.table.messages.recorded import TableRecords
+from cogs.table.messages.recorded import HubRecords
 from engine.session import Table
 from i18n import t
 
@@ -50,7 +50,7 @@ class Closer:
 
     bot: discord.Client
     book: MessageBook
-    records: TableRecords
+    records: HubRecords
     readers: Readers
     prepare: Callable[[Table], Awaitable[None]]
     lookup: Lookup

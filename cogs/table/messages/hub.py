@@ -30,7 +30,7 @@ from cogs.table.messages.outbox import BucketKey, Outbox, Plan, RestBudget, Run
 from cogs.table.messages.panels import Panels
 from cogs.table.messages.private import PrivateChannel
 from cogs.table.messages.readers import Readers
-from cogs.table.messages.recorded import TableRecords
+from cogs.table.messages.recorded import HubRecords
 from cogs.table.messages.story import Story
 from cogs.table.messages.text import jump_url, when
 from db import Store
@@ -139,7 +139,7 @@ class TableHub:
     through a click), the readers (who reads which language).
     """
 
-    def __init__(self, bot: TableBot, store: Store, repo: TableRecords, budget: RestBudget | None = None) -> None:
+    def __init__(self, bot: TableBot, store: Store, repo: HubRecords, budget: RestBudget | None = None) -> None:
         self.bot = bot
         self.repo = repo  # built by the composition root (bot.py): the cogs do not know the wiring
         self.renderers: dict[str, Renderer] = {}

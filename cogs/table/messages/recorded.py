@@ -10,10 +10,10 @@ from typing import Any, Protocol
 
 from db import MessageRow, StoryRow
 
-__all__ = ["TableRecords"]
+__all__ = ["HubRecords"]
 
 
-class TableRecords(Protocol):
+class HubRecords(Protocol):
     """A table's stored actions, how far its log was posted, and which of its messages are open."""
 
     async def actions(self, table_id: int, upto: int) -> list[tuple[int, Any]]:

@@ -36,7 +36,7 @@ from i18n import t
 
 if TYPE_CHECKING:
     from cogs.table.messages.outbox import BucketKey, Outbox
-    from cogs.table.messages.recorded import TableRecords
+    from cogs.table.messages.recorded import HubRecords
 
 __all__ = ["BOARD_LOG_LIMIT", "POST_LIMIT", "Narrator", "Story"]
 
@@ -83,7 +83,7 @@ class _Log:
 class Story:
     """Every table's log: lines since the last batch (for the board) and the batches (to a thread)."""
 
-    def __init__(self, bot: discord.Client, repo: TableRecords, outbox: Outbox | None = None) -> None:
+    def __init__(self, bot: discord.Client, repo: HubRecords, outbox: Outbox | None = None) -> None:
         self.bot = bot
         self.repo = repo
         self.outbox = outbox

@@ -6,7 +6,7 @@ draws the same ones. The golden images pin one scripted position per game and co
 with a tolerance (mean absolute difference < 1.0 on 0-255), so a FreeType or zlib update does
 not fail the suite while a changed drawing does. Regenerate after an intended change with
 
-    UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/bot/drawing/test_boards.py -k golden
+    UPDATE_GOLDEN=1 .venv/bin/python -m pytest tests/bot/pictures/test_boards.py -k golden
 """
 
 from __future__ import annotations

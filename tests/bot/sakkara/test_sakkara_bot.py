@@ -17,7 +17,7 @@ from sakkara_bot_kit import last_prompt, perform, prompt_ids
 from table_kit import live_controls
 
 from bot import Bot
-from cogs.sakkara import words as sakkara_labels
+from cogs.sakkara import words as sakkara_words
 from cogs.sakkara.controls import prompt_at
 from cogs.table.controls.buttons import encode_action
 from db.store import Store
@@ -84,7 +84,7 @@ async def play_to_the_end(fake: FakeDiscord, table: Table, users: list[FakeUser]
 
 
 async def test_full_game_human_against_a_bot(fake, table, store, clock, monkeypatch):
-    monkeypatch.setattr(sakkara_labels, "boards", lambda: None)  # the text board (images: other tests)
+    monkeypatch.setattr(sakkara_words, "boards", lambda: None)  # the text board (images: other tests)
     ann = fake.user("Ann")
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, ann)
@@ -137,7 +137,7 @@ async def test_the_summary_carries_the_final_board_with_the_scoring(fake, table,
 async def test_no_prompt_waits_for_a_click_on_end_turn_alone(fake, table, store, clock, monkeypatch):
     """Rules answer 2: when End turn is the only legal action the turn ends without a click; the
     player's DM says so. (In a measured game 95 of 263 prompts offered nothing but End turn.)"""
-    monkeypatch.setattr(sakkara_labels, "boards", lambda: None)
+    monkeypatch.setattr(sakkara_words, "boards", lambda: None)
     ann = fake.user("Ann")
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, ann, seed=5)
@@ -235,7 +235,7 @@ def board_message(fake: FakeDiscord, channel: FakeChannel | int) -> FakeMessage:
 
 
 async def test_restart_mid_turn_then_the_old_dm_controls_still_work(fake, table, store, clock, monkeypatch):
-    monkeypatch.setattr(sakkara_labels, "boards", lambda: None)
+    monkeypatch.setattr(sakkara_words, "boards", lambda: None)
     ann = fake.user("Ann")
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, ann, seed=5)
@@ -306,7 +306,7 @@ async def test_the_rack_and_the_snakes_reveal_never_reach_a_public_message():
                     assert revealed is not None and "Medium bot 1's rack:" in revealed.text
             texts = fake.public_texts()
             assert images and [x for x in texts if "Your rack" in x or "Medium bot 1's rack:" in x] == []
-            mine = sakkara_labels.counts_text(GAME.view(game.state, seat)["rack"])
+            mine = sakkara_words.counts_text(GAME.view(game.state, seat)["rack"])
             assert not any(mine in x for x in texts)
             runs[steal_last] = (texts, images)
             await fake.stop(bot)
@@ -315,7 +315,7 @@ async def test_the_rack_and_the_snakes_reveal_never_reach_a_public_message():
 
 
 async def test_refusals_are_private_and_change_nothing(fake, table, store, clock, monkeypatch):
-    monkeypatch.setattr(sakkara_labels, "boards", lambda: None)
+    monkeypatch.setattr(sakkara_words, "boards", lambda: None)
     ann, bo, stranger = fake.user("Ann"), fake.user("Bo"), fake.user("Stranger")
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, ann, other=bo, seed=11)
@@ -347,7 +347,7 @@ async def test_refusals_are_private_and_change_nothing(fake, table, store, clock
 
 
 async def test_timeout_reminds_privately_then_the_easy_bot_plays_the_turn(fake, table, store, clock, monkeypatch):
-    monkeypatch.setattr(sakkara_labels, "boards", lambda: None)
+    monkeypatch.setattr(sakkara_words, "boards", lambda: None)
     ann = fake.user("Ann")
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, ann, seed=4)
@@ -370,7 +370,7 @@ async def test_timeout_reminds_privately_then_the_easy_bot_plays_the_turn(fake, 
 
 
 async def test_closed_dms_play_through_ephemeral_prompts(fake, table, store, clock, monkeypatch):
-    monkeypatch.setattr(sakkara_labels, "boards", lambda: None)
+    monkeypatch.setattr(sakkara_words, "boards", lambda: None)
     ann = fake.user("Ann")
     fake.close_dms(ann)
     bot = await start_bot(fake, store, clock)
@@ -431,7 +431,7 @@ async def test_the_dm_picture_shows_board_and_rack_and_a_deleted_board_is_posted
 
 
 async def test_a_stale_sub_menu_is_refused_privately(fake, table, store, clock, monkeypatch):
-    monkeypatch.setattr(sakkara_labels, "boards", lambda: None)
+    monkeypatch.setattr(sakkara_words, "boards", lambda: None)
     ann = fake.user("Ann")
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, ann, seed=9)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from incan_kit import buttons, lobby_id, start_bot
 
-from cogs.sakkara import words as sakkara_labels
+from cogs.sakkara import words as sakkara_words
 from fakediscord import FakeDiscord, FakeUser
 
 NOT_VALID = "That is not valid"
@@ -57,7 +57,7 @@ async def test_a_rematch_of_a_table_that_never_was(fake, table, store, clock, an
 
 
 async def test_a_sakkara_sub_menu_that_does_not_exist(fake, table, store, clock, ann, monkeypatch):
-    monkeypatch.setattr(sakkara_labels, "boards", lambda: None)
+    monkeypatch.setattr(sakkara_words, "boards", lambda: None)
     bot = await start_bot(fake, store, clock)
     lobby, game = await lobby_message(fake, bot, table, ann, "sakkara")
     await fake.click(ann, lobby, lobby_id(lobby, "ai-easy"))
