@@ -45,6 +45,10 @@ MAX_DECISIONS = 500  # far above any real game (5 expeditions of at most ~30 car
 RULE = "=" * 72
 
 
+BOT_LOGGERS = ("discord", "temple_table", "cogs", "engine", "db", "pictures", "i18n", "wiring")
+"""The loggers of the bot and the library it drives: an error logged by any of them stops the demo."""
+
+
 def scripted_choice(view: dict[str, Any]) -> str:
     """Return "camp" when carrying >= CARRY_ENOUGH gems or facing >= HAZARDS_ENOUGH hazards, else "torch"."""
     you = view["you"]
@@ -139,7 +143,7 @@ async def run_demo(make_bot: BotFactory, *, interactive: bool = False, seed: int
         f"A simple rule plays for you: camp when carrying {CARRY_ENOUGH}+ gems or facing "
         f"{HAZARDS_ENOUGH} hazards.") + f"\n{RULE}\n")
     # Errors the bot logs (and would otherwise swallow) stop the demo instead of hiding behind it.
-    with FakeDiscord(error_loggers=("discord", "temple_table", "cogs", "engine")) as fake:
+    with FakeDiscord(error_loggers=BOT_LOGGERS) as fake:
         channel = fake.text_channel("table")
         you = fake.user("You")
         fake.add_message_listener(_Printer(fake, out))

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script 
 
 from bench import clicks_per_turn as drivers
 from bot import Bot
-from db.store import Store
+from db import Store
 from engine.core import CHANCE
 from engine.session import Table, Update
 from fakediscord import FakeDiscord, FakeUser, RestCall

@@ -37,7 +37,7 @@ from bot import Bot
 from cogs.indus.controls import controls as indus_controls
 from cogs.sakkara.controls import route
 from cogs.table.controls.buttons import control_for
-from db.store import Store
+from db import Store
 from engine.clock import ManualClock
 from engine.incan_gold import ai as incan_ai
 from engine.indus.ai import heuristics as indus_heuristics

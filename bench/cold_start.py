@@ -26,8 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot import Bot
-from db.records import NewSeat
-from db.store import Store
+from db import NewSeat, Store
 from engine.clock import SystemClock
 from engine.core import CHANCE, resolve_chance
 from engine.incan_gold import GAME

@@ -33,7 +33,7 @@ from discord.http import handle_message_parameters  # the shortcut measured agai
 
 from bot import Bot
 from cogs.table.controls.buttons import ActButton, PeekButton
-from db.store import Store
+from db import Store
 from engine.clock import ManualClock
 from fakediscord import FakeDiscord
 from wiring.config import Config

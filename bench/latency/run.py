@@ -36,7 +36,7 @@ from bench.latency.measures import CLICK, HANDED, BenchClock, Click, Tally, cpu_
 from bench.latency.players import Person, Seen
 from bot import Bot, configure_gc
 from cogs.table.messages.outbox import RestBudget
-from db.store import Store
+from db import Store
 from engine.core import CHANCE
 from engine.session import Table, Update
 from fakediscord import FakeDiscord, FakeMessage, FakeUser, RestCall

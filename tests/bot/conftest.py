@@ -17,7 +17,7 @@ from db.store import Store
 from engine.clock import ManualClock
 from fakediscord import FakeChannel, FakeDiscord, FakeUser
 
-BOT_LOGGERS = ("discord", "temple_table", "cogs", "engine", "db")
+BOT_LOGGERS = ("discord", "temple_table", "cogs", "engine", "db", "pictures", "i18n", "wiring")
 """discord.py's logger and the bot's own: an ERROR on any of them is a bug unless a test expects it."""
 
 

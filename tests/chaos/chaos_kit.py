@@ -10,7 +10,7 @@ from typing import Any
 from fakediscord import FakeMessage
 from wiring.config import Config
 
-LOGGERS = ("discord", "temple_table", "cogs", "engine", "db")
+LOGGERS = ("discord", "temple_table", "cogs", "engine", "db", "pictures", "i18n", "wiring")
 """discord.py's logger and the bot's own: an ERROR on any of them fails a chaos test."""
 
 
