@@ -97,7 +97,9 @@ class Sessions:
         self.cache = TableCache(repo, self.specs, clock, self.coordinator, self.alarms, self.ahead)
         self.play = Play(self.cache, self.alarms, self.ahead, self.ai, repo, listener, clock, self.settings,
                          self.coordinator)
-        self.timer_work = TimerWork(self.play)  # serves the alarms: what they run when they fire
+        self.timer_work = TimerWork(self.play)
+        # Play arms timers and the timers' work plays: the work is named to the alarms once both exist.
+        self.alarms.serve(self.timer_work)
         self._warming: asyncio.Future[None] | None = None  # the AI workers starting
 
     @property

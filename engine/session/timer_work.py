@@ -47,7 +47,6 @@ class TimerWork:
         self.coordinator = play.coordinator
         self.ai = play.ai
         self.ahead = play.ahead
-        play.alarms.serve(self)  # play arms the timers, so their work can only be named once play exists
 
     def failed(self, table_id: int) -> None:
         """A timer's work failed: a write may have failed half-way, so the cached table is reloaded
