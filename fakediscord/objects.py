@@ -127,6 +127,7 @@ class FakeUser:
     permissions: int = p.EVERYONE_PERMISSIONS
     dms_open: bool = True
     locale: str = "en-US"
+    username: str | None = None  # the account's username; None: the display name in lower case
 
     @property
     def mention(self) -> str:
@@ -135,7 +136,7 @@ class FakeUser:
 
     def payload(self) -> Json:
         """The user object."""
-        return p.user_payload(self.id, self.name, bot=self.bot)
+        return p.user_payload(self.id, self.name, bot=self.bot, username=self.username)
 
 
 @dataclass

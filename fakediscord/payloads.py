@@ -75,11 +75,11 @@ def field_error(path: str, code: str, message: str) -> Json:
     return node
 
 
-def user_payload(user_id: int, name: str, *, bot: bool = False) -> Json:
-    """A user object."""
+def user_payload(user_id: int, name: str, *, bot: bool = False, username: str | None = None) -> Json:
+    """A user object: ``name`` is the display (global) name, the username defaults to it in lower case."""
     return {
         "id": str(user_id),
-        "username": name.lower(),
+        "username": name.lower() if username is None else username,
         "global_name": name,
         "discriminator": "0",
         "avatar": None,

@@ -58,13 +58,16 @@ class World:
         manage_guild: bool = False,
         permissions: int | None = None,
         locale: str = "en-US",
+        username: str | None = None,
     ) -> FakeUser:
-        """Create a user (a guild member unless in_guild=False); ids are deterministic."""
+        """Create a user (a guild member unless in_guild=False) shown as ``name`` (its username: ``username``,
+        else ``name`` in lower case); ids are deterministic."""
         perms = p.EVERYONE_PERMISSIONS if permissions is None else permissions
         if manage_guild:
             perms |= p.PERM_MANAGE_GUILD
         u = FakeUser(
-            self.ids.next(), name, in_guild=in_guild, permissions=perms, dms_open=dms_open, locale=locale
+            self.ids.next(), name, in_guild=in_guild, permissions=perms, dms_open=dms_open, locale=locale,
+            username=username,
         )
         self.users[u.id] = u
         if in_guild:
