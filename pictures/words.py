@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import i18n
+from i18n.names import visible
 from pictures.canvas import printable
 
 __all__ = ["player_names", "tr", "trn"]
@@ -23,9 +24,11 @@ def trn(key: str, count: int, **values: Any) -> str:
 
 
 def player_names(names: Sequence[str] | None, seats: int) -> list[str]:
-    """Return one printable name per seat: the given names (glyphs the font lacks replaced), else "Player N"."""
+    """Return one printable name per seat: what can be seen of the given names (glyphs the font lacks
+    replaced), else "Player N"."""
     out = [tr("boards.player", n=i + 1) for i in range(seats)]
     for i, name in enumerate(list(names or [])[:seats]):
-        if name and name.strip():
-            out[i] = printable(name.strip())
+        shown = visible(name or "")
+        if shown:
+            out[i] = printable(shown)
     return out

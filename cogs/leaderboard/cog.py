@@ -24,7 +24,7 @@ from discord.ext import commands
 from cogs.leaderboard.gamelog import render_log
 from cogs.table.controls.buttons import guarded
 from cogs.table.messages.hub import TableBot
-from cogs.table.messages.text import escape
+from cogs.table.messages.text import player_name
 from db import (
     DAY_MS,
     GameNotFound,
@@ -100,7 +100,7 @@ def _now(bot: TableBot) -> datetime:
 
 
 def _name(key: PlayerKey, name: str) -> str:
-    return t("lb.ai_name", level=t(f"level.{key[1]}").capitalize()) if key[0] == 0 else escape(name)
+    return t("lb.ai_name", level=t(f"level.{key[1]}").capitalize()) if key[0] == 0 else player_name(name)
 
 
 async def _refuse(interaction: discord.Interaction, refusal: Refusal) -> None:
@@ -235,7 +235,7 @@ class Leaderboard(commands.Cog):
                 value = t("lb.line.rating", rating=row.ordinal or 0.0, games=row.games)
             else:
                 value = t(f"lb.line.{by}", wins=row.wins, games=row.games, rate=row.win_rate)
-            lines.append(f"**{row.rank}.** {discord.utils.escape_markdown(name)} — {value}")
+            lines.append(f"**{row.rank}.** {name} — {value}")  # escaped once, by player_name
         embed.description = "\n".join(lines) or t("lb.empty")
         footer = t("lb.footer", page=standings.page + 1, pages=standings.pages)
         if by == "win_rate":
@@ -279,9 +279,10 @@ class Leaderboard(commands.Cog):
         guild, who = interaction.guild_id, user or interaction.user
         await interaction.response.defer(thinking=True)
         totals = await self.boards.totals(guild, user_key(who.id), game)
-        embed = discord.Embed(title=t("lb.stats.title", name=escape(who.display_name)), colour=discord.Colour.blurple())
+        name = player_name(who.display_name, who.name)
+        embed = discord.Embed(title=t("lb.stats.title", name=name), colour=discord.Colour.blurple())
         if not totals:
-            embed.description = t("lb.stats.never", name=escape(who.display_name))
+            embed.description = t("lb.stats.never", name=name)
             await interaction.followup.send(embed=embed)
             return
         for row in totals[:10]:
@@ -329,8 +330,9 @@ class Leaderboard(commands.Cog):
             link = (f" · [{t('lb.hist.jump')}](https://discord.com/channels/{guild}/{e.channel_id}/{e.message_id})"
                     if e.message_id else "")
             lines.append(f"`#{e.game_id}` {what} — {outcome} · {when}{link}")
-        embed = discord.Embed(title=t("lb.hist.title", name=escape(who.display_name)), colour=discord.Colour.blurple(),
-                              description="\n".join(lines) or t("lb.hist.none", name=escape(who.display_name)))
+        name = player_name(who.display_name, who.name)
+        embed = discord.Embed(title=t("lb.hist.title", name=name), colour=discord.Colour.blurple(),
+                              description="\n".join(lines) or t("lb.hist.none", name=name))
         if lines:
             embed.set_footer(text=t("lb.hist.footer"))
         await interaction.followup.send(embed=embed)

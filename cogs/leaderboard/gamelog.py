@@ -10,6 +10,7 @@ from db import GameLog, ResultRow
 from engine.core import CHANCE, IllegalAction
 from engine.incan_gold import GAME as INCAN
 from i18n import moment, t, tn
+from i18n.names import visible
 
 __all__ = ["render_log"]
 
@@ -21,7 +22,8 @@ def _seat_name(log: GameLog, seat: int) -> str:
     found = next((s for s in log.seats if s.seat == seat), None)
     if found is None:
         return f"seat {seat}"
-    return f"{found.display_name} (bot, {found.ai_level})" if found.is_ai else found.display_name
+    name = visible(found.display_name) or f"seat {seat}"
+    return f"{name} (bot, {found.ai_level})" if found.is_ai else name
 
 
 def _incan_lines(log: GameLog) -> list[str]:

@@ -26,6 +26,7 @@ from cogs.table.controls.gate import admit, claim, turn_away, unreachable
 from cogs.table.messages.hub import TableBot, TableHub
 from engine.session import Place, SeatSpec, SessionError, Table, Update
 from i18n import t
+from i18n.names import visible
 
 __all__ = ["DYNAMIC_ITEMS", "ActButton", "ActSelect", "PeekButton", "act_and_confirm", "as_seat", "can_manage",
            "confirm_move", "control_for", "decode_action", "encode_action", "guarded", "hub_of", "place_of", "refuse",
@@ -82,8 +83,9 @@ async def table_for(interaction: discord.Interaction, table_id: int) -> Table:
 
 
 def as_seat(user: discord.abc.User) -> SeatSpec:
-    """Return the seat spec of a Discord user."""
-    return SeatSpec(user.display_name, user_id=user.id)
+    """Return the seat spec of a Discord user, named by what can be seen of their display name (an
+    invisible one falls back to the username, which Discord keeps to visible letters)."""
+    return SeatSpec(visible(user.display_name) or user.name, user_id=user.id)
 
 
 # --------------------------------------------------------------------------- buttons

@@ -1,12 +1,15 @@
 """Names, places, deadlines and links as every game's text shows them.
 
-Display names are chosen by players, so every name is escaped before it reaches Discord's
-markdown (``[click](https://…)`` must stay text, ``@everyone`` must not ping): :func:`name_of`
-is the one place that does it, and every other helper here goes through it.
+Display names are chosen by players, so every name goes through :func:`player_name`, the one
+place that shows one, exactly once: what cannot be seen or would steer the text is left out
+(:func:`i18n.names.visible`), a right-to-left name is isolated so it cannot reorder the words
+around it, and the rest is escaped before it reaches Discord's markdown (``[click](https://…)``
+must stay text, ``@everyone`` must not ping). Every other helper here goes through it.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -15,9 +18,13 @@ import discord
 
 from engine.session import SeatSpec, Table
 from i18n import t
+from i18n.names import visible
 
-__all__ = ["deadline_line", "escape", "jump_url", "name_of", "place_of", "seat_label", "seat_names", "standings",
-           "when", "winner_line"]
+__all__ = ["deadline_line", "escape", "jump_url", "name_of", "place_of", "player_name", "seat_label", "seat_names",
+           "standings", "when", "winner_line"]
+
+FSI, PDI = "\u2068", "\u2069"
+"""First-strong isolate and its end: a right-to-left name between them keeps to itself."""
 
 
 def escape(text: str) -> str:
@@ -25,9 +32,18 @@ def escape(text: str) -> str:
     return discord.utils.escape_markdown(discord.utils.escape_mentions(text))
 
 
+def player_name(name: str, fallback: str | None = None) -> str:
+    """Return a player-chosen name as every message shows it: visible characters only (else
+    ``fallback``, else "no visible name"), a right-to-left name isolated, escaped once."""
+    shown = visible(name) or (visible(fallback) if fallback else "") or t("play.unnamed")
+    if any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in shown):
+        return f"{FSI}{escape(shown)}{PDI}"
+    return escape(shown)
+
+
 def name_of(seat: SeatSpec) -> str:
-    """Return a seat's name, escaped."""
-    return escape(seat.display_name)
+    """Return a seat's name as every message shows it (:func:`player_name`)."""
+    return player_name(seat.display_name)
 
 
 def standings(result: dict[str, Any], table: Table | None = None) -> list[int]:
