@@ -337,10 +337,18 @@ class Sessions:
         for seat in seats:
             if seat is me:
                 continue
-            if seat.ai_level is not None:
-                await self.add_ai(table.id, user_id, seat.ai_level)
-            else:
-                await self.join(table.id, seat)
+            try:
+                if seat.ai_level is not None:
+                    await self.add_ai(table.id, user_id, seat.ai_level)
+                else:
+                    await self.join(table.id, seat)
+            except SessionError as exc:
+                # The new lobby is open to everyone at once: someone may have joined it first (seated
+                # already), or filled it. Seat the others all the same; if the lobby moved on (started,
+                # cancelled), the rematch is still open as it is.
+                if exc.code in ("already_seated", "table_full"):
+                    continue
+                break
         return table
 
     @_reachable

@@ -237,6 +237,26 @@ async def test_rematch_reopens_the_lobby_with_the_same_seats(store):
     assert sorted(s.display_name for s in again.seats) == sorted(s.display_name for s in table.seats)
 
 
+async def test_a_rematch_seats_everyone_though_one_of_them_joins_the_new_lobby_first(store, monkeypatch):
+    """Issue 42: Bo presses Rematch and another player presses Join on the new lobby the moment it
+    appears; the rematch seats everyone else all the same (it stopped at "already seated")."""
+    sessions, _ = make(store)
+    table = await table_of_three(sessions, bots=1)
+    await play_out(sessions, table)
+    # The first person the rematch would seat after Bo: at least one seat (a person or the bot) follows.
+    quick = next(s for s in table.seats if s.ai_level is None and s.user_id != BO.user_id)
+    create = sessions.create
+
+    async def create_then_join(*args: Any, **kwargs: Any) -> Table:
+        lobby = await create(*args, **kwargs)
+        await sessions.join(lobby.id, quick)
+        return lobby
+
+    monkeypatch.setattr(sessions, "create", create_then_join)
+    again = await sessions.rematch(table.id, BO.user_id or 0)
+    assert sorted(s.display_name for s in again.seats) == sorted(s.display_name for s in table.seats)
+
+
 async def test_a_rendering_failure_never_stalls_or_undoes_the_game(store, caplog):
     clock = ManualClock()
     sessions, rec = make(store, clock, ai_delay=1.0)
