@@ -176,6 +176,10 @@ class StoreRepository:
         """Persist a timer."""
         await self._call(lambda: self.store.set_deadline(table_id, kind, _when(due), version=window))
 
+    async def clear_deadline(self, table_id: int, kind: str) -> None:
+        """Forget a stored timer."""
+        await self._call(lambda: self.store.clear_deadline(table_id, kind))
+
     async def save_snapshot(self, table_id: int, snapshot: Snapshot) -> None:
         """Keep a state snapshot."""
         await self._call(lambda: self.store.save_snapshot(table_id, snapshot.version, snapshot.window,

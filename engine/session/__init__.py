@@ -23,6 +23,7 @@ from engine.session.ai_pool import AiPool, default_workers
 from engine.session.contract import (
     AUTO,
     DECISION,
+    LOBBY,
     Deadline,
     GameSpec,
     RepoBusy,
@@ -50,6 +51,7 @@ from engine.session.timers import Coordinator, SingleProcess
 __all__ = [
     "AUTO",
     "DECISION",
+    "LOBBY",
     "AiPool",
     "Coordinator",
     "Deadline",

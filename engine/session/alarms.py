@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from engine.clock import Clock
-from engine.session.contract import AUTO, DECISION, RepoUnavailable, SessionError, SessionSettings, StoredTimer
+from engine.session.contract import AUTO, DECISION, LOBBY, RepoUnavailable, SessionError, SessionSettings, StoredTimer
 from engine.session.timers import Coordinator, TimerBook
 
 __all__ = ["REMIND", "RETRY_S", "Alarms", "TimerHandlers"]
@@ -40,6 +40,10 @@ class TimerHandlers(Protocol):
 
     async def auto(self, table_id: int, version: int) -> None:
         """Automatic play came due (bots, a chance draw, a result not yet written)."""
+        ...
+
+    async def lobby_idle(self, table_id: int) -> None:
+        """A lobby's time ran out with nobody starting it."""
         ...
 
     def failed(self, table_id: int) -> None:
@@ -80,6 +84,8 @@ class Alarms:
             self.arm_work(table_id, DECISION, due, version, lambda: handlers.expire(table_id, version))
         elif timer.kind == AUTO:
             self.arm_auto(table_id, due, version)
+        elif timer.kind == LOBBY:
+            self.arm_work(table_id, LOBBY, due, version, lambda: handlers.lobby_idle(table_id))
 
     def arm_auto(self, table_id: int, due: float, version: int, *, of: int | None = None, attempt: int = 0) -> None:
         """Arm automatic play at ``due`` for ``version`` (its work checks version ``of``, by default the same)."""

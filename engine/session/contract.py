@@ -16,6 +16,7 @@ from engine.session.options import DEFAULT_AI_DELAY_S, DEFAULT_DECISION_TIMEOUT_
 __all__ = [
     "AUTO",
     "DECISION",
+    "LOBBY",
     "Deadline",
     "GameSpec",
     "RepoBusy",
@@ -43,6 +44,9 @@ AUTO = "auto"
 """The timer of automatic play (version = the table's version): an AI turn after its delay, or the
 end of a game whose last action was written but not its result. Stored with the append that makes
 it due, so a restart (or another process) knows of it without loading the table."""
+LOBBY = "lobby"
+"""The timer of a lobby nobody starts: armed at its every change (a join, a leave, a bot added or
+removed), it closes the lobby when it runs out, so a forgotten table never holds its channel."""
 
 Deadline = tuple[str, float, int]
 """A timer as the session persists it: (kind, due in epoch seconds, version it belongs to)."""
@@ -269,6 +273,10 @@ class Repository(Protocol):
 
     async def set_deadline(self, table_id: int, kind: str, due: float, window: int) -> None:
         """Persist a timer (epoch seconds) valid for ``window``."""
+        ...
+
+    async def clear_deadline(self, table_id: int, kind: str) -> None:
+        """Forget a table's stored timer ``kind`` (nothing when there is none)."""
         ...
 
     async def save_snapshot(self, table_id: int, snapshot: Snapshot) -> None:

@@ -20,6 +20,7 @@ loads no table; a table is loaded by its first click, command or timer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import random
@@ -37,6 +38,7 @@ from engine.session.cache import TableCache
 from engine.session.contract import (
     AUTO,
     DECISION,
+    LOBBY,
     GameSpec,
     RepoBusy,
     RepoConflict,
@@ -49,7 +51,7 @@ from engine.session.contract import (
     Stale,
     StoredTimer,
 )
-from engine.session.options import TABLE_DEFAULTS
+from engine.session.options import LOBBY_IDLE_S, TABLE_DEFAULTS
 from engine.session.place import Place, check_place
 from engine.session.play import Play
 from engine.session.table import Listener, Table, Update
@@ -192,6 +194,7 @@ class Sessions:
         table = Table(table_id, spec, guild_id, channel_id, host.user_id, opts, table_opts, "lobby", [host])
         self.cache.register(table)
         async with table.lock:
+            await self._keep_lobby_open(table)
             await self.play.notify(self.listener.lobby_changed(table))
         return table
 
@@ -212,6 +215,7 @@ class Sessions:
             except RepoConflict as exc:
                 raise SessionError("already_seated") from exc
             table.seats.append(person)
+            await self._keep_lobby_open(table)
             await self.play.notify(self.listener.lobby_changed(table))
         return table
 
@@ -233,6 +237,7 @@ class Sessions:
             if table.host_id == user_id:
                 # The host passes to the next human in join order.
                 table.host_id = next(s.user_id for s in table.seats if s.user_id is not None)
+            await self._keep_lobby_open(table)
             await self.play.notify(self.listener.lobby_changed(table))
         return table
 
@@ -253,6 +258,7 @@ class Sessions:
             seat = SeatSpec(self.settings.ai_name(level, same + 1), ai_level=level)
             await self.repo.add_seat(table.id, seat)
             table.seats.append(seat)
+            await self._keep_lobby_open(table)
             await self.play.notify(self.listener.lobby_changed(table))
         return table
 
@@ -270,8 +276,23 @@ class Sessions:
                 raise SessionError("no_ai")
             await self.repo.remove_seat(table.id, ais[-1])
             del table.seats[ais[-1]]
+            await self._keep_lobby_open(table)
             await self.play.notify(self.listener.lobby_changed(table))
         return table
+
+    async def _keep_lobby_open(self, table: Table) -> None:
+        """Arm (again) the timer that closes the lobby if nobody starts it: after its last change,
+        for :data:`LOBBY_IDLE_S`, or the table's decision time when that is longer. Stored, so a
+        restart (or another process) closes it too."""
+        due = self.clock.now() + max(LOBBY_IDLE_S, table.timeout_s(self.settings))
+        self.alarms.arm(StoredTimer(table.id, LOBBY, due, table.version))
+        try:
+            await self.repo.set_deadline(table.id, LOBBY, due, table.version)
+        except Exception as exc:
+            # The change itself is written (a seat, a new lobby): it must not read as failed, or a
+            # retry would meet it done. The timer runs here; the lobby's next change stores it.
+            log.warning("table %s: its lobby timer was not stored (%s); it runs in this process only",
+                        table.id, exc)
 
     @_reachable
     async def start(self, table_id: int, user_id: int, seed: int | None = None) -> Table:
@@ -289,6 +310,11 @@ class Sessions:
             random.Random(splitmix64(seed)).shuffle(seats)  # seat 0 starts: seating is random
             await self.repo.start(table.id, seats, seed)
             table.seats, table.seed, table.status = seats, seed, "playing"
+            # The lobby's timer is spent. Left stored (a crash, the database away this moment), it
+            # finds the game under way when it fires and does nothing.
+            self.alarms.book.cancel(table.id, LOBBY)
+            with contextlib.suppress(RepoUnavailable):
+                await self.repo.clear_deadline(table.id, LOBBY)
             table.state = table.spec.game.setup(len(seats), seed, table.options)
             table.version = table.window = 0
             await self.play.notify(self.listener.started(table))

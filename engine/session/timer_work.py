@@ -137,6 +137,17 @@ class TimerWork:
                     break
         return actions
 
+    async def lobby_idle(self, table_id: int) -> None:
+        """A lobby nobody started in time closes: announced in place, its channel free again."""
+        table = await self._timer_table(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            await self.cache.sync(table)
+            if table.status != "lobby":
+                return  # started (or ended) meanwhile: its stored lobby timer is simply spent
+            await self.play.end(table, "cancelled", "expired")
+
     async def auto(self, table_id: int, version: int) -> None:
         """Automatic play came due: AI seats that owe act together, or a finished game gets its result."""
         table = await self._timer_table(table_id)

@@ -15,6 +15,7 @@ from engine.incan_gold import GAME
 from engine.session import SeatSpec, SessionError, Sessions, SessionSettings, Table, Update
 from engine.session.games import SPECS
 from engine.session.loading import SNAPSHOT_EVERY
+from engine.session.options import LOBBY_IDLE_S
 from wiring.storage import StoreRepository
 
 ANN, BO, CY = SeatSpec("Ann", 1), SeatSpec("Bo", 2), SeatSpec("Cy", 3)
@@ -255,6 +256,51 @@ async def test_a_rematch_seats_everyone_though_one_of_them_joins_the_new_lobby_f
     monkeypatch.setattr(sessions, "create", create_then_join)
     again = await sessions.rematch(table.id, BO.user_id or 0)
     assert sorted(s.display_name for s in again.seats) == sorted(s.display_name for s in table.seats)
+
+
+async def test_a_lobby_nobody_starts_closes_after_its_last_change_and_frees_the_channel(store):
+    """Issue 42: a lobby nobody starts used to hold its channel for good (no timer was armed)."""
+    clock = ManualClock()
+    sessions, rec = make(store, clock)
+    table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN)
+    await clock.advance(LOBBY_IDLE_S - 60)
+    await sessions.join(table.id, BO)  # a change: the lobby waits its whole time again from here
+    await clock.advance(LOBBY_IDLE_S - 60)
+    assert table.status == "lobby" and ("ended", "expired") not in rec.calls
+    await clock.advance(61)
+    assert table.status == "cancelled" and ("ended", "expired") in rec.calls
+    assert (await store.get_game(table.id)).status == "cancelled" and await store.deadlines(table.id) == []
+    again = await sessions.create("incan_gold", GUILD, CHANNEL, CY)  # the channel is free again
+    assert again.status == "lobby"
+
+
+async def test_a_lobby_times_out_after_a_restart_and_a_started_game_never_does(store):
+    clock = ManualClock()
+    sessions, _ = make(store, clock)
+    waiting = await sessions.create("incan_gold", GUILD, CHANNEL, ANN)
+    started = await sessions.create("incan_gold", GUILD, CHANNEL + 1, ANN)
+    await sessions.join(started.id, BO)
+    await sessions.add_ai(started.id, ANN.user_id or 0, "easy")
+    await sessions.start(started.id, ANN.user_id or 0, seed=3)
+    assert [d.kind for d in await store.deadlines(started.id)] == ["decision"]  # the lobby's timer is spent
+    await sessions.close()
+
+    again, rec = make(store, clock)
+    await again.open()
+    await clock.advance(LOBBY_IDLE_S + 1)
+    assert rec.calls.count(("ended", "expired")) == 1 and (await store.get_game(waiting.id)).status == "cancelled"
+    # The game played on (its absent people timed out, the timeout agent played for them) to its end.
+    assert (await store.get_game(started.id)).status == "finished"
+
+
+async def test_a_slow_table_gathers_as_long_as_it_decides(store):
+    clock = ManualClock()
+    sessions, rec = make(store, clock)
+    table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN, table_options={"decision_timeout_s": 7200})
+    await clock.advance(LOBBY_IDLE_S + 1)
+    assert table.status == "lobby"
+    await clock.advance(7200 - LOBBY_IDLE_S)
+    assert table.status == "cancelled" and ("ended", "expired") in rec.calls
 
 
 async def test_a_rendering_failure_never_stalls_or_undoes_the_game(store, caplog):
