@@ -177,8 +177,9 @@ def _pin_seed(bot: Any, seed: int) -> None:
     sessions = bot.sessions
     start: Callable[..., Awaitable[Any]] = sessions.start
 
-    async def start_with_seed(table_id: int, user_id: int, seed_: int | None = None) -> Any:
-        return await start(table_id, user_id, seed if seed_ is None else seed_)
+    async def start_with_seed(table_id: int, user_id: int, seed_: int | None = None, *,
+                              origin: object | None = None) -> Any:
+        return await start(table_id, user_id, seed if seed_ is None else seed_, origin=origin)
 
     sessions.start = start_with_seed
 

@@ -216,8 +216,9 @@ class Run:
 
         start = bot.sessions.start
 
-        async def seeded_start(table_id: int, user_id: int, seed: int | None = None) -> Any:
-            return await start(table_id, user_id, self.args.seed + table_id if seed is None else seed)
+        async def seeded_start(table_id: int, user_id: int, seed: int | None = None, *,
+                               origin: object | None = None) -> Any:
+            return await start(table_id, user_id, self.args.seed + table_id if seed is None else seed, origin=origin)
 
         bot.sessions.start = seeded_start  # type: ignore[method-assign]
 

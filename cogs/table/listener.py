@@ -33,14 +33,14 @@ class TableListener:
         self.hub = hub
         self._told: set[tuple[int, int]] = set()  # (table, seat) told of a timeout, not back since
 
-    async def lobby_changed(self, table: Table) -> None:
+    async def lobby_changed(self, table: Table, *, origin: object | None) -> None:
         """Redraw the lobby message."""
         await self.hub.readers.load(table)
         await self.hub.prepare(table)
         with self.hub.readers.publicly(table):
             await self.hub.post(table, "lobby", embed=lobby_embed(self.hub, table), view=lobby_view(table))
 
-    async def started(self, table: Table) -> None:
+    async def started(self, table: Table, *, origin: object | None) -> None:
         """Freeze the lobby message (the seats are final) and open the game's thread from it."""
         hub = self.hub
         await hub.readers.load(table)
@@ -85,7 +85,7 @@ class TableListener:
         with self.hub.readers.publicly(table):
             await self.hub.renderer(table).reminded(self.hub, table, seats)
 
-    async def resigned(self, table: Table, seat: int) -> None:
+    async def resigned(self, table: Table, seat: int, *, origin: object | None) -> None:
         """Log the resignation, close the person's prompt, redraw the table (the seat is labelled as its bot)."""
         hub = self.hub
         renderer = hub.renderer(table)
@@ -98,7 +98,7 @@ class TableListener:
             await hub.story.note(table, table.seat_events[-1], renderer)
             await renderer.refresh(hub, table)
 
-    async def finished(self, table: Table, result: dict[str, Any]) -> None:
+    async def finished(self, table: Table, result: dict[str, Any], *, origin: object | None) -> None:
         """The summary, the rest of the log, and every control of the game closed."""
         hub = self.hub
         self._told = {told for told in self._told if told[0] != table.id}
@@ -113,7 +113,7 @@ class TableListener:
                             channel=f"<#{table.channel_id}>")
         hub.book.forget(table)
 
-    async def ended(self, table: Table, reason: str) -> None:
+    async def ended(self, table: Table, reason: str, *, origin: object | None) -> None:
         """Close every control of the table, tell the channel and every seated person."""
         hub = self.hub
         self._told = {told for told in self._told if told[0] != table.id}

@@ -72,12 +72,12 @@ class Play:
         except Exception:
             log.exception("rendering failed")
 
-    async def end(self, table: Table, status: str, reason: str) -> None:
-        """End a table as ``status`` (cancelled, abandoned) and tell the listener why."""
+    async def end(self, table: Table, status: str, reason: str, *, origin: object | None = None) -> None:
+        """End a table as ``status`` (cancelled, abandoned) and tell the listener why (and ``origin``)."""
         await self.repo.cancel(table.id, status)
         table.status = status
         self.cache.forget(table)
-        await self.notify(self.listener.ended(table, reason))
+        await self.notify(self.listener.ended(table, reason, origin=origin))
 
     async def _ai_move(self, table: Table, state: Any, position: int) -> tuple[Any, int, bool] | None:
         """Return the first owing AI seat's move, decided in the AI pool: a Hard search must not
@@ -108,8 +108,9 @@ class Play:
         return any(s != CHANCE and table.seats[s].is_ai for s in table.spec.game.to_move(state))
 
     async def advance(self, table: Table, first: list[tuple[int, Any]], *, new_window: bool = False,
-                      timed_out: list[int] | None = None) -> Update:
-        """Apply ``first``, then chance draws (and AI moves when they need no delay); commit; render.
+                      timed_out: list[int] | None = None, origin: object | None = None) -> Update:
+        """Apply ``first``, then chance draws (and AI moves when they need no delay); commit; render
+        (the update carries ``origin``: who asked, see :class:`Listener`).
 
         Raises Stale when another writer moved the table first (nothing was written).
         """
@@ -144,7 +145,7 @@ class Play:
             if opened:
                 opened_at = table.version + len(batch)
         if not batch and not new_window:
-            return Update(table, events, [], False, timed_out or [], forced)
+            return Update(table, events, [], False, timed_out or [], forced, origin=origin)
         game, now, version = table.spec.game, self.clock.now(), table.version + len(batch)
         over = game.is_over(state)
         deadlines: list[Deadline] = []
@@ -167,7 +168,7 @@ class Play:
                 await self.repo.set_deadline(table.id, kind, due, at)
         table.state, table.version = state, version
         update = Update(table, events, [s for s, _ in batch], opened_at is not None, timed_out or [], forced,
-                        before, batch, per_step)
+                        before, batch, per_step, origin)
         if opened_at is not None:
             table.window, table.opened_at, table.deadline = opened_at, now, None
             for handle in table.timers:  # e.g. a count redraw of the closed window
@@ -215,4 +216,4 @@ class Play:
         table.status = "finished"
         self.cache.forget(table)
         await self.notify(self.listener.played(update))
-        await self.notify(self.listener.finished(table, result))
+        await self.notify(self.listener.finished(table, result, origin=update.origin))

@@ -13,6 +13,11 @@ owed decisions opened. Simultaneous secret choices (Incan Gold) share one window
 reveal; in a sequential game every action opens a new one. A click naming another window is
 stale and changes nothing.
 
+Who asked: every operation a person can trigger takes an ``origin``, opaque to the session (the
+Discord side passes the click to answer), and hands it back with what that call itself draws
+(:class:`Listener`, :attr:`Update.origin`); what a timer, the AI after a pause or another process
+draws has none.
+
 Start-up: :meth:`Sessions.open` restores every timer from the stored deadlines (one query) and
 loads no table; a table is loaded by its first click, command or timer.
 """
@@ -176,7 +181,7 @@ class Sessions:
     @_reachable
     async def create(self, game: str, guild_id: int, channel_id: int, host: SeatSpec,
                      options: dict[str, Any] | None = None,
-                     table_options: dict[str, Any] | None = None) -> Table:
+                     table_options: dict[str, Any] | None = None, *, origin: object | None = None) -> Table:
         """Open a lobby in a channel with the host seated; refuse a second table there."""
         spec = self.specs[game]
         opts = dict(options or {})
@@ -195,11 +200,11 @@ class Sessions:
         self.cache.register(table)
         async with table.lock:
             await self._keep_lobby_open(table)
-            await self.play.notify(self.listener.lobby_changed(table))
+            await self.play.notify(self.listener.lobby_changed(table, origin=origin))
         return table
 
     @_reachable
-    async def join(self, table_id: int, person: SeatSpec) -> Table:
+    async def join(self, table_id: int, person: SeatSpec, *, origin: object | None = None) -> Table:
         """Seat a user in a lobby."""
         table = await self.cache.get(table_id)
         async with table.lock:
@@ -216,11 +221,11 @@ class Sessions:
                 raise SessionError("already_seated") from exc
             table.seats.append(person)
             await self._keep_lobby_open(table)
-            await self.play.notify(self.listener.lobby_changed(table))
+            await self.play.notify(self.listener.lobby_changed(table, origin=origin))
         return table
 
     @_reachable
-    async def leave(self, table_id: int, user_id: int) -> Table:
+    async def leave(self, table_id: int, user_id: int, *, origin: object | None = None) -> Table:
         """Take a user out of a lobby; the table closes when no human is left."""
         table = await self.cache.get(table_id)
         async with table.lock:
@@ -230,7 +235,7 @@ class Sessions:
             if seat is None:
                 raise SessionError("not_seated")
             if not any(s.user_id is not None for i, s in enumerate(table.seats) if i != seat):
-                await self.play.end(table, "cancelled", "empty")
+                await self.play.end(table, "cancelled", "empty", origin=origin)
                 return table
             await self.repo.remove_seat(table.id, seat)
             del table.seats[seat]
@@ -238,11 +243,11 @@ class Sessions:
                 # The host passes to the next human in join order.
                 table.host_id = next(s.user_id for s in table.seats if s.user_id is not None)
             await self._keep_lobby_open(table)
-            await self.play.notify(self.listener.lobby_changed(table))
+            await self.play.notify(self.listener.lobby_changed(table, origin=origin))
         return table
 
     @_reachable
-    async def add_ai(self, table_id: int, user_id: int, level: str) -> Table:
+    async def add_ai(self, table_id: int, user_id: int, level: str, *, origin: object | None = None) -> Table:
         """Seat an AI of ``level`` (any seated human may add one)."""
         table = await self.cache.get(table_id)
         async with table.lock:
@@ -259,11 +264,11 @@ class Sessions:
             await self.repo.add_seat(table.id, seat)
             table.seats.append(seat)
             await self._keep_lobby_open(table)
-            await self.play.notify(self.listener.lobby_changed(table))
+            await self.play.notify(self.listener.lobby_changed(table, origin=origin))
         return table
 
     @_reachable
-    async def remove_ai(self, table_id: int, user_id: int) -> Table:
+    async def remove_ai(self, table_id: int, user_id: int, *, origin: object | None = None) -> Table:
         """Remove the last AI seat of a lobby."""
         table = await self.cache.get(table_id)
         async with table.lock:
@@ -277,7 +282,7 @@ class Sessions:
             await self.repo.remove_seat(table.id, ais[-1])
             del table.seats[ais[-1]]
             await self._keep_lobby_open(table)
-            await self.play.notify(self.listener.lobby_changed(table))
+            await self.play.notify(self.listener.lobby_changed(table, origin=origin))
         return table
 
     async def _keep_lobby_open(self, table: Table) -> None:
@@ -295,7 +300,8 @@ class Sessions:
                         table.id, exc)
 
     @_reachable
-    async def start(self, table_id: int, user_id: int, seed: int | None = None) -> Table:
+    async def start(self, table_id: int, user_id: int, seed: int | None = None, *,
+                    origin: object | None = None) -> Table:
         """Start the game (host only): shuffle the seating, draw the seed, play until a human owes."""
         table = await self.cache.get(table_id)
         async with table.lock:
@@ -317,9 +323,9 @@ class Sessions:
                 await self.repo.clear_deadline(table.id, LOBBY)
             table.state = table.spec.game.setup(len(seats), seed, table.options)
             table.version = table.window = 0
-            await self.play.notify(self.listener.started(table))
+            await self.play.notify(self.listener.started(table, origin=origin))
             try:
-                await self.play.advance(table, [], new_window=True)
+                await self.play.advance(table, [], new_window=True, origin=origin)
             except Stale as exc:  # nobody else can write to a game that has just started
                 raise SessionError("stale") from exc
             except Exception as exc:
@@ -331,7 +337,7 @@ class Sessions:
         return table
 
     @_reachable
-    async def cancel(self, table_id: int, user_id: int, can_manage: bool) -> Table:
+    async def cancel(self, table_id: int, user_id: int, can_manage: bool, *, origin: object | None = None) -> Table:
         """Cancel a lobby or a game: the host, or a member who may manage the server."""
         table = await self.cache.get(table_id)
         async with table.lock:
@@ -340,11 +346,12 @@ class Sessions:
                 raise SessionError("gone")
             if user_id != table.host_id and not can_manage:
                 raise SessionError("not_host")
-            await self.play.end(table, "cancelled", "cancelled")
+            await self.play.end(table, "cancelled", "cancelled", origin=origin)
         return table
 
     @_reachable
-    async def rematch(self, table_id: int, user_id: int, place: Place | None = None) -> Table:
+    async def rematch(self, table_id: int, user_id: int, place: Place | None = None, *,
+                      origin: object | None = None) -> Table:
         """Open a new lobby in the same channel with the same seats and options (seated players only,
         asking from ``place``: the table's channel, or a DM)."""
         try:
@@ -359,15 +366,15 @@ class Sessions:
         if me is None:
             raise SessionError("not_seated")
         table = await self.create(stored.game, stored.guild_id, stored.channel_id, me, stored.options,
-                                  stored.table_options)
+                                  stored.table_options, origin=origin)
         for seat in seats:
             if seat is me:
                 continue
             try:
                 if seat.ai_level is not None:
-                    await self.add_ai(table.id, user_id, seat.ai_level)
+                    await self.add_ai(table.id, user_id, seat.ai_level, origin=origin)
                 else:
-                    await self.join(table.id, seat)
+                    await self.join(table.id, seat, origin=origin)
             except SessionError as exc:
                 # The new lobby is open to everyone at once: someone may have joined it first (seated
                 # already), or filled it. Seat the others all the same; if the lobby moved on (started,
@@ -378,7 +385,7 @@ class Sessions:
         return table
 
     @_reachable
-    async def resign(self, table_id: int, user_id: int, level: str) -> Table:
+    async def resign(self, table_id: int, user_id: int, level: str, *, origin: object | None = None) -> Table:
         """Hand a person's seat to the AI of ``level`` for the rest of the game (recorded first).
 
         The seat ranks last among the people at the table. When nobody is left playing their own
@@ -391,7 +398,7 @@ class Sessions:
             if level not in table.spec.agents:
                 raise SessionError("unknown_level", levels=sorted(table.spec.agents))
             if table.people() == [seat]:
-                await self.play.end(table, "cancelled", "everyone_left")
+                await self.play.end(table, "cancelled", "everyone_left", origin=origin)
                 return table
             event = SeatEvent(table.version, seat, "resign", {"level": level})
             try:
@@ -401,7 +408,7 @@ class Sessions:
                 raise SessionError("resigned") from exc
             table.seat_events.append(event)
             table.seats[seat] = replace(table.seats[seat], stand_in=level)
-            await self.play.notify(self.listener.resigned(table, seat))
+            await self.play.notify(self.listener.resigned(table, seat, origin=origin))
             if seat in table.owing():
                 # The bot takes over the decision the person owed (the timer now waits on the others).
                 if not table.humans_owing():
@@ -409,7 +416,7 @@ class Sessions:
                     self.timers.cancel(table.id, DECISION, REMIND)
                 try:
                     if table.ai_delay_s(self.settings) <= 0:
-                        await self.play.advance(table, [])
+                        await self.play.advance(table, [], origin=origin)
                     else:
                         await self._auto_soon(table)
                 except Stale:
@@ -448,7 +455,8 @@ class Sessions:
     # ------------------------------------------------------------------ play
 
     @_reachable
-    async def act(self, table_id: int, user_id: int, window: int, action: Any) -> Update:
+    async def act(self, table_id: int, user_id: int, window: int, action: Any, *,
+                  origin: object | None = None) -> Update:
         """Apply a human's action if it is theirs to take in this window; commit, then render.
 
         Another process may have written first (a click on the same table at the same moment): the
@@ -468,7 +476,7 @@ class Sessions:
                 if action not in legal:
                     raise SessionError("illegal")
                 try:
-                    return await self.play.advance(table, [(seat, action)])
+                    return await self.play.advance(table, [(seat, action)], origin=origin)
                 except Stale:
                     table.stale = True
             raise SessionError("stale")

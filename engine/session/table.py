@@ -100,6 +100,9 @@ class Update:
     before: Any = None  # the state before these actions (replay ``steps`` from it for states in between)
     steps: list[tuple[int, Any]] = field(default_factory=list)  # (seat, action) applied, in order
     step_events: list[list[Event]] = field(default_factory=list)  # the events of each step (``events`` split)
+    origin: object | None = None
+    """Opaque: who asked for this step (the caller's ``origin``), handed back to the listener; None
+    for a step nobody asked for in this call (a timer's, the AI's after a pause)."""
 
     @property
     def start(self) -> int:
@@ -108,13 +111,18 @@ class Update:
 
 
 class Listener(Protocol):
-    """The renderer (a cog): called after every committed change, under the table's lock."""
+    """The renderer (a cog): called after every committed change, under the table's lock.
 
-    async def lobby_changed(self, table: Table) -> None:
+    ``origin`` (and :attr:`Update.origin`) is opaque to the session: whatever the caller of the
+    operation that made the change passed as its ``origin`` (the Discord side: the click to answer),
+    handed back as is; None when no caller asked for the change (a timer, the AI after a pause).
+    """
+
+    async def lobby_changed(self, table: Table, *, origin: object | None) -> None:
         """Redraw the lobby."""
         ...
 
-    async def started(self, table: Table) -> None:
+    async def started(self, table: Table, *, origin: object | None) -> None:
         """The game began (seats are final)."""
         ...
 
@@ -126,14 +134,14 @@ class Listener(Protocol):
         """Remind human seats whose decision timer is about to run out."""
         ...
 
-    async def finished(self, table: Table, result: dict[str, Any]) -> None:
+    async def finished(self, table: Table, result: dict[str, Any], *, origin: object | None) -> None:
         """The game is over."""
         ...
 
-    async def ended(self, table: Table, reason: str) -> None:
+    async def ended(self, table: Table, reason: str, *, origin: object | None) -> None:
         """The table was cancelled or abandoned (``reason``: "cancelled", "corrupt", ...)."""
         ...
 
-    async def resigned(self, table: Table, seat: int) -> None:
+    async def resigned(self, table: Table, seat: int, *, origin: object | None) -> None:
         """A person handed their seat to a bot (``table.seats[seat].stand_in``) mid-game."""
         ...

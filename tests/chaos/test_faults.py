@@ -38,11 +38,11 @@ class Recorder:
     async def played(self, update: Update) -> None:
         self.updates.append(update)
 
-    async def finished(self, table: Table, result: dict[str, Any]) -> None:
+    async def finished(self, table: Table, result: dict[str, Any], *, origin: object | None) -> None:
         self.results.append(result)
 
     def __getattr__(self, name: str) -> Any:
-        async def ignored(*args: Any) -> None:
+        async def ignored(*args: Any, **kwargs: Any) -> None:
             return None
 
         return ignored

@@ -29,12 +29,15 @@ class Recorder:
         self.calls: list[tuple[str, Any]] = []
         self.updates: list[Update] = []
         self.results: list[dict[str, Any]] = []
+        self.origins: list[tuple[str, object | None]] = []  # who asked, as handed back (not for played)
 
-    async def lobby_changed(self, table: Table) -> None:
+    async def lobby_changed(self, table: Table, *, origin: object | None) -> None:
         self.calls.append(("lobby", [s.display_name for s in table.seats]))
+        self.origins.append(("lobby", origin))
 
-    async def started(self, table: Table) -> None:
+    async def started(self, table: Table, *, origin: object | None) -> None:
         self.calls.append(("started", table.id))
+        self.origins.append(("started", origin))
 
     async def played(self, update: Update) -> None:
         self.updates.append(update)
@@ -42,14 +45,17 @@ class Recorder:
     async def reminded(self, table: Table, seats: list[int]) -> None:
         self.calls.append(("reminded", seats))
 
-    async def finished(self, table: Table, result: dict[str, Any]) -> None:
+    async def finished(self, table: Table, result: dict[str, Any], *, origin: object | None) -> None:
         self.results.append(result)
+        self.origins.append(("finished", origin))
 
-    async def ended(self, table: Table, reason: str) -> None:
+    async def ended(self, table: Table, reason: str, *, origin: object | None) -> None:
         self.calls.append(("ended", reason))
+        self.origins.append(("ended", origin))
 
-    async def resigned(self, table: Table, seat: int) -> None:
+    async def resigned(self, table: Table, seat: int, *, origin: object | None) -> None:
         self.calls.append(("resigned", seat))
+        self.origins.append(("resigned", origin))
 
 
 def make(store: Store, clock: ManualClock | None = None, ai_delay: float = 0.0) -> tuple[Sessions, Recorder]:
@@ -227,6 +233,28 @@ async def test_ai_seats_wait_their_delay_then_choose_together(store):
     assert sorted(rec.updates[-1].actors) == owing_ai
     deadline = await store.deadline(table.id, "decision")
     assert deadline is not None  # Ann still owes: her timer was armed at the window's start
+
+
+async def test_who_asked_comes_back_with_that_calls_own_updates_only(store):
+    """An operation's ``origin`` (opaque: on Discord, the click to answer) is handed back with what
+    that call draws, and with nothing drawn later by a timer (a bot after its pause)."""
+    clock = ManualClock()
+    sessions, rec = make(store, clock, ai_delay=1.0)
+    click = object()
+    table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN, origin=click)
+    await sessions.join(table.id, BO, origin=click)
+    await sessions.add_ai(table.id, ANN.user_id or 0, "easy", origin=click)
+    await sessions.start(table.id, ANN.user_id or 0, seed=3, origin=click)
+    assert rec.origins == [("lobby", click)] * 3 + [("started", click)]
+    assert [u.origin for u in rec.updates] == [click]
+    seat = table.humans_owing()[0]
+    await sessions.act(table.id, table.seats[seat].user_id or 0, table.window, "torch", origin=click)
+    assert rec.updates[-1].origin is click
+    drawn = len(rec.updates)
+    await clock.advance(1.0)  # the bot's pause ends: its move is the timer's
+    assert len(rec.updates) > drawn and all(u.origin is None for u in rec.updates[drawn:])
+    await sessions.cancel(table.id, BO.user_id or 0, True, origin=click)
+    assert rec.origins[-1] == ("ended", click)
 
 
 async def test_rematch_reopens_the_lobby_with_the_same_seats(store):

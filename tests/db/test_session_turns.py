@@ -28,10 +28,10 @@ class Recorder:
     def __init__(self) -> None:
         self.updates: list[Update] = []
 
-    async def lobby_changed(self, table: Table) -> None:
+    async def lobby_changed(self, table: Table, *, origin: object | None) -> None:
         pass
 
-    async def started(self, table: Table) -> None:
+    async def started(self, table: Table, *, origin: object | None) -> None:
         pass
 
     async def played(self, update: Update) -> None:
@@ -40,10 +40,10 @@ class Recorder:
     async def reminded(self, table: Table, seats: list[int]) -> None:
         pass
 
-    async def finished(self, table: Table, result: dict[str, Any]) -> None:
+    async def finished(self, table: Table, result: dict[str, Any], *, origin: object | None) -> None:
         pass
 
-    async def ended(self, table: Table, reason: str) -> None:
+    async def ended(self, table: Table, reason: str, *, origin: object | None) -> None:
         pass
 
 
