@@ -22,6 +22,7 @@ import discord
 from cogs.incan_gold.controls import choice_buttons
 from cogs.incan_gold.summary import summary
 from cogs.incan_gold.words import HAZARD_ICONS, artifact_worth, card_text, hazard_name
+from cogs.table.answer import Answer, answer_of
 from cogs.table.controls.buttons import PeekButton
 from cogs.table.messages.hub import TableHub
 from cogs.table.messages.text import deadline_line, name_of, seat_label, seat_names
@@ -204,10 +205,10 @@ class IncanRenderer:
             view.add_item(PeekButton(table.id, t("play.my_status")))
         return {"content": None, "embed": self.round_embed(table, hub), "view": view}
 
-    async def refresh(self, hub: TableHub, table: Table) -> None:
+    async def refresh(self, hub: TableHub, table: Table, answer: Answer | None = None) -> None:
         """Redraw the expedition message (the count of decisions made)."""
         if table.status == "playing":
-            await hub.post(table, f"round{table.state.round}", **self._public_fields(hub, table))
+            await hub.post(table, f"round{table.state.round}", answer=answer, **self._public_fields(hub, table))
 
     # ------------------------------------------------------------------ Listener parts
 
@@ -215,15 +216,16 @@ class IncanRenderer:
         """Log the events, close what ended, redraw the expedition message, prompt on a new window."""
         table = update.table
         events = update.events
+        answer = answer_of(update.origin)
         ended = any(e["type"] == "round_end" for e in events)
         # An expedition is a chapter of the game's log: at its end the lines go to the thread.
         await hub.story.played(update, self, chapter_end=_round_ended)
-        await self._private_outcomes(hub, table, events)
+        await self._private_outcomes(hub, table, events, answer)
         if ended:
             end = next(e for e in events if e["type"] == "round_end")
             ending = self._ending(table, events)
             self.last_ending[table.id] = ending
-            await hub.closer.close(table, f"round{end['round']}", None, ending,
+            await hub.closer.close(table, f"round{end['round']}", None, ending, answer=answer,
                                    embed=self._closed_embed(hub, table, end))
             if table.status != "playing":
                 return
@@ -231,9 +233,10 @@ class IncanRenderer:
             return  # a choice was made: nothing public changed (who has chosen stays secret)
         # One edit per card, with the next decision's buttons; when a press on this message made
         # the last choice, the edit is that press's answer (exempt from the rate limits).
-        await hub.post(table, f"round{table.state.round}", **self._public_fields(hub, table))
+        await hub.post(table, f"round{table.state.round}", answer=answer, **self._public_fields(hub, table))
 
-    async def _private_outcomes(self, hub: TableHub, table: Table, events: Sequence[Event]) -> None:
+    async def _private_outcomes(self, hub: TableHub, table: Table, events: Sequence[Event],
+                                answer: Answer | None) -> None:
         """Tell privately who went home what they banked and their tent's total, and who lost their
         gems in a collapse: through their latest private answer while it can be redrawn (no
         rate-limited call), else (a DM prompt of old) by closing that prompt."""
@@ -247,13 +250,13 @@ class IncanRenderer:
                     with hub.readers.privately(table, seat):
                         extra = tn("incan.you_took_artifacts", len(arts), artifacts=", ".join(arts)) if arts else ""
                         note = tn("incan.you_camped", home, banked=mine["banked"], artifacts=extra)
-                    await hub.private.note(table, seat, note)
+                    await hub.private.note(table, seat, note, answer)
             elif event["type"] == "collapse":
                 for seat, lost in event["lost"]:
                     if not table.seats[seat].is_ai:
                         with hub.readers.privately(table, seat):
                             note = tn("incan.you_lost", lost, hazard=hazard_name(event["hazard"]))
-                        await hub.private.note(table, seat, note)
+                        await hub.private.note(table, seat, note, answer)
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
         """Remind privately (a public reminder naming them would tell who has not chosen yet)."""

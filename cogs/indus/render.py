@@ -30,6 +30,7 @@ from cogs.indus.words import (
     space_label,
     square_name,
 )
+from cogs.table.answer import Answer, acknowledged_while_drawing, answer_of
 from cogs.table.messages.attach import board_file
 from cogs.table.messages.hub import TableHub
 from cogs.table.messages.text import deadline_line, name_of, seat_label
@@ -196,8 +197,8 @@ class IndusRenderer:
             parts.append(f"**{ruin['id']}** {value}" + (f" {takers}" if takers else ""))
         return " · ".join(parts)
 
-    async def _fields(self, hub: TableHub, table: Table) -> tuple[dict[str, Any], bytes | None]:
-        with hub.clicks.acknowledged_while_drawing():
+    async def _fields(self, hub: TableHub, table: Table, answer: Answer | None) -> tuple[dict[str, Any], bytes | None]:
+        with acknowledged_while_drawing(answer):
             png = await drawn(board_png, GAME.view(table.state, None), [seat.display_name for seat in table.seats])
         owing = table.humans_owing()
         content = t("indus.your_turn_public", mention=f"<@{table.seats[owing[0]].user_id}>") if owing else None
@@ -205,45 +206,47 @@ class IndusRenderer:
                   "view": controls(table)}
         return fields, png
 
-    async def _post_board(self, hub: TableHub, table: Table) -> None:
-        if await hub.post_when_sent(table, "board", lambda: self._drawn_when_sent(hub, table)):
+    async def _post_board(self, hub: TableHub, table: Table, answer: Answer | None) -> None:
+        if await hub.post_when_sent(table, "board", lambda: self._drawn_when_sent(hub, table), answer):
             return  # an edit of the board waits for budget: it is drawn when it goes
-        fields, png = await self._fields(hub, table)
+        fields, png = await self._fields(hub, table, answer)
         if png is not None:
             # A new message takes files, an edit replaces its attachments.
             exists = await hub.message_ref(table, "board") is not None
             fields["attachments" if exists else "files"] = [board_file(png)]
         try:
-            await hub.post(table, "board", **fields)
+            await hub.post(table, "board", answer=answer, **fields)
         except TypeError:
             if "attachments" not in fields or png is None:
                 raise
             # The board message was deleted: hub.post re-sends it with the edit's fields, and a
             # new message takes files, not attachments. Post a fresh board message instead.
             del fields["attachments"]
-            await hub.post(table, "board", new=True, files=[board_file(png)], **fields)
+            await hub.post(table, "board", new=True, answer=answer, files=[board_file(png)], **fields)
 
     async def _drawn_when_sent(self, hub: TableHub, table: Table) -> dict[str, Any]:
-        """The board's fields, drawn as the table stands (by a queued edit, when it is sent)."""
+        """The board's fields, drawn as the table stands (by a queued edit, when it is sent: the click
+        of the update that queued it is long answered)."""
         with hub.readers.publicly(table):
-            fields, png = await self._fields(hub, table)
+            fields, png = await self._fields(hub, table, None)
         if png is not None:
             fields["files"] = [board_file(png)]  # an edit sends them as its attachments
         return fields
 
-    async def refresh(self, hub: TableHub, table: Table) -> None:
+    async def refresh(self, hub: TableHub, table: Table, answer: Answer | None = None) -> None:
         """Redraw the board message."""
-        await self._post_board(hub, table)
+        await self._post_board(hub, table, answer)
 
     # ------------------------------------------------------------------ Listener parts
 
     async def played(self, hub: TableHub, update: Update) -> None:
         """Log the events, redraw the board message, nudge the player whose turn it now is."""
         table = update.table
+        answer = answer_of(update.origin)
         # A round (every seat's turn) is a chapter of the game's log: it ends when seat 0's turn begins.
         await hub.story.played(update, self, chapter_end=lambda events: any(
             e["type"] == "turn" and e["seat"] == 0 for e in events))
-        await self._post_board(hub, table)
+        await self._post_board(hub, table, answer)
         if table.status != "playing" or not update.new_window:
             return
         humans = [s for s in update.actors if s != CHANCE]
@@ -254,14 +257,15 @@ class IndusRenderer:
             if user_id is not None and hub.private.away(user_id):
                 # Only a player who has not touched the bot lately gets a DM (a rate-limited call):
                 # one who is playing sees their turn on the board.
-                await self._nudge(hub, table, seat)
+                await self._nudge(hub, table, seat, answer)
 
-    async def _nudge(self, hub: TableHub, table: Table, seat: int) -> None:
+    async def _nudge(self, hub: TableHub, table: Table, seat: int, answer: Answer | None) -> None:
         url = await hub.link(table, "board")
         with hub.readers.privately(table, seat):
             text = t("indus.nudge", channel=f"<#{table.channel_id}>", url=url)
             deadline = deadline_line(table)
-        await hub.private.prompt(table, seat, new=True, content=f"{text}\n{deadline}" if deadline else text)
+        await hub.private.prompt(table, seat, new=True, answer=answer,
+                                 content=f"{text}\n{deadline}" if deadline else text)
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
         """Remind the player to move by DM that the timer is running out (nothing is secret)."""

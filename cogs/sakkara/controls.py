@@ -31,6 +31,7 @@ from cogs.sakkara.words import (
     whose_turn,
     worker_name,
 )
+from cogs.table.answer import Answer, acknowledged_while_drawing
 from cogs.table.controls.buttons import ActButton, ActSelect, control_for, guarded, refuse, table_for
 from cogs.table.messages.attach import board_file
 from cogs.table.messages.hub import TableHub
@@ -289,22 +290,24 @@ def _menu_order(action: dict[str, Any]) -> tuple[int, int, int]:
     return int(action.get("worker", 0)), int(action.get("space", -1)), int(action.get("count", 0))
 
 
-async def dm_with_rack(hub: TableHub, table: Table, seat: int, *, new: bool = False, **fields: Any) -> None:
+async def dm_with_rack(hub: TableHub, table: Table, seat: int, *, new: bool = False, answer: Answer | None = None,
+                       **fields: Any) -> None:
     """``hub.private.prompt`` with the seat's picture attached (board and rack, when boards are installed),
-    replaced on edits: a private prompt shows the board the moves are made on, not only the rack."""
+    replaced on edits: a private prompt shows the board the moves are made on, not only the rack
+    (``answer``: the click it is drawn for)."""
     module = words.boards()
     if module is None:
-        await hub.private.prompt(table, seat, new=new, **fields)
+        await hub.private.prompt(table, seat, new=new, answer=answer, **fields)
         return
-    with hub.clicks.acknowledged_while_drawing():
+    with acknowledged_while_drawing(answer):
         png = await drawn(module.private_image, GAME.view(table.state, seat), names(table))
     embed = fields.get("embed")
     if isinstance(embed, discord.Embed):
         embed.set_image(url=f"attachment://{PRIVATE_PNG}")
     if new or await hub.message_ref(table, "dm", seat) is None:
-        await hub.private.prompt(table, seat, new=True, files=[board_file(png, PRIVATE_PNG)], **fields)
+        await hub.private.prompt(table, seat, new=True, answer=answer, files=[board_file(png, PRIVATE_PNG)], **fields)
         return
     try:
-        await hub.private.prompt(table, seat, attachments=[board_file(png, PRIVATE_PNG)], **fields)
+        await hub.private.prompt(table, seat, answer=answer, attachments=[board_file(png, PRIVATE_PNG)], **fields)
     except TypeError:  # the DM was deleted: the prompt re-sends, and a send takes files, not attachments
-        await hub.private.prompt(table, seat, new=True, files=[board_file(png, PRIVATE_PNG)], **fields)
+        await hub.private.prompt(table, seat, new=True, answer=answer, files=[board_file(png, PRIVATE_PNG)], **fields)

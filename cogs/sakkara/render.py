@@ -23,6 +23,7 @@ from cogs.sakkara import words
 from cogs.sakkara.controls import dm_with_rack, prompt_at
 from cogs.sakkara.summary import summary
 from cogs.sakkara.words import builder_text, event_line, motif, names, round_title, seat_field, text_board, whose_turn
+from cogs.table.answer import Answer, acknowledged_while_drawing, answer_of
 from cogs.table.controls.buttons import PeekButton
 from cogs.table.messages.attach import board_file
 from cogs.table.messages.hub import TableHub
@@ -124,17 +125,19 @@ class SakkaraRenderer:
             fields["content"] = None
         return fields
 
-    async def post_public(self, hub: TableHub, table: Table, kind: str = "board", new: bool = False) -> None:
-        """Send or edit the public board message, with the board image when boards are installed."""
-        if not new and await hub.post_when_sent(table, kind, lambda: self._drawn_when_sent(hub, table)):
+    async def post_public(self, hub: TableHub, table: Table, kind: str = "board", new: bool = False,
+                          answer: Answer | None = None) -> None:
+        """Send or edit the public board message, with the board image when boards are installed
+        (``answer``: the click it is drawn for)."""
+        if not new and await hub.post_when_sent(table, kind, lambda: self._drawn_when_sent(hub, table), answer):
             return  # an edit of the board waits for budget: it is drawn when it goes
         module = words.boards()
         png = None
         if module is not None:
-            with hub.clicks.acknowledged_while_drawing():
+            with acknowledged_while_drawing(answer):
                 png = await drawn(module.board_image, GAME.view(table.state, None), names(table))
         fields = self._public_fields(hub, table, png)
-        await post_with_image(hub, table, kind, png, new=new, **fields)
+        await post_with_image(hub, table, kind, png, new=new, answer=answer, **fields)
 
     async def _drawn_when_sent(self, hub: TableHub, table: Table) -> dict[str, Any]:
         """The board message's fields, drawn as the table stands (by a queued edit, when it is sent)."""
@@ -147,21 +150,22 @@ class SakkaraRenderer:
             fields["files"] = [board_file(png, "board.png")]  # an edit sends them as its attachments
         return fields
 
-    async def refresh(self, hub: TableHub, table: Table) -> None:
+    async def refresh(self, hub: TableHub, table: Table, answer: Answer | None = None) -> None:
         """Redraw the public message."""
-        await self.post_public(hub, table)
+        await self.post_public(hub, table, answer=answer)
 
     # ------------------------------------------------------------------ Listener parts
 
     async def played(self, hub: TableHub, update: Update) -> None:
         """Log the events, redraw the board message, and redraw the human seats' prompts."""
         table = update.table
+        answer = answer_of(update.origin)
         # A round (both builders' turns) is a chapter of the game's log.
         last = len(table.seats) - 1
         await hub.story.played(update, self, chapter_end=lambda events: any(
             e["type"] == "end" and e.get("seat") == last for e in events))
         if table.status != "playing":
-            await self.post_public(hub, table)
+            await self.post_public(hub, table, answer=answer)
             return
         movers = [s for s in update.actors if s != CHANCE]
         people = [seat for seat, spec in enumerate(table.seats) if not spec.is_ai]
@@ -171,7 +175,7 @@ class SakkaraRenderer:
         first = [seat for seat in movers if seat in people][:1]  # a bot's reply may follow in the same update
         for seat in first:
             await self._redraw_prompt(hub, update, seat, movers)
-        await self.post_public(hub, table)
+        await self.post_public(hub, table, answer=answer)
         for seat in people:
             if seat not in first:
                 await self._redraw_prompt(hub, update, seat, movers)
@@ -190,8 +194,8 @@ class SakkaraRenderer:
             embed, view = self.prompt(hub, table, seat)
             if any(s == seat and a == {"do": "end"} for s, a in update.forced):
                 embed.description = f"{embed.description}\n{t('sakkara.forced_end')}"
-            await dm_with_rack(hub, table, seat, new=fresh, closing=t("sakkara.closed_turn"), embed=embed,
-                               view=view)
+            await dm_with_rack(hub, table, seat, new=fresh, answer=answer_of(update.origin),
+                               closing=t("sakkara.closed_turn"), embed=embed, view=view)
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
         """Remind privately that the decision timer is running out."""
@@ -207,17 +211,17 @@ class SakkaraRenderer:
 
 
 async def post_with_image(hub: TableHub, table: Table, kind: str, png: bytes | None, *, new: bool = False,
-                          **fields: Any) -> None:
+                          answer: Answer | None = None, **fields: Any) -> None:
     """``hub.post`` with the board image: ``files`` on a send, ``attachments`` (replaced) on an edit."""
     if png is None:
-        await hub.post(table, kind, new=new, **fields)
+        await hub.post(table, kind, new=new, answer=answer, **fields)
         return
     module = words.boards()
     assert module is not None
     if new or await hub.message_ref(table, kind) is None:
-        await hub.post(table, kind, new=True, files=[board_file(png, "board.png")], **fields)
+        await hub.post(table, kind, new=True, answer=answer, files=[board_file(png, "board.png")], **fields)
         return
     try:
-        await hub.post(table, kind, attachments=[board_file(png, "board.png")], **fields)
+        await hub.post(table, kind, answer=answer, attachments=[board_file(png, "board.png")], **fields)
     except TypeError:  # the message was deleted: hub.post re-sends, and a send takes files, not attachments
-        await hub.post(table, kind, new=True, files=[board_file(png, "board.png")], **fields)
+        await hub.post(table, kind, new=True, answer=answer, files=[board_file(png, "board.png")], **fields)

@@ -134,9 +134,9 @@ class EndButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                 await answer.edit(content=t("tables.kept"), view=None)
                 return
             try:
-                with hub.clicks.handling(answer):  # a picture drawn meanwhile acknowledges it if slow
-                    table = await server_table(interaction, self.table_id)
-                    await hub.bot.sessions.cancel(table.id, interaction.user.id, True)
+                table = await server_table(interaction, self.table_id)
+                # The click goes with the call, like a lobby's Cancel (its answer closes the confirmation).
+                await hub.bot.sessions.cancel(table.id, interaction.user.id, True, origin=answer)
             except SessionError as exc:
                 answer.stop_guard()
                 await answer.settled()

@@ -2,13 +2,17 @@
 
 An :class:`Answer` is a click not answered yet. :func:`answering_click` makes one around a handler
 (a move, a lobby button, a command), with a guard that defers in time when the work is slow. The
-handler hands it to the hub's :class:`Clicks` for the session call it makes
-(``with hub.clicks.handling(answer):``): the session draws the call's update in the handler's own
-task, and the hub's redraw of the pressed message made there goes through the answer as the
-interaction's response, which Discord exempts from the bot's rate limits. Afterwards the handler
-reads :attr:`Answer.redrawn` and answers the click itself otherwise (a private prompt, a
-deferral). Nothing else answers through it: not a timer, not the outbox's dispatcher (other
-tasks), nor anything after the handler's block.
+handler hands it to the session call it makes as the call's ``origin`` (``sessions.act(...,
+origin=answer)``); the session, which does not know what it is, hands it back to the listener with
+what that call draws (``Update.origin``, the ``origin`` of ``lobby_changed``, ``ended``...); the
+listener and the renderers pass it on (``answer=``) to the hub, whose redraw of the pressed message
+goes through it as the interaction's response (exempt from the bot's rate limits), and to
+:func:`acknowledged_while_drawing` around a picture. Afterwards the handler reads
+:attr:`Answer.redrawn` and answers the click itself otherwise (a private prompt, a deferral).
+
+Nothing else answers through it: a timer's, another process's or the AI's later update has no
+origin, and once the handler is done the answer is :attr:`~Answer.closed` (an update drawn later
+from a stored one, e.g. by a queued edit, does not answer either).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from typing import Any
 
 import discord
 
-__all__ = ["ACK_GUARD_S", "PICTURE_ACK_S", "Answer", "Clicks", "answering_click"]
+__all__ = ["ACK_GUARD_S", "PICTURE_ACK_S", "Answer", "acknowledged_while_drawing", "answer_of", "answering_click"]
 
 ACK_GUARD_S = 1.5
 """A click is answered by its own redraw; if the work takes longer than this, it is deferred first
@@ -93,6 +97,10 @@ class Answer:
             await self.interaction.edit_original_response(**fields)
         self.redrawn = True
 
+    def pressed(self, message_id: int) -> bool:
+        """Return True when this open click was pressed on ``message_id`` (its redraw answers it)."""
+        return not self.closed and self.message_id == message_id
+
     async def defer(self) -> None:
         """Acknowledge without changing the pressed message (when nothing answered it yet)."""
         if self._claim():
@@ -103,7 +111,7 @@ class Answer:
 
 @contextlib.asynccontextmanager
 async def answering_click(interaction: discord.Interaction) -> AsyncIterator[Answer]:
-    """Run a handler that answers the interaction (by a redraw, see :class:`Clicks`, or itself).
+    """Run a handler that answers the interaction (by a redraw of what it pressed, or itself).
 
     A guard defers after :data:`ACK_GUARD_S` if nothing answered yet; afterwards the answer is
     closed (nothing answers through it any more) and a deferral in flight is awaited, so a private
@@ -119,50 +127,21 @@ async def answering_click(interaction: discord.Interaction) -> AsyncIterator[Ans
         await answer.settled()
 
 
-class Clicks:
-    """The clicks whose session calls are running now, each handed in by the code handling it.
+def answer_of(origin: object | None) -> Answer | None:
+    """Return the click a session update was made for (its ``origin``), while it can be answered;
+    None for an update nobody clicked for here (a timer, a command) or a click already done."""
+    return origin if isinstance(origin, Answer) and not origin.closed else None
 
-    A click is handled in its own task, and the session draws the update of a call in the task
-    that made it; so a redraw made in the task that handed a click in, while its call runs, is
-    that click's update: if it redraws the pressed message, it answers the click.
-    """
 
-    def __init__(self) -> None:
-        self._handling: dict[asyncio.Task[Any], Answer] = {}  # the task handling a click -> its answer
-
-    @contextlib.contextmanager
-    def handling(self, answer: Answer) -> Iterator[None]:
-        """Around the session call of a click: the redraw of its pressed message answers it, and a
-        picture drawn for it acknowledges it if slow (:meth:`acknowledged_while_drawing`)."""
-        task = asyncio.current_task()
-        assert task is not None  # a click is handled in a task (discord.py starts one per interaction)
-        self._handling[task] = answer
-        try:
-            yield
-        finally:
-            del self._handling[task]
-
-    def _current(self) -> Answer | None:
-        """Return the open click this task is handling, if any."""
-        task = asyncio.current_task()
-        answer = self._handling.get(task) if task is not None else None
-        return answer if answer is not None and not answer.closed else None
-
-    def pressed(self, message_id: int) -> Answer | None:
-        """Return the click this task is handling when it was pressed on ``message_id``."""
-        answer = self._current()
-        return answer if answer is not None and answer.message_id == message_id else None
-
-    @contextlib.contextmanager
-    def acknowledged_while_drawing(self) -> Iterator[None]:
-        """Acknowledge the click this task is handling if the block (a picture being drawn) takes
-        longer than :data:`PICTURE_ACK_S`; nothing for a timer's or a command's redraw."""
-        answer = self._current()
-        if answer is None or answer.claimed or answer.message_id is None:
-            yield
-            return
-        handle = asyncio.get_running_loop().call_later(PICTURE_ACK_S, answer.guard)
-        try:
-            yield
-        finally:
-            handle.cancel()
+@contextlib.contextmanager
+def acknowledged_while_drawing(answer: Answer | None) -> Iterator[None]:
+    """Acknowledge ``answer`` (the click an update is drawn for) if the block, a picture being drawn,
+    takes longer than :data:`PICTURE_ACK_S`; nothing without a click, or for a command."""
+    if answer is None or answer.closed or answer.claimed or answer.message_id is None:
+        yield
+        return
+    handle = asyncio.get_running_loop().call_later(PICTURE_ACK_S, answer.guard)
+    try:
+        yield
+    finally:
+        handle.cancel()

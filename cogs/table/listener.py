@@ -1,8 +1,10 @@
 """The session's listener on Discord: routes every committed change to the lobby, the game's
 renderer, the story (the game's log) and the closing of messages that are no longer the place to act.
 
-Public texts are drawn in the server's language (``readers.publicly``), what one person reads in
-theirs (``readers.privately``).
+A change made by a click's session call comes with the click (``origin``, an ``Answer``): it is
+passed on to every redraw of the change, so the redraw of the pressed message answers it
+(:mod:`cogs.table.answer`). Public texts are drawn in the server's language (``readers.publicly``),
+what one person reads in theirs (``readers.privately``).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 
 import discord
 
+from cogs.table.answer import answer_of
 from cogs.table.controls.lobby import lobby_embed, lobby_view
 from cogs.table.messages.hub import TableHub
 from cogs.table.messages.text import seat_label
@@ -38,7 +41,8 @@ class TableListener:
         await self.hub.readers.load(table)
         await self.hub.prepare(table)
         with self.hub.readers.publicly(table):
-            await self.hub.post(table, "lobby", embed=lobby_embed(self.hub, table), view=lobby_view(table))
+            await self.hub.post(table, "lobby", answer=answer_of(origin), embed=lobby_embed(self.hub, table),
+                                view=lobby_view(table))
 
     async def started(self, table: Table, *, origin: object | None) -> None:
         """Freeze the lobby message (the seats are final) and open the game's thread from it."""
@@ -48,7 +52,7 @@ class TableListener:
         with hub.readers.publicly(table):
             embed = lobby_embed(hub, table)
             embed.description = t("lobby.started")
-            await hub.post(table, "lobby", embed=embed, view=None)
+            await hub.post(table, "lobby", answer=answer_of(origin), embed=embed, view=None)
             title = hub.renderer(table).title()
             seats = ", ".join(seat_label(s) for s in table.seats)
             await hub.story.begin(table, await hub.message_ref(table, "lobby"),
@@ -56,7 +60,8 @@ class TableListener:
                                   [t("play.log_started", game=title, seats=seats)])
 
     async def played(self, update: Update) -> None:
-        """Let the game's renderer draw the update; tell each timed-out person privately."""
+        """Let the game's renderer draw the update (and answer its click, ``update.origin``); tell each
+        timed-out person privately."""
         table = update.table
         hub = self.hub
         renderer = hub.renderer(table)
@@ -89,14 +94,15 @@ class TableListener:
         """Log the resignation, close the person's prompt, redraw the table (the seat is labelled as its bot)."""
         hub = self.hub
         renderer = hub.renderer(table)
+        answer = answer_of(origin)
         await hub.readers.load(table)
         await hub.prepare(table)
         with hub.readers.privately(table, seat):
             note = t("play.closed_resigned", game=renderer.title())
-        await hub.closer.close(table, "dm", seat, note)
+        await hub.closer.close(table, "dm", seat, note, answer=answer)
         with hub.readers.publicly(table):
             await hub.story.note(table, table.seat_events[-1], renderer)
-            await renderer.refresh(hub, table)
+            await renderer.refresh(hub, table, answer)
 
     async def finished(self, table: Table, result: dict[str, Any], *, origin: object | None) -> None:
         """The summary, the rest of the log, and every control of the game closed."""
@@ -109,13 +115,14 @@ class TableListener:
         with hub.readers.publicly(table):
             await renderer.finished(hub, table, result)
             await hub.story.end(table, [t("play.log_over", url=await hub.link(table, "summary"))], renderer)
-        await hub.closer.close_all(table, "play.closed_over", "play.closed_over_dm", game=renderer.title(),
-                            channel=f"<#{table.channel_id}>")
+        await hub.closer.close_all(table, "play.closed_over", "play.closed_over_dm", answer=answer_of(origin),
+                                   game=renderer.title(), channel=f"<#{table.channel_id}>")
         hub.book.forget(table)
 
     async def ended(self, table: Table, reason: str, *, origin: object | None) -> None:
         """Close every control of the table, tell the channel and every seated person."""
         hub = self.hub
+        answer = answer_of(origin)
         self._told = {told for told in self._told if told[0] != table.id}
         hub.book.forget_shown(table)
         renderer = hub.renderer(table)
@@ -124,15 +131,15 @@ class TableListener:
         await hub.prepare(table)
         with hub.readers.publicly(table):
             embed = discord.Embed(title=renderer.title(), description=t(lobby_key), colour=discord.Colour.dark_grey())
-            await hub.post(table, "lobby", embed=embed, view=None)
+            await hub.post(table, "lobby", answer=answer, embed=embed, view=None)
             await hub.story.end(table, [t(note_key)], renderer)
-        await hub.closer.close_all(table, note_key, note_key)
+        await hub.closer.close_all(table, note_key, note_key, answer=answer)
         if table.state is not None:
             # A game was under way: say so where everyone looks, not only on the old lobby message,
             # and mention every seated person (one message tells them all, DMs open or not).
             mentions = "".join(f"<@{s.user_id}> " for s in table.seats if s.user_id is not None)
             with hub.readers.publicly(table):
                 text = t("play.ended_public", game=renderer.title(), note=t(note_key))
-            await hub.post(table, "ended", new=True, content=mentions + text)
+            await hub.post(table, "ended", new=True, answer=answer, content=mentions + text)
         hub.story.forget(table)
         hub.book.forget(table)

@@ -3,10 +3,10 @@
 Every component is a ``DynamicItem`` whose custom_id carries the table id (and, for moves, the
 decision window and the action), so buttons keep working after a restart and a stale or repeated
 click gets a private refusal instead of an effect. A move is committed by the session before
-anything is shown. The handler hands the click to the hub for the session call, so the redraw of
-the pressed message answers it (one REST call; see :mod:`cogs.table.answer`); otherwise
-:func:`confirm_move` answers it from the session's update. Errors are answered privately and
-change nothing.
+anything is shown. The handler hands the click to the session call as its ``origin``, which comes
+back with the call's update, so the renderer's redraw of the pressed message answers it (one REST
+call; see :mod:`cogs.table.answer`); otherwise :func:`confirm_move` answers it from the update.
+Errors are answered privately and change nothing.
 """
 
 from __future__ import annotations
@@ -181,9 +181,9 @@ async def act_and_confirm(interaction: discord.Interaction, table_id: int, windo
     hub = hub_of(interaction)
     async with answering_click(interaction) as answer:
         try:
-            with hub.clicks.handling(answer):  # the renderer's redraw of the pressed message answers it
-                await table_for(interaction, table_id)
-                update = await hub.bot.sessions.act(table_id, interaction.user.id, window, action)
+            await table_for(interaction, table_id)
+            # The click goes with the call: the renderer's redraw of the pressed message answers it.
+            update = await hub.bot.sessions.act(table_id, interaction.user.id, window, action, origin=answer)
         except SessionError as exc:
             answer.stop_guard()
             await answer.settled()

@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 
-from cogs.table.answer import answering_click
+from cogs.table.answer import Answer, answering_click
 from cogs.table.controls.buttons import as_seat, can_manage, guarded, hub_of, place_of, refuse, reply, table_for
 from cogs.table.messages.hub import TableHub
 from cogs.table.messages.text import name_of, seat_label
@@ -102,8 +102,7 @@ async def lobby_op(hub: TableHub, interaction: discord.Interaction, table_id: in
     """
     async with answering_click(interaction) as answer:
         try:
-            with hub.clicks.handling(answer):  # the lobby's redraw answers a press on it
-                done, note = await _run_op(hub, interaction, table_id, op)
+            done, note = await _run_op(hub, interaction, table_id, op, answer)
         except SessionError as exc:
             answer.stop_guard()
             await answer.settled()
@@ -117,35 +116,37 @@ async def lobby_op(hub: TableHub, interaction: discord.Interaction, table_id: in
             await reply(interaction, note)  # the redraw answered: a followup, only for closed DMs
 
 
-async def _run_op(hub: TableHub, interaction: discord.Interaction, table_id: int, op: str) -> tuple[str, str]:
-    """Run one lobby operation through the session; return what it says privately, and a note
-    (a closed DM found at Join). Raise SessionError when it is refused."""
+async def _run_op(hub: TableHub, interaction: discord.Interaction, table_id: int, op: str,
+                  answer: Answer) -> tuple[str, str]:
+    """Run one lobby operation through the session, for ``answer`` (the lobby's redraw answers a
+    press on it); return what it says privately, and a note (a closed DM found at Join). Raise
+    SessionError when it is refused."""
     sessions = hub.bot.sessions
     user = interaction.user
     note = ""
     here = await table_for(interaction, table_id)
     if op == "join":
-        table = await sessions.join(table_id, as_seat(user))
+        table = await sessions.join(table_id, as_seat(user), origin=answer)
         renderer = hub.renderer(table)
         ok = not renderer.dm_prompts or await hub.private.check_dms(
             user, t("lobby.dm_ok", game=renderer.title(), channel=f"<#{table.channel_id}>"))
         done = t("lobby.joined")
         note = "" if ok else t("lobby.dm_closed")
     elif op == "leave":
-        await sessions.leave(table_id, user.id)
+        await sessions.leave(table_id, user.id, origin=answer)
         done = t("lobby.left")
     elif op == "start":
-        await sessions.start(table_id, user.id)
+        await sessions.start(table_id, user.id, origin=answer)
         done = t("lobby.started")
     elif op == "cancel":
-        await sessions.cancel(table_id, user.id, can_manage(interaction))
+        await sessions.cancel(table_id, user.id, can_manage(interaction), origin=answer)
         done = t("lobby.cancelled")
     elif op == "ai-remove":
-        await sessions.remove_ai(table_id, user.id)
+        await sessions.remove_ai(table_id, user.id, origin=answer)
         done = t("lobby.done")
     else:
         with hub.readers.publicly(here):  # a bot seat's name is read by the whole table
-            await sessions.add_ai(table_id, user.id, op.removeprefix("ai-"))
+            await sessions.add_ai(table_id, user.id, op.removeprefix("ai-"), origin=answer)
         done = t("lobby.done")
     return done, note
 
@@ -170,8 +171,8 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"r
         hub = hub_of(interaction)
         async with answering_click(interaction) as answer:
             try:
-                with hub.clicks.handling(answer):
-                    await hub.bot.sessions.rematch(self.table_id, interaction.user.id, place_of(interaction))
+                await hub.bot.sessions.rematch(self.table_id, interaction.user.id, place_of(interaction),
+                                               origin=answer)
                 text = t("play.rematch_open")
             except SessionError as exc:
                 text = ""

@@ -79,9 +79,9 @@ class ResignButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                 await answer.edit(content=t("resign.kept"), view=None)
                 return
             try:
-                with hub.clicks.handling(answer):  # a picture drawn meanwhile acknowledges it if slow
-                    table = await table_for(interaction, self.table_id)
-                    await hub.bot.sessions.resign(self.table_id, interaction.user.id, self.op)
+                table = await table_for(interaction, self.table_id)
+                # The click goes with the call: a picture redrawn for it acknowledges it if slow.
+                await hub.bot.sessions.resign(self.table_id, interaction.user.id, self.op, origin=answer)
             except SessionError as exc:
                 answer.stop_guard()
                 await answer.settled()

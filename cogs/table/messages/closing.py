@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import discord
 
+from cogs.table.answer import Answer
 from cogs.table.messages.book import MessageBook
 from cogs.table.messages.delivery import Lookup
 from cogs.table.messages.private import PrivateChannel
@@ -34,7 +35,7 @@ class Post(Protocol):
     """The hub's :meth:`~cogs.table.messages.hub.TableHub.post`: show fields as a table's channel message."""
 
     async def __call__(self, table: Table, kind: str, *, seat: int | None = None, new: bool = False,
-                       **fields: Any) -> None:
+                       answer: Answer | None = None, **fields: Any) -> None:
         """Edit the table's channel message of ``kind`` (or send it)."""
         ...
 
@@ -59,24 +60,28 @@ class Closer:
     board_kind: Callable[[Table], str]
     closed_fields: Callable[[Table, str], dict[str, Any]]
 
-    async def close(self, table: Table, kind: str, seat: int | None, note: str, **fields: Any) -> None:
+    async def close(self, table: Table, kind: str, seat: int | None, note: str, *, answer: Answer | None = None,
+                    **fields: Any) -> None:
         """Close a message that is no longer the place to act: its controls go, ``note`` says what became of it.
 
         ``fields`` may redraw it too (e.g. an expedition's final path); without them a public
-        message keeps its embed, while a private prompt loses it (its question is over).
+        message keeps its embed, while a private prompt loses it (its question is over). ``answer``:
+        the click the change is drawn for (a press on this message is answered with its closing).
         """
         if seat is not None:
-            await self.private.close_prompt(table, seat, note, **fields)
+            await self.private.close_prompt(table, seat, note, answer=answer, **fields)
             return
         ref = await self.lookup(table, kind)
         if ref is None or (not self.book.is_open((table.id, kind, None)) and not fields):
             return
-        await self.post(table, kind, **{"content": note, **fields, "view": None})
+        await self.post(table, kind, answer=answer, **{"content": note, **fields, "view": None})
 
     async def close_all(self, table: Table, public_key: str, dm_key: str,
-                        keep: Sequence[tuple[str, int | None]] = (), **values: Any) -> None:
+                        keep: Sequence[tuple[str, int | None]] = (), *, answer: Answer | None = None,
+                        **values: Any) -> None:
         """Close every open message of a table except ``keep`` (the end, a cancel): public ones say
-        ``t(public_key)`` in the server's language, prompts ``t(dm_key)`` in their reader's."""
+        ``t(public_key)`` in the server's language, prompts ``t(dm_key)`` in their reader's
+        (``answer`` as in :meth:`close`)."""
         await self.prepare(table)
         for key in sorted(self.book.open_of(table.id), key=lambda k: (k[1], k[2] or -1)):
             if (key[1], key[2]) in keep:
@@ -84,12 +89,12 @@ class Closer:
             if key[2] is not None:
                 with self.readers.privately(table, key[2]):
                     note = t(dm_key, **values)
-                await self.close(table, key[1], key[2], note)
+                await self.close(table, key[1], key[2], note, answer=answer)
             else:
                 with self.readers.publicly(table):
                     note = t(public_key, **values)
                     fields = self.closed_fields(table, key[1])
-                await self.close(table, key[1], None, note, **fields)
+                await self.close(table, key[1], None, note, answer=answer, **fields)
 
     async def sweep(self) -> int:
         """At start-up: close the controls of games that ended while the bot was down (one query);

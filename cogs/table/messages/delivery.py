@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 import discord
 
+from cogs.table.answer import Answer
 from cogs.table.messages.book import Ref
 from cogs.table.messages.outbox import Plan, Run
 from engine.session import Table
@@ -31,8 +32,9 @@ class Show(Protocol):
     """The hub's :meth:`~cogs.table.messages.hub.TableHub.show`."""
 
     async def __call__(self, table: Table, kind: str, seat: int | None, new: bool, fields: dict[str, Any],
-                       plan: Plan, run: Run) -> None:
-        """Show ``fields`` as the table's message (skipped, answered through a click, or sent by the outbox)."""
+                       plan: Plan, run: Run, answer: Answer | None = None) -> None:
+        """Show ``fields`` as the table's message (skipped, answered through ``answer``'s click, or sent
+        by the outbox)."""
         ...
 
 

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 import discord
 from discord.ext import commands
 
-from cogs.table.answer import Answer, Clicks
+from cogs.table.answer import Answer
 from cogs.table.messages.book import MessageBook, Ref, opens, signature
 from cogs.table.messages.closed_dms import ClosedDms
 from cogs.table.messages.closing import Closer
@@ -75,11 +75,13 @@ class Renderer(Protocol):
         ...
 
     async def played(self, hub: TableHub, update: Update) -> None:
-        """Redraw after accepted actions; prompt the seats that owe a decision in a new window."""
+        """Redraw after accepted actions; prompt the seats that owe a decision in a new window (the
+        click the update was made for, ``answer_of(update.origin)``, is passed on to every redraw)."""
         ...
 
-    async def refresh(self, hub: TableHub, table: Table) -> None:
-        """Redraw the public message (e.g. the count of decisions made)."""
+    async def refresh(self, hub: TableHub, table: Table, answer: Answer | None = None) -> None:
+        """Redraw the public message (e.g. the count of decisions made; ``answer``: the click it is
+        redrawn for)."""
         ...
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
@@ -146,7 +148,6 @@ class TableHub:
         self.readers = Readers(bot, store)  # who reads which language (players' locales stored)
         self.outbox = Outbox(budget)  # every rate-limited call goes through it
         self.panels = Panels()  # private prompts redrawn through their player's latest click
-        self.clicks = Clicks()  # the clicks being handled, each answered by the redraw of what it pressed
         self.book = MessageBook(store, repo)  # the bot's messages: where, open or not, what they show
         self.story = Story(bot, repo, self.outbox)  # every game's log, on its board and in its thread
         self.private = PrivateChannel(
@@ -188,9 +189,9 @@ class TableHub:
         return jump_url(table.guild_id, ref[0], ref[1])
 
     async def post(self, table: Table, kind: str, *, seat: int | None = None, new: bool = False,
-                   **fields: Any) -> None:
+                   answer: Answer | None = None, **fields: Any) -> None:
         """Show ``fields`` as the table's channel message of ``kind``: edit it, or send it when there
-        is none yet or ``new`` (see :meth:`show`)."""
+        is none yet or ``new`` (see :meth:`show`; ``answer``: the click the update is drawn for)."""
         channel_id = table.channel_id
 
         def plan(fresh: bool) -> list[BucketKey]:
@@ -200,23 +201,25 @@ class TableHub:
         async def run(latest: dict[str, Any], fresh: bool) -> None:
             await self._post_now(table, kind, seat, fresh, latest)
 
-        await self.show(table, kind, seat, new, fields, plan, run)
+        await self.show(table, kind, seat, new, fields, plan, run, answer)
 
-    async def post_when_sent(self, table: Table, kind: str, draw: Callable[[], Awaitable[dict[str, Any]]]) -> bool:
+    async def post_when_sent(self, table: Table, kind: str, draw: Callable[[], Awaitable[dict[str, Any]]],
+                             answer: Answer | None = None) -> bool:
         """Have a channel message's edit that already waits for budget draw its content when it goes.
 
         A table moving faster than its channel's edit bucket (bots playing bots at full speed) had
         each move's picture drawn, and all but the newest thrown away by the outbox's coalescing:
         100 such tables kept the drawing process busy and people's pictures queued behind theirs.
-        When an edit of this message is queued already (and the click being handled did not press
-        it), ``draw`` replaces the queued content and runs when the edit is sent, from the table as
-        it is then (never stale); returns True. Otherwise returns False: draw now and :meth:`post`.
+        When an edit of this message is queued already (and ``answer``, the click the update is
+        drawn for, did not press it), ``draw`` replaces the queued content and runs when the edit is
+        sent, from the table as it is then (never stale); returns True. Otherwise returns False:
+        draw now and :meth:`post`.
         """
         key = (table.id, kind, None)
         if not self.outbox.waiting(key) or self.outbox.queued_new(key):
             return False
         ref = await self.message_ref(table, kind)
-        if ref is None or self.clicks.pressed(ref[1]) is not None:
+        if ref is None or (answer is not None and answer.pressed(ref[1])):
             return False
         channel_id = table.channel_id
 
@@ -235,9 +238,10 @@ class TableHub:
         return True
 
     async def show(self, table: Table, kind: str, seat: int | None, new: bool, fields: dict[str, Any],
-                   plan: Plan, run: Run) -> None:
-        """The one path of every table message (public or DM): skip what is shown already, answer the
-        click that pressed it with it, else hand it to the outbox (which coalesces while it waits)."""
+                   plan: Plan, run: Run, answer: Answer | None = None) -> None:
+        """The one path of every table message (public or DM): skip what is shown already, answer
+        ``answer`` (the click the update is drawn for) with it if the click pressed it, else hand it
+        to the outbox (which coalesces while it waits)."""
         key = (table.id, kind, seat)
         shown = signature(fields)
         queued_new = self.outbox.queued_new(key)
@@ -246,14 +250,14 @@ class TableHub:
         ref = None if new or queued_new else await self.message_ref(table, kind, seat)
         if ref is not None:
             await self.book.mark(table, key, fields)  # what it will show: open or closed from now on
-        answer = self.clicks.pressed(ref[1]) if ref is not None else None
-        if ref is not None and (answer is not None or self.panels.live(ref[1])):
-            # The click being handled pressed this very message, or a recent click on this private
+        pressed = answer if answer is not None and ref is not None and answer.pressed(ref[1]) else None
+        if ref is not None and (pressed is not None or self.panels.live(ref[1])):
+            # The click this is drawn for pressed this very message, or a recent click on this private
             # prompt can still redraw it: either way through an interaction endpoint, exempt from
             # the rate limits. A queued edit of it is stale now; one on the wire goes first.
             self.outbox.discard(key)
             await self.outbox.settle(key)
-            if await (self._answer(answer, fields) if answer is not None else self.panels.redraw(ref[1], fields)):
+            if await (self._answer(pressed, fields) if pressed is not None else self.panels.redraw(ref[1], fields)):
                 self.book.showing(key, shown)
                 return
         self.book.showing(key, shown)

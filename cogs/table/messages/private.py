@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from cogs.table.answer import Answer
 from cogs.table.messages.book import MessageBook, opens
 from cogs.table.messages.closed_dms import ClosedDms
 from cogs.table.messages.delivery import Lookup, Show, edit_or_send
@@ -60,11 +61,12 @@ class PrivateChannel:
     # ------------------------------------------------------------------ prompts
 
     async def prompt(self, table: Table, seat: int, *, new: bool = False, closing: str | None = None,
-                     **fields: Any) -> bool:
+                     answer: Answer | None = None, **fields: Any) -> bool:
         """Send or edit a seat's DM prompt; return False when the user's DMs are known to be closed.
 
         A ``new`` prompt first closes the seat's previous one (with ``closing`` as its text, or a
         plain "this question is over"), so no DM keeps buttons that are no longer the place to act.
+        ``answer``: the click the update is drawn for (its press on the prompt is answered with it).
         """
         user_id = table.seats[seat].user_id
         if user_id is None:
@@ -78,7 +80,7 @@ class PrivateChannel:
         if new and await self.lookup(table, "dm", seat) is not None and self.book.is_open((table.id, "dm", seat)):
             with self.readers.privately(table, seat):
                 note = closing or t("play.closed_moved_on")
-            await self.close_prompt(table, seat, note)
+            await self.close_prompt(table, seat, note, answer=answer)
 
         def plan(fresh: bool) -> list[BucketKey]:
             ref = None if fresh else self.book.ref((table.id, "dm", seat))
@@ -90,10 +92,11 @@ class PrivateChannel:
         async def run(latest: dict[str, Any], fresh: bool) -> None:
             await self._prompt_now(table, seat, user_id, fresh, latest)
 
-        await self.show(table, "dm", seat, new, fields, plan, run)
+        await self.show(table, "dm", seat, new, fields, plan, run, answer)
         return True
 
-    async def close_prompt(self, table: Table, seat: int, note: str, **fields: Any) -> None:
+    async def close_prompt(self, table: Table, seat: int, note: str, *, answer: Answer | None = None,
+                           **fields: Any) -> None:
         """Close a seat's prompt that is no longer the place to act: its buttons go, ``note`` says
         what became of it; without ``fields`` redrawing it, its embed goes too (its question is over)."""
         ref = await self.lookup(table, "dm", seat)
@@ -102,7 +105,7 @@ class PrivateChannel:
         body = {"content": note, **fields, "view": None}
         if not {"embed", "embeds"} & fields.keys():
             body["embed"] = None
-        await self.prompt(table, seat, **body)
+        await self.prompt(table, seat, answer=answer, **body)
 
     async def _prompt_now(self, table: Table, seat: int, user_id: int, new: bool, fields: dict[str, Any]) -> None:
         """Edit or send a DM prompt now (the outbox calls this when the budget allows)."""
@@ -166,17 +169,18 @@ class PrivateChannel:
 
         await self.outbox.submit(key, fields, new=True, plan=plan, run=run)
 
-    async def note(self, table: Table, seat: int, note: str) -> None:
+    async def note(self, table: Table, seat: int, note: str, answer: Answer | None = None) -> None:
         """Show a seat's person ``note`` where only they look, without a rate-limited call when
         possible: their latest private answer (redrawn through its click), else their open DM
-        prompt (closed with the note). With neither, their status shows it when they ask."""
+        prompt (closed with the note; ``answer`` as in :meth:`prompt`). With neither, their status
+        shows it when they ask."""
         user_id = table.seats[seat].user_id
         if user_id is None:
             return
         if await self.panels.redraw_reply(table.id, user_id, {"content": note, "embed": None, "view": None}):
             return
         if await self.lookup(table, "dm", seat) is not None and self.book.is_open((table.id, "dm", seat)):
-            await self.close_prompt(table, seat, note)
+            await self.close_prompt(table, seat, note, answer=answer)
 
     async def tell(self, table: Table, seat: int, key: str, text: str) -> None:
         """Send a seat's person a private line (a new DM: it notifies), unless their DMs are closed;

@@ -385,24 +385,18 @@ async def test_a_reveal_whose_answer_fails_still_answers_the_press_and_shows_the
     await fake.stop(bot)
 
 
-async def test_only_the_handling_task_answers_and_only_until_the_click_is_done():
-    """A click is answered by the redraws of the task that handed it in, while its session call
-    runs: a timer or the outbox's dispatcher (other tasks), or a redraw once the click is done,
-    makes plain edits, never answers to the old (possibly expired) interaction."""
+def test_a_click_answers_only_a_redraw_of_what_it_pressed_and_only_until_it_is_done():
+    """A click travels with its session call's update (``origin``) and answers a redraw of the
+    message it pressed; a timer's update has no origin, and once the click is done, a redraw drawn
+    from its update (e.g. a queued edit) makes a plain edit, never an answer to the old (possibly
+    expired) interaction."""
     interaction = SimpleNamespace(message=SimpleNamespace(id=5))
     answer = answer_module.Answer(interaction)  # type: ignore[arg-type]
-    clicks = answer_module.Clicks()
-
-    async def elsewhere() -> answer_module.Answer | None:
-        return clicks.pressed(5)
-
-    with clicks.handling(answer):
-        assert clicks.pressed(5) is answer and clicks.pressed(6) is None
-        assert await asyncio.create_task(elsewhere()) is None
-        answer.closed = True  # what answering_click does when the handler returns
-        assert clicks.pressed(5) is None
-    answer.closed = False
-    assert clicks.pressed(5) is None
+    assert answer_module.answer_of(answer) is answer
+    assert answer_module.answer_of(None) is None and answer_module.answer_of(object()) is None
+    assert answer.pressed(5) and not answer.pressed(6)
+    answer.closed = True  # what answering_click does when the handler returns
+    assert answer_module.answer_of(answer) is None and not answer.pressed(5)
 
 
 async def test_on_the_real_clock_bot_seats_play_and_every_step_is_drawn(fake, table, store, players):
