@@ -82,8 +82,8 @@ class SystemClock:
             self.tasks.add(task)
             task.add_done_callback(self.tasks.discard)
 
-        # A fresh context: a timer armed while handling a click must not inherit that click's
-        # context variables (the Discord layer keeps the click being answered in one).
+        # A fresh context: a timer armed while handling a click must not inherit that task's
+        # context variables (e.g. the language the click's replies are drawn in, i18n's reader).
         handle = _TaskHandle(loop.call_later(max(0.0, when - self.now()), fire, context=contextvars.Context()))
         return handle
 
