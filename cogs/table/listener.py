@@ -25,7 +25,8 @@ __all__ = ["TableListener"]
 ENDINGS = {"cancelled": ("lobby.cancelled", "play.closed_cancelled"),
            "empty": ("lobby.closed_empty", "play.closed_cancelled"),
            "everyone_left": ("lobby.everyone_left", "play.closed_everyone_left"),
-           "expired": ("lobby.expired", "play.closed_expired")}
+           "expired": ("lobby.expired", "play.closed_expired"),
+           "away": ("lobby.away", "play.closed_away")}
 """A table's end reason -> what its lobby message and its closed messages say (else: abandoned)."""
 
 

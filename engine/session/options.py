@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["DEFAULT_AI_DELAY_S", "DEFAULT_DECISION_TIMEOUT_S", "DEFAULT_THREADS", "LOBBY_IDLE_S", "TABLE_DEFAULTS"]
+__all__ = ["AWAY_DECISIONS", "DEFAULT_AI_DELAY_S", "DEFAULT_DECISION_TIMEOUT_S", "DEFAULT_THREADS", "LOBBY_IDLE_S",
+           "TABLE_DEFAULTS"]
 
 DEFAULT_DECISION_TIMEOUT_S: Final[float] = 120.0
 """How long the people owing a decision have before the game's timeout agent plays for them."""
@@ -19,6 +20,10 @@ DEFAULT_AI_DELAY_S: Final[float] = 1.5
 
 DEFAULT_THREADS: Final[bool] = True
 """Whether a game's log goes to a thread of its own (else to the channel)."""
+
+AWAY_DECISIONS: Final[int] = 3
+"""A game whose every person let this many decisions in a row time out, whatever the pace, is
+abandoned: nobody is playing it, and bots playing it out for them would count as a result."""
 
 LOBBY_IDLE_S: Final[float] = 30 * 60.0
 """How long a lobby stays open after its last change (a join, a leave, a bot) when nobody starts it;

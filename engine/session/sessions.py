@@ -475,6 +475,7 @@ class Sessions:
                     raise SessionError("not_your_turn")
                 if action not in legal:
                     raise SessionError("illegal")
+                table.away.pop(seat, None)  # they are here: their run of timed-out decisions ends
                 try:
                     return await self.play.advance(table, [(seat, action)], origin=origin)
                 except Stale:

@@ -43,6 +43,9 @@ class Table:
     seat_events: list[SeatEvent] = field(default_factory=list)  # timeouts and resignations, in order
     stale: bool = False  # a write's outcome is unknown, or another process wrote: sync before acting
     thinking: set[int] = field(default_factory=set)  # AI seats whose decision is in the AI pool now
+    away: dict[int, int] = field(default_factory=dict)
+    """Person seat -> the decisions in a row they let time out (in this process: a restart starts
+    the count again, so a table is never given up for absences it cannot see)."""
     generation: int = 0
     """Bumped whenever writes by another process were pulled into this table: caches kept beside it
     (the hub's message ids and what each message shows) are stale from then on."""
@@ -84,6 +87,12 @@ class Table:
     def people(self) -> list[int]:
         """Return the seats still played by the person who sat there (not resigned)."""
         return [s for s, spec in enumerate(self.seats) if spec.user_id is not None and not spec.resigned]
+
+    def everyone_away(self, decisions: int) -> bool:
+        """Return True when every person at the table let their last ``decisions`` decisions in a
+        row time out (a table where someone still plays goes on)."""
+        people = self.people()
+        return bool(people) and all(self.away.get(seat, 0) >= decisions for seat in people)
 
 
 @dataclass

@@ -20,6 +20,7 @@ from engine.core import CHANCE, resolve_chance
 from engine.session.ai_pool import decide
 from engine.session.contract import AUTO, DECISION, RepoUnavailable, SeatEvent, SessionError, Stale
 from engine.session.loading import step
+from engine.session.options import AWAY_DECISIONS
 from engine.session.play import Play
 from engine.session.table import Table, Update
 
@@ -83,7 +84,13 @@ class TimerWork:
                 if table.window != window or table.status != "playing" or not table.humans_owing():
                     return
                 absent = table.humans_owing()
-                await self._note_timeouts(table, absent)
+                for seat in await self._note_timeouts(table, absent):  # once per decision, not per retry
+                    table.away[seat] = table.away.get(seat, 0) + 1
+                if table.everyone_away(AWAY_DECISIONS):
+                    # Nobody plays any more: end it rather than let the timeout agent play it out
+                    # (a result nobody played, DMs to people who are not there).
+                    await self.play.end(table, "abandoned", "away")
+                    return
                 try:
                     update = await self.play.advance(table, self._timeout_actions(table, absent), timed_out=absent)
                     self._fired(DECISION, update)
@@ -94,13 +101,16 @@ class TimerWork:
                     log.exception("table %s: timeout could not be applied", table.id)
                     return
 
-    async def _note_timeouts(self, table: Table, absent: list[int]) -> None:
+    async def _note_timeouts(self, table: Table, absent: list[int]) -> list[int]:
         """Record the timeouts before the moves they explain: the game's log tells them, also
-        after a restart (a timeout recorded twice, by a retry, is one event)."""
+        after a restart (a timeout recorded twice, by a retry, is one event). Return the seats
+        whose timeout is new (not one a failed attempt already recorded)."""
+        new = []
         for seat in absent:
             event = SeatEvent(table.version, seat, "timeout")
             if event in table.seat_events:
                 continue
+            new.append(seat)
             try:
                 await self.repo.add_seat_event(table.id, event)
             except RepoUnavailable:
@@ -108,6 +118,7 @@ class TimerWork:
             except Exception:
                 log.warning("table %s: the timeout of seat %s was not recorded", table.id, seat, exc_info=True)
             table.seat_events.append(event)
+        return new
 
     def _timeout_actions(self, table: Table, absent: list[int]) -> list[tuple[int, Any]]:
         """Return what the timeout agent plays for the absent seats (whole turns in a sequential game)."""

@@ -15,7 +15,7 @@ from engine.incan_gold import GAME
 from engine.session import SeatSpec, SessionError, Sessions, SessionSettings, Table, Update
 from engine.session.games import SPECS
 from engine.session.loading import SNAPSHOT_EVERY
-from engine.session.options import LOBBY_IDLE_S
+from engine.session.options import AWAY_DECISIONS, LOBBY_IDLE_S
 from wiring.storage import StoreRepository
 
 ANN, BO, CY = SeatSpec("Ann", 1), SeatSpec("Bo", 2), SeatSpec("Cy", 3)
@@ -317,8 +317,8 @@ async def test_a_lobby_times_out_after_a_restart_and_a_started_game_never_does(s
     await again.open()
     await clock.advance(LOBBY_IDLE_S + 1)
     assert rec.calls.count(("ended", "expired")) == 1 and (await store.get_game(waiting.id)).status == "cancelled"
-    # The game played on (its absent people timed out, the timeout agent played for them) to its end.
-    assert (await store.get_game(started.id)).status == "finished"
+    # The game was no lobby: its absent people's turns timed out until it was given up as away.
+    assert (await store.get_game(started.id)).status == "abandoned" and ("ended", "away") in rec.calls
 
 
 async def test_a_slow_table_gathers_as_long_as_it_decides(store):
@@ -329,6 +329,52 @@ async def test_a_slow_table_gathers_as_long_as_it_decides(store):
     assert table.status == "lobby"
     await clock.advance(7200 - LOBBY_IDLE_S)
     assert table.status == "cancelled" and ("ended", "expired") in rec.calls
+
+
+async def absent_game(store: Store, game: str) -> tuple[Sessions, Recorder, ManualClock, Table]:
+    clock = ManualClock()
+    sessions, rec = make(store, clock)
+    table = await sessions.create(game, GUILD, CHANNEL, ANN)
+    await sessions.join(table.id, BO)
+    if game == "incan_gold":
+        await sessions.add_ai(table.id, ANN.user_id or 0, "easy")
+    await sessions.start(table.id, ANN.user_id or 0, seed=3)
+    return sessions, rec, clock, table
+
+
+@pytest.mark.parametrize("game", ["incan_gold", "sakkara", "indus"])
+async def test_a_game_whose_people_are_all_away_is_abandoned_and_does_not_count(store, game):
+    """Issue 42: two absent players' game played itself out (177 actions, 139 DMs) and counted as a
+    win. After AWAY_DECISIONS timed-out decisions in a row by everyone it is abandoned instead."""
+    _, rec, clock, table = await absent_game(store, game)
+    for _ in range(60):
+        if table.status != "playing":
+            break
+        await clock.advance(121)
+    assert table.status == "abandoned" and ("ended", "away") in rec.calls
+    assert rec.results == [] and await store.results(table.id) == []  # no standings, no rating
+    assert all(table.away[seat] >= AWAY_DECISIONS for seat in table.people())
+    timeouts = [e for e in table.seat_events if e.kind == "timeout"]
+    assert len(timeouts) <= len(table.people()) * AWAY_DECISIONS + 1  # given up at the first chance
+    reminders = len([c for c in rec.calls if c[0] == "reminded"])
+    await clock.advance(3600)
+    assert len([c for c in rec.calls if c[0] == "reminded"]) == reminders  # nothing more reaches them
+
+
+async def test_a_game_where_someone_still_plays_goes_on(store):
+    sessions, rec, clock, table = await absent_game(store, "sakkara")
+    ann = ANN.user_id or 0
+    for _ in range(40):
+        if table.status != "playing":
+            break
+        seat = table.seat_of(ann)
+        if seat in table.owing():  # Ann plays her turns (the first legal action); Bo never comes back
+            action = table.spec.game.legal_actions(table.state, seat)[0]
+            await sessions.act(table.id, ann, table.window, action)
+        else:
+            await clock.advance(121)
+    assert table.status in ("playing", "finished") and ("ended", "away") not in rec.calls
+    assert table.away.get(table.seat_of(BO.user_id or 0), 0) >= AWAY_DECISIONS  # Bo alone being away is not enough
 
 
 async def test_a_rendering_failure_never_stalls_or_undoes_the_game(store, caplog):
