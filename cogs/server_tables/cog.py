@@ -18,37 +18,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.table.answer import answering_click
-from cogs.table.commands.translator import localised_name
 from cogs.table.controls.buttons import can_manage, guarded, hub_of, refuse, reply
 from cogs.table.messages.hub import TableBot, TableHub
-from cogs.table.messages.text import seat_label
+from cogs.table.messages.listing import LISTED, tables_embed
 from engine.session import SessionError, Table
 from i18n import t
 
-__all__ = ["DYNAMIC_ITEMS", "EndButton", "EndSelect", "Tables", "setup", "tables_embed"]
-
-LISTED = 25
-"""Tables listed (and offered in the menu) at most: a menu holds 25 options."""
-
-
-async def tables_embed(hub: TableHub, tables: list[Table]) -> discord.Embed:
-    """Return the list of a server's tables, in the reader's language."""
-    embed = discord.Embed(title=t("tables.title"), colour=discord.Colour.gold())
-    if not tables:
-        news = ", ".join(f"`/{localised_name(f'{group} new')}`" for group in ("incan", "sakkara", "indus"))
-        embed.description = t("tables.none", commands=news)
-        return embed
-    lines = []
-    for table in tables[:LISTED]:
-        players = ", ".join(seat_label(s) for s in table.seats) or "—"
-        lines.append(t("tables.line", game=hub.renderer(table).title(), channel=f"<#{table.channel_id}>",
-                       state=t(f"tables.state.{table.status}"), players=players,
-                       link=f"[{t('tables.link')}]({await hub.link(table)})"))
-    embed.description = "\n".join(lines)[:4096]
-    if len(tables) > LISTED:
-        embed.set_footer(text=t("tables.more", count=len(tables) - LISTED))
-    return embed
-
+__all__ = ["DYNAMIC_ITEMS", "EndButton", "EndSelect", "Tables", "setup"]
 
 def end_view(hub: TableHub, guild_id: int, tables: list[Table]) -> discord.ui.View:
     """Return the manager's menu: which table to end."""

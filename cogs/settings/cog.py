@@ -8,6 +8,7 @@ following each player's own Discord language.
 of this server starts with (a table opened with its own ``timeout`` keeps it): the time to decide,
 how long a bot seat waits before acting, and whether the game's log goes to a thread of its own or
 to the channel. Left out, each tells the current value. A running table keeps what it started with.
+``/settings host_tables`` sets how many lobbies and games one member may host at once here.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from discord.ext import commands
 from cogs.table.controls.buttons import can_manage, reply
 from cogs.table.messages.hub import TableBot
 from engine.session import SessionError
-from engine.session.options import DEFAULT_THREADS
+from engine.session.options import DEFAULT_TABLES_PER_HOST, DEFAULT_THREADS
 from i18n import NATIVE_NAMES, t
 
 __all__ = ["Settings", "setup"]
@@ -70,7 +71,7 @@ class Settings(commands.GroupCog, group_name="settings", group_description="This
     async def decision_time(self, interaction: discord.Interaction,
                             seconds: app_commands.Range[int, 30, 600] | None = None) -> None:
         """Show or set the server's default decision time."""
-        await self._table_default(interaction, "decision_timeout_s", seconds,
+        await self._server_setting(interaction, "decision_timeout_s", seconds,
                                   float(self.bot.sessions.settings.decision_timeout_s))
 
     @app_commands.command(name="bot_delay", description="Seconds a bot seat waits before it acts, for new tables")
@@ -78,17 +79,25 @@ class Settings(commands.GroupCog, group_name="settings", group_description="This
     async def delay_of_bots(self, interaction: discord.Interaction,
                         seconds: app_commands.Range[float, 0.0, 30.0] | None = None) -> None:
         """Show or set the server's default bot delay."""
-        await self._table_default(interaction, "ai_delay_s", seconds, float(self.bot.sessions.settings.ai_delay_s))
+        await self._server_setting(interaction, "ai_delay_s", seconds, float(self.bot.sessions.settings.ai_delay_s))
 
     @app_commands.command(name="threads", description="Whether each game's log goes to a thread of its own")
     @app_commands.describe(on="Leave out to see the current value")
     async def threads(self, interaction: discord.Interaction, on: bool | None = None) -> None:
         """Show or set whether new tables log to a thread (else to the channel)."""
-        await self._table_default(interaction, "threads", on, DEFAULT_THREADS)
+        await self._server_setting(interaction, "threads", on, DEFAULT_THREADS)
 
-    async def _table_default(self, interaction: discord.Interaction, key: str, value: float | bool | None,
-                             default: float | bool) -> None:
-        """Show (``value`` None) or set one of the defaults a new table of the server starts with."""
+    @app_commands.command(name="host_tables", description="How many tables one member may host at once here")
+    @app_commands.describe(count="1 to 50; leave out to see the current value")
+    async def host_tables(self, interaction: discord.Interaction,
+                          count: app_commands.Range[int, 1, 50] | None = None) -> None:
+        """Show or set how many lobbies and games one member may host at once on the server."""
+        await self._server_setting(interaction, "tables_per_host", count, DEFAULT_TABLES_PER_HOST)
+
+    async def _server_setting(self, interaction: discord.Interaction, key: str, value: float | bool | None,
+                              default: float | bool) -> None:
+        """Show (``value`` None) or set one of the server's settings (most of them: what a new
+        table of the server starts with)."""
         guild_id = interaction.guild_id
         if guild_id is None:
             await reply(interaction, t("error.guild_only"))

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["AWAY_DECISIONS", "DEFAULT_AI_DELAY_S", "DEFAULT_DECISION_TIMEOUT_S", "DEFAULT_THREADS", "LOBBY_IDLE_S",
-           "TABLE_DEFAULTS"]
+__all__ = ["AWAY_DECISIONS", "DEFAULT_AI_DELAY_S", "DEFAULT_DECISION_TIMEOUT_S", "DEFAULT_TABLES_PER_HOST", "DEFAULT_THREADS",
+           "LOBBY_IDLE_S", "TABLE_DEFAULTS"]
 
 DEFAULT_DECISION_TIMEOUT_S: Final[float] = 120.0
 """How long the people owing a decision have before the game's timeout agent plays for them."""
@@ -20,6 +20,10 @@ DEFAULT_AI_DELAY_S: Final[float] = 1.5
 
 DEFAULT_THREADS: Final[bool] = True
 """Whether a game's log goes to a thread of its own (else to the channel)."""
+
+DEFAULT_TABLES_PER_HOST: Final[int] = 5
+"""How many lobbies and games one member may host at once on a server (``/settings host_tables``):
+a member cannot squat every channel of a server with lobbies."""
 
 AWAY_DECISIONS: Final[int] = 3
 """A game whose every person let this many decisions in a row time out, whatever the pace, is

@@ -56,7 +56,7 @@ from engine.session.contract import (
     Stale,
     StoredTimer,
 )
-from engine.session.options import LOBBY_IDLE_S, TABLE_DEFAULTS
+from engine.session.options import DEFAULT_TABLES_PER_HOST, LOBBY_IDLE_S, TABLE_DEFAULTS
 from engine.session.place import Place, check_place
 from engine.session.play import Play
 from engine.session.table import Listener, Table, Update
@@ -191,6 +191,10 @@ class Sessions:
         table_opts = {"decision_timeout_s": self.settings.decision_timeout_s, **defaults, **(table_options or {})}
         spec.game.setup(spec.min_players, 0, opts)  # invalid options raise ValueError now, not at start
         assert host.user_id is not None
+        limit = int(server.get("tables_per_host", DEFAULT_TABLES_PER_HOST))
+        hosted = [t for t in await self.active_in_guild(guild_id) if t.host_id == host.user_id]
+        if len(hosted) >= limit:
+            raise SessionError("host_cap", limit=limit)
         try:
             table_id = await self.repo.create(game, guild_id, channel_id, host.user_id, opts, table_opts,
                                               [host])

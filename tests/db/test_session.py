@@ -15,7 +15,7 @@ from engine.incan_gold import GAME
 from engine.session import SeatSpec, SessionError, Sessions, SessionSettings, Table, Update
 from engine.session.games import SPECS
 from engine.session.loading import SNAPSHOT_EVERY
-from engine.session.options import AWAY_DECISIONS, LOBBY_IDLE_S
+from engine.session.options import AWAY_DECISIONS, DEFAULT_TABLES_PER_HOST, LOBBY_IDLE_S
 from wiring.storage import StoreRepository
 
 ANN, BO, CY = SeatSpec("Ann", 1), SeatSpec("Bo", 2), SeatSpec("Cy", 3)
@@ -375,6 +375,24 @@ async def test_a_game_where_someone_still_plays_goes_on(store):
             await clock.advance(121)
     assert table.status in ("playing", "finished") and ("ended", "away") not in rec.calls
     assert table.away.get(table.seat_of(BO.user_id or 0), 0) >= AWAY_DECISIONS  # Bo alone being away is not enough
+
+
+async def test_one_member_hosts_at_most_the_servers_number_of_tables(store):
+    """Issue 42: one member opened lobbies in all 50 channels of a server."""
+    sessions, _ = make(store)
+    for n in range(DEFAULT_TABLES_PER_HOST):
+        await sessions.create("incan_gold", GUILD, CHANNEL + n, ANN)
+    with pytest.raises(SessionError, match="host_cap") as refused:
+        await sessions.create("sakkara", GUILD, CHANNEL + 99, ANN)
+    assert refused.value.details == {"limit": DEFAULT_TABLES_PER_HOST}
+    await sessions.create("incan_gold", GUILD, CHANNEL + 99, BO)  # others are not held back
+    await sessions.create("incan_gold", GUILD + 1, CHANNEL + 98, ANN)  # nor is she on another server
+    first = await sessions.table_in(CHANNEL)
+    await sessions.cancel(first.id, ANN.user_id or 0, can_manage=False)
+    await sessions.create("sakkara", GUILD, CHANNEL + 97, ANN)  # one closed: one more may open
+    await sessions.set_server_setting(GUILD, "tables_per_host", 1)
+    with pytest.raises(SessionError, match="host_cap"):
+        await sessions.create("sakkara", GUILD, CHANNEL + 96, BO)
 
 
 async def test_a_rendering_failure_never_stalls_or_undoes_the_game(store, caplog):

@@ -17,6 +17,7 @@ from cogs.table.controls.buttons import as_seat, refuse, reply
 from cogs.table.controls.lobby import lobby_op
 from cogs.table.controls.resign import ask_to_resign
 from cogs.table.messages.hub import Renderer, TableBot
+from cogs.table.messages.listing import tables_embed
 from engine.session import SessionError, Table
 from i18n import t
 
@@ -73,6 +74,13 @@ class TableCog(commands.GroupCog):
                 interaction.user, dm_ok)
             answer.stop_guard()
             await answer.settled()
+            if error is not None and error.code == "host_cap":
+                # Their open tables, with links: where to go on, or what to cancel first.
+                mine = [x for x in await self.bot.sessions.active_in_guild(interaction.guild.id)
+                        if x.host_id == interaction.user.id]
+                await reply(interaction, t("error.host_cap", **error.details),
+                            embed=await tables_embed(self.bot.hub, mine))
+                return
             if error is not None:
                 await refuse(interaction, error, self.renderer.command)
                 return
