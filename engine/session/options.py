@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["AWAY_DECISIONS", "DEFAULT_AI_DELAY_S", "DEFAULT_DECISION_TIMEOUT_S", "DEFAULT_TABLES_PER_HOST", "DEFAULT_THREADS",
-           "LOBBY_IDLE_S", "TABLE_DEFAULTS"]
+__all__ = ["AWAY_DECISIONS", "DEFAULT_AI_DELAY_S", "DEFAULT_DECISION_TIMEOUT_S", "DEFAULT_TABLES_PER_HOST",
+           "DEFAULT_THREADS", "LOBBY_IDLE_S", "TABLE_DEFAULTS"]
 
 DEFAULT_DECISION_TIMEOUT_S: Final[float] = 120.0
 """How long the people owing a decision have before the game's timeout agent plays for them."""
