@@ -5,7 +5,7 @@ Display names may hold anything Unicode allows. A right-to-left override (U+202E
 reverses the rest of the line it is printed in, in every message that names the player; a name
 made of zero-width characters leaves an empty seat line. :func:`visible` keeps what a reader sees
 and nothing that steers the text; the Discord side escapes the result (``cogs.table.messages.text``)
-and the pictures print it with their font (``pictures.words``).
+and the pictures print it with their font (``pictures.lettering``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Where pictures are drawn: on one drawing thread, or in drawing processes (``DRAW_WORKERS``),
 always in the reader's language (:func:`drawn`).
 
-The kit itself is :mod:`pictures.canvas` (a supersampled canvas) and :mod:`pictures.words` (the
+The kit itself is :mod:`pictures.canvas` (a supersampled canvas) and :mod:`pictures.lettering` (the
 words and player names printed on the pictures); each game's pictures are in ``pictures/<game>/``.
 Only the bundled font is used (no system fonts, no network). Output is ~860-890 px wide, legible
 at Discord's ~550 px preview. The cogs wrap the PNG bytes for Discord (``cogs.table.messages.attach``).

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from engine.incan_gold.history import ExpeditionEnd
 from pictures.canvas import Canvas
-from pictures.words import player_names, tr
+from pictures.lettering import player_names, tr
 
 __all__ = ["SEAT_COLOURS", "chart_png"]
 

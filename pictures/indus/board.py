@@ -25,7 +25,7 @@ from engine.indus.layout import TYPES
 from engine.indus.rules import COLOUR_NAMES
 from pictures.canvas import SCALE, Canvas, text_width
 from pictures.indus.names import COLUMNS, square_label, start_label
-from pictures.words import player_names, tr
+from pictures.lettering import player_names, tr
 
 __all__ = ["BG", "INK", "MARGIN", "MIN_TEXT", "SIZE", "board_canvas", "board_image", "piece", "player_chip",
            "square_label", "warm"]

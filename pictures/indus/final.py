@@ -14,7 +14,7 @@ from typing import Any
 
 from pictures.canvas import Canvas, text_width
 from pictures.indus.board import BG, INK, MARGIN, MIN_TEXT, SIZE, board_canvas, piece, player_chip
-from pictures.words import player_names, tr
+from pictures.lettering import player_names, tr
 
 __all__ = ["final_image"]
 

@@ -21,9 +21,9 @@ from PIL import Image
 import i18n
 from engine.sakkara.tiles import BOARD_SIDE, MOTIFS
 from pictures.canvas import Canvas, png_of, quantized
+from pictures.lettering import player_names, tr, trn
 from pictures.sakkara.motifs import BG, INK, draw_tile, motif_word, tile_sprite
 from pictures.sakkara.rack import RACK_WIDTH, rack_canvas, rack_image
-from pictures.words import player_names, tr, trn
 
 __all__ = ["RACK_WIDTH", "SIZE", "board_canvas", "board_image", "panel_box", "private_image", "rack_image",
            "space_label", "warm", "worker_label"]

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pictures.lettering import tr
 from pictures.sakkara.board import board_canvas, panel_box
-from pictures.words import tr
 
 __all__ = ["final_image"]
 

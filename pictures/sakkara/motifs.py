@@ -14,7 +14,7 @@ from PIL import Image
 
 from engine.sakkara.tiles import TILES
 from pictures.canvas import Canvas, Colour, text_width
-from pictures.words import tr
+from pictures.lettering import tr
 
 __all__ = ["BG", "FACE", "INK", "MOTIF_COLOUR", "draw_motif", "draw_tile", "motif_word", "tile_sprite"]
 

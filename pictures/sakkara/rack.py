@@ -10,8 +10,8 @@ from typing import Any
 
 from engine.sakkara.tiles import MOTIFS, SPELLS
 from pictures.canvas import Canvas
+from pictures.lettering import player_names, tr, trn
 from pictures.sakkara.motifs import BG, INK, tile_sprite
-from pictures.words import player_names, tr, trn
 
 __all__ = ["RACK_WIDTH", "rack_canvas", "rack_image"]
 

@@ -37,6 +37,6 @@ def test_nothing_visible_ever_keeps_a_control_or_format_character(name: str) -> 
 
 
 def test_a_picture_prints_what_can_be_seen_of_a_name_else_the_seat() -> None:
-    from pictures.words import player_names
+    from pictures.lettering import player_names
 
     assert player_names(["\u200b\u200d", "al\u202eice", " Bo  "], 3) == ["Player 1", "alice", "Bo"]
