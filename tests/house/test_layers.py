@@ -197,6 +197,7 @@ DISCORD_FREE_COGS = {
     "cogs.table.messages.closed_dms": "who has closed DMs, as the hub's private channel keeps it",
     "cogs.table.messages.outbox": "Discord's REST budgets, for the hub's rate-limited calls only",
     "cogs.table.messages.recorded": "what the hub needs of the records (a Protocol the storage adapter meets)",
+    "cogs.table.controls.throttle": "the members' budgets for opening and ending tables, kept by the gate",
 }
 """The cogs/ modules that need no Discord, each with why it still belongs with the cogs (it serves
 only them). Anything else Discord-free goes to pictures/, i18n/ or wiring/, or gets its reason here."""

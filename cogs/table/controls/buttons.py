@@ -22,7 +22,7 @@ from typing import Any, TypeVar, cast
 import discord
 
 from cogs.table.answer import Answer, answering_click
-from cogs.table.controls.gate import admit, claim, turn_away, unreachable
+from cogs.table.controls.gate import Tree, admit, claim, throttled, turn_away, unreachable
 from cogs.table.messages.hub import TableBot, TableHub
 from engine.session import Place, SeatSpec, SessionError, Table, Update
 from i18n import t
@@ -104,8 +104,11 @@ def guarded(
     async def wrapper(item: ItemT, interaction: discord.Interaction) -> None:
         hub_of(interaction).readers.saw(interaction)  # private answers in the clicker's language
         claim(interaction)  # before any await: the gate's catch-all must see it taken
-        if not admit(hub_of(interaction).bot):
+        bot = hub_of(interaction).bot
+        if not admit(bot):
             await turn_away(interaction)
+            return
+        if isinstance(bot.tree, Tree) and await throttled(interaction, bot.tree):
             return
         try:
             await callback(item, interaction)

@@ -27,12 +27,15 @@ from typing import Any
 import discord
 from discord import AppCommandOptionType, app_commands
 
+from cogs.table.controls.throttle import Throttle, opens_or_ends
 from cogs.table.messages.hub import TableBot
+from cogs.table.messages.text import when
 from db import Unavailable
 from engine.session import RepoUnavailable
 from i18n import t
 
-__all__ = ["Tree", "admit", "answer_unclaimed", "claim", "options_fit", "raw_values_fit", "turn_away", "unreachable"]
+__all__ = ["Tree", "admit", "answer_unclaimed", "claim", "options_fit", "raw_values_fit", "throttled", "turn_away",
+           "unreachable"]
 
 log = logging.getLogger("temple_table")
 
@@ -131,9 +134,9 @@ def _guild_only(command: app_commands.Command[Any, ..., Any]) -> bool:
     return False
 
 
-async def _private(interaction: discord.Interaction[Any], key: str) -> None:
+async def _private(interaction: discord.Interaction[Any], key: str, **values: Any) -> None:
     """Answer privately with the catalogue text ``key`` (a late or repeated answer is dropped)."""
-    text = t(key, interaction.locale.value)
+    text = t(key, interaction.locale.value, **values)
     with contextlib.suppress(discord.HTTPException):
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)
@@ -171,6 +174,21 @@ async def turn_away(interaction: discord.Interaction[Any]) -> None:
     await _private(interaction, "error.restarting")
 
 
+async def throttled(interaction: discord.Interaction[Any], tree: Tree) -> bool:
+    """Return True (and answer "slow down" privately) when the interaction opens, starts or ends a
+    table and its member has spent their budget for that (:mod:`cogs.table.controls.throttle`)."""
+    command = interaction.command.qualified_name if interaction.command is not None else None
+    custom_id = None if command is not None else str(dict(interaction.data or {}).get("custom_id", ""))
+    if not opens_or_ends(command, custom_id):
+        return False
+    again = tree.throttle.admit(interaction.guild_id, interaction.channel_id, interaction.user.id)
+    if again is None:
+        return False
+    log.info("interaction refused: member %s opens and ends tables too fast", interaction.user.id)
+    await _private(interaction, "error.slow_down", when=when(again))
+    return True
+
+
 def unreachable(error: BaseException | None) -> bool:
     """Return True when ``error`` is, or was caused by, the database being out of reach (discord.py
     wraps a command's error in CommandInvokeError; the table's adapter chains the store's)."""
@@ -184,8 +202,14 @@ def unreachable(error: BaseException | None) -> bool:
 
 
 class Tree(app_commands.CommandTree[TableBot]):
-    """The command tree: checks a command's input, refuses commands where the bot cannot post,
-    answers errors privately."""
+    """The command tree: checks a command's input, refuses commands where the bot cannot post or
+    that come too fast, answers errors privately. It keeps the members' budgets for opening and
+    ending tables (``throttle``), which the buttons spend from too."""
+
+    def __init__(self, client: TableBot, *args: Any, **kwargs: Any) -> None:
+        super().__init__(client, *args, **kwargs)
+        # On the session's clock (the world's time: tests move it, as they move the game's timers).
+        self.throttle = Throttle(lambda: client.sessions.clock.now())
 
     async def interaction_check(self, interaction: discord.Interaction[TableBot]) -> bool:
         """Refuse crafted input, and commands in a channel where the bot lacks what a table needs."""
@@ -214,7 +238,7 @@ class Tree(app_commands.CommandTree[TableBot]):
         if interaction.guild is not None and not (perms.send_messages and perms.embed_links):
             await interaction.response.send_message(t("error.no_permission"), ephemeral=True)
             return False
-        return True
+        return not await throttled(interaction, self)
 
     @staticmethod
     async def _crafted(interaction: discord.Interaction[TableBot], what: str) -> bool:
