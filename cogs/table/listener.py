@@ -128,12 +128,17 @@ class TableListener:
         hub.book.forget_shown(table)
         renderer = hub.renderer(table)
         lobby_key, note_key = ENDINGS.get(reason, ("lobby.abandoned", "play.closed_abandoned"))
+        # A message of the table still waiting for its first send (a lobby opened and cancelled in
+        # a burst) is dropped, not delivered late: nobody saw it, so nothing is left to close.
+        unsent = await hub.drop_unsent(table)
         await hub.readers.load(table)
         await hub.prepare(table)
-        with hub.readers.publicly(table):
-            embed = discord.Embed(title=renderer.title(), description=t(lobby_key), colour=discord.Colour.dark_grey())
-            await hub.post(table, "lobby", answer=answer, embed=embed, view=None)
-            await hub.story.end(table, [t(note_key)], renderer)
+        if "lobby" not in unsent:  # else nobody saw the table: there is nothing to close or log
+            with hub.readers.publicly(table):
+                embed = discord.Embed(title=renderer.title(), description=t(lobby_key),
+                                      colour=discord.Colour.dark_grey())
+                await hub.post(table, "lobby", answer=answer, embed=embed, view=None)
+                await hub.story.end(table, [t(note_key)], renderer)
         await hub.closer.close_all(table, note_key, note_key, answer=answer)
         if table.state is not None:
             # A game was under way: say so where everyone looks, not only on the old lobby message,

@@ -237,6 +237,17 @@ class TableHub:
         await self.outbox.submit(key, {}, plan=plan, run=run)
         return True
 
+    async def drop_unsent(self, table: Table) -> set[str]:
+        """Drop the table's messages still waiting for their first send, and return their kinds:
+        the table ended before anyone saw them, and a late send would only confuse."""
+        await self.prepare(table)  # which of its messages were sent is known from the book
+        dropped = set()
+        for key in self.outbox.waiting_keys():
+            if isinstance(key, tuple) and len(key) == 3 and key[0] == table.id and self.book.ref(key) is None:
+                self.outbox.discard(key)
+                dropped.add(str(key[1]))
+        return dropped
+
     async def show(self, table: Table, kind: str, seat: int | None, new: bool, fields: dict[str, Any],
                    plan: Plan, run: Run, answer: Answer | None = None) -> None:
         """The one path of every table message (public or DM): skip what is shown already, answer

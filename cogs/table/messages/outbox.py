@@ -182,6 +182,10 @@ class Outbox:
             call.done.set_result(None)
         return True
 
+    def waiting_keys(self) -> list[Hashable]:
+        """Return the keys whose call waits for budget (not yet on the wire)."""
+        return list(self._waiting)
+
     async def settle(self, key: Hashable) -> None:
         """Wait until no call of ``key`` is on the wire."""
         busy = self._busy.get(key)
