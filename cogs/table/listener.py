@@ -143,9 +143,13 @@ class TableListener:
         if table.state is not None:
             # A game was under way: say so where everyone looks, not only on the old lobby message,
             # and mention every seated person (one message tells them all, DMs open or not).
-            mentions = "".join(f"<@{s.user_id}> " for s in table.seats if s.user_id is not None)
+            people = [s.user_id for s in table.seats if s.user_id is not None]
+            mentions = "".join(f"<@{user_id}> " for user_id in people)
             with hub.readers.publicly(table):
                 text = t("play.ended_public", game=renderer.title(), note=t(note_key))
-            await hub.post(table, "ended", new=True, answer=answer, content=mentions + text)
+            # It may ping exactly the seated people, whatever the text holds.
+            await hub.post(table, "ended", new=True, answer=answer, content=mentions + text,
+                           allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
+                                                                    users=[discord.Object(u) for u in people]))
         hub.story.forget(table)
         hub.book.forget(table)

@@ -78,6 +78,10 @@ async def test_cancel_mid_game_closes_every_control_and_tells_everyone(fake, tab
     notice = fake.channel_messages(table)[before:]
     assert len(notice) == 1 and "cancelled" in notice[0].content.lower()
     assert all(user.mention in notice[0].content for user in players)  # every seated person is told
+    sent = next(c for c in fake.rest_calls if c.method == "POST" and c.response and c.response.get("id") ==
+                str(notice[0].id))
+    allowed = sent.payload["allowed_mentions"]  # ... and nobody else can be pinged by it
+    assert sorted(map(int, allowed["users"])) == sorted(u.id for u in players) and not allowed.get("parse")
     await fake.stop(bot)
 
 
