@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from incan_kit import start_bot
 
 from fakediscord.ratelimits import RateLimits
@@ -12,7 +10,7 @@ from fakediscord.ratelimits import RateLimits
 async def test_a_lobby_cancelled_before_it_was_sent_is_never_sent(fake, store, clock):
     fake.limit(RateLimits(global_per_s=2))
     bot = await start_bot(fake, store, clock, rate_limited=True, rest_per_second=2)
-    await asyncio.sleep(1.1)  # discord.py's log-in and the command sync are outside the bot's budget
+    fake.advance(1.1)  # the fake's buckets refill: the log-in and the command sync are outside the bot's budget
     burst = fake.text_channel("burst")
     busy = [fake.text_channel(f"busy{n}") for n in range(3)]
     for n, channel in enumerate(busy):  # others' lobbies spend the global budget
