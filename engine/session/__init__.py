@@ -12,6 +12,7 @@
 - :mod:`engine.session.table` — a live :class:`Table`, an :class:`Update`, the :class:`Listener`.
 - :mod:`engine.session.contract` — records, errors, settings and the :class:`Repository` protocol.
 - :mod:`engine.session.place` — :class:`Place`: where a request comes from, and who may reach a table there.
+- :mod:`engine.session.pace` — a table's pace (live or correspondence) from its decision time; durations.
 - :mod:`engine.session.results` — a finished game's places (shared places, resigners last).
 - :mod:`engine.session.games` — the registry of hosted games (``SPECS``), above the rules.
 - :mod:`engine.session.audit` — a stored game's whole log replayed and summed up, to compare two copies.
