@@ -179,6 +179,7 @@ class FakeMessage:
     interaction_id: int | None = None
     history: list[Json] = field(default_factory=list)
     deleted: bool = False
+    notified: frozenset[int] = frozenset()  # the users Discord notified when it was created (never by an edit)
 
     @property
     def content(self) -> str:

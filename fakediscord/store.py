@@ -9,6 +9,7 @@ DMs and ephemeral replies, every public text (for leak scans), the last interact
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from fakediscord import payloads as p
@@ -110,10 +111,39 @@ class MessageStore:
             attachments[1],
             ephemeral_to=ephemeral_to,
             interaction_id=interaction.id if interaction else None,
+            notified=self._notified(ch, author, body, ephemeral_to, interaction),
         )
         self.messages[mid] = msg
         self._event("create", msg)
         return msg
+
+    @staticmethod
+    def _notified(
+        ch: FakeChannel,
+        author: FakeUser,
+        body: Json,
+        ephemeral_to: int | None,
+        interaction: InteractionRecord | None,
+    ) -> frozenset[int]:
+        """Who Discord notifies of a new message (an edit notifies nobody, play_over_time.md).
+
+        A DM notifies its recipient, unless it answers their own click or command; a channel message
+        notifies the users its content mentions that its ``allowed_mentions`` lets through (all of
+        them without it), unless sent with SUPPRESS_NOTIFICATIONS; an ephemeral message nobody.
+        """
+        if ephemeral_to is not None:
+            return frozenset()
+        if ch.is_dm:
+            if interaction is not None or ch.recipient_id is None or ch.recipient_id == author.id:
+                return frozenset()
+            return frozenset({ch.recipient_id})
+        if int(body.get("flags") or 0) & (1 << 12):
+            return frozenset()
+        named = {int(found) for found in re.findall(r"<@!?(\d+)>", str(body.get("content") or ""))}
+        allowed = body.get("allowed_mentions")
+        if isinstance(allowed, dict) and "users" not in (allowed.get("parse") or []):
+            named &= {int(user) for user in allowed.get("users") or []}
+        return frozenset(named - {author.id})
 
     def _attachments(
         self, body: Json, files: list[SentFile], old: list[tuple[Json, SentFile]]
@@ -199,6 +229,11 @@ class MessageStore:
         """Every ephemeral message only this user could see, oldest first."""
         uid = user if isinstance(user, int) else user.id
         return [m for m in self.messages.values() if m.ephemeral_to == uid and not m.deleted]
+
+    def notifications(self, user: FakeUser | int) -> list[FakeMessage]:
+        """Every message whose creation notified this user (a DM, or a mention let through), oldest first."""
+        uid = user if isinstance(user, int) else user.id
+        return [m for m in self.messages.values() if uid in m.notified]
 
     def public_messages(self) -> list[FakeMessage]:
         """Every non-ephemeral guild channel message, including deleted ones (for leak scans)."""

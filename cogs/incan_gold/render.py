@@ -15,6 +15,7 @@ from the engine's views and events; no rule lives here.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import discord
@@ -45,10 +46,12 @@ class IncanRenderer:
 
     name = "incan_gold"
     command = "incan"
-    dm_prompts = False  # everyone decides on the public message; DMs carry only reminders
+    dm_prompts = False  # decided on the public message, or from a DM prompt when told by DM: DMs not required
 
     def __init__(self) -> None:
         self.last_ending: dict[int, str] = {}  # table id -> how the previous expedition ended
+        self._told: set[tuple[int, int, int]] = set()  # (table, window, seat) told that the table waits for them
+        self._opening: dict[int, tuple[int, str, list[int]]] = {}  # table -> (expedition, its first line, mentioned)
 
     def title(self) -> str:
         """Return the game's name."""
@@ -203,7 +206,14 @@ class IncanRenderer:
                 for button in choice_buttons(table, ("torch", "camp")):
                     view.add_item(button)
             view.add_item(PeekButton(table.id, t("play.my_status")))
-        return {"content": None, "embed": self.round_embed(table, hub), "view": view}
+        fields: dict[str, Any] = {"content": None, "embed": self.round_embed(table, hub), "view": view}
+        opening = self._opening.get(table.id)
+        if opening is not None and opening[0] == table.state.round:
+            fields["content"] = opening[1]
+            # Not persisted by Discord: given again on every edit, so no edit pings anyone else.
+            fields["allowed_mentions"] = discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(u) for u in opening[2]])
+        return fields
 
     async def refresh(self, hub: TableHub, table: Table, answer: Answer | None = None) -> None:
         """Redraw the expedition message (the count of decisions made)."""
@@ -213,7 +223,8 @@ class IncanRenderer:
     # ------------------------------------------------------------------ Listener parts
 
     async def played(self, hub: TableHub, update: Update) -> None:
-        """Log the events, close what ended, redraw the expedition message, prompt on a new window."""
+        """Log the events, close what ended, redraw the expedition message, tell people privately
+        what became of them, keep their DM prompts in step, and tell who the table waits for."""
         table = update.table
         events = update.events
         answer = answer_of(update.origin)
@@ -228,12 +239,85 @@ class IncanRenderer:
             await hub.closer.close(table, f"round{end['round']}", None, ending, answer=answer,
                                    embed=self._closed_embed(hub, table, end))
             if table.status != "playing":
+                self._told = {told for told in self._told if told[0] != table.id}
+                self._opening.pop(table.id, None)
                 return
         elif not update.new_window and not any(e["type"] == "reveal" for e in events):
-            return  # a choice was made: nothing public changed (who has chosen stays secret)
+            # A choice was made: nothing public changed (who has chosen stays secret). The chooser's
+            # DM prompt shows their choice; the few the table still waits for may be told.
+            await self._keep_prompts(hub, table, set(), answer)
+            await self._tell_the_last(hub, table)
+            return
+        kind = f"round{table.state.round}"
+        fields = self._public_fields(hub, table)
+        told: set[int] = set()
+        if table.status == "playing" and await hub.message_ref(table, kind) is None:
+            told, mentioned = await self._tell_expedition(hub, table)
+            if mentioned:
+                # The expedition's message is new: its mentions notify (an edit's would not). Everyone
+                # inside owes a choice now, so naming them tells nothing of anyone's choice. The line
+                # stays for the expedition: an edit that coalesced with the unsent first message
+                # still carries it.
+                self._opening[table.id] = (table.state.round, t(
+                    "incan.expedition_notice", mentions=" ".join(f"<@{u}>" for u in mentioned),
+                    round=table.state.round, game=self.title()), mentioned)
+                fields = self._public_fields(hub, table)
         # One edit per card, with the next decision's buttons; when a press on this message made
         # the last choice, the edit is that press's answer (exempt from the rate limits).
-        await hub.post(table, f"round{table.state.round}", answer=answer, **self._public_fields(hub, table))
+        await hub.post(table, kind, answer=answer, **fields)
+        await self._keep_prompts(hub, table, told, answer)
+
+    async def _tell_expedition(self, hub: TableHub, table: Table) -> tuple[set[int], list[int]]:
+        """At an expedition's start, tell each person (cogs.table.messages.notices): by a new DM prompt,
+        or by a mention on the expedition's new message. Returns the seats sent a DM prompt and the
+        user ids to mention."""
+        told: set[int] = set()
+        mentioned: list[int] = []
+        for seat in table.humans_owing():
+            route = await hub.notices.route(table, seat)
+            if route == "dm" and await self._dm_prompt(hub, table, seat):
+                told.add(seat)
+            elif route != "quiet":
+                mentioned.append(int(table.seats[seat].user_id or 0))
+        return told, [user for user in mentioned if user]
+
+    async def _tell_the_last(self, hub: TableHub, table: Table) -> None:
+        """When the table waits only for one person or a few (a third of those inside, at least one),
+        tell each of them once per card, by DM only: a public mention of them would tell who has
+        chosen. A closed-DM person is reached by the reminder, which names everyone inside."""
+        if table.status != "playing" or table.state.phase != "decide":
+            return
+        owing = table.humans_owing()
+        inside = [s for s in range(len(table.seats)) if table.state.inside[s] and not table.seats[s].is_ai]
+        if not owing or len(owing) == len(inside) or len(owing) > max(1, len(inside) // 3):
+            return
+        for seat in owing:
+            if (table.id, table.window, seat) in self._told:
+                continue
+            self._told.add((table.id, table.window, seat))
+            with hub.readers.privately(table, seat):
+                content = t("incan.waits_for_you", channel=f"<#{table.channel_id}>")
+            await hub.notices.tell(table, seat, dm=partial(self._dm_prompt, hub, table, seat, content=content),
+                                   secret=True)
+
+    async def _dm_prompt(self, hub: TableHub, table: Table, seat: int, content: str | None = None) -> bool:
+        """Send a person their Torch / Camp prompt as a new DM (the previous one closed): it notifies,
+        and they can choose from there. False when their DMs are known to be closed."""
+        with hub.readers.privately(table, seat):
+            embed, view = self.prompt(hub, table, seat)
+        return await hub.private.prompt(table, seat, new=True, content=content, embed=embed, view=view)
+
+    async def _keep_prompts(self, hub: TableHub, table: Table, told: set[int], answer: Answer | None) -> None:
+        """Redraw every open DM prompt as the card stands (the card, the person's own choice): one a
+        person pressed is redrawn through their click; what shows already is not sent again."""
+        for seat, spec in enumerate(table.seats):
+            if seat in told or spec.is_ai or spec.user_id is None:
+                continue
+            if await hub.message_ref(table, "dm", seat) is None or not hub.book.is_open((table.id, "dm", seat)):
+                continue
+            with hub.readers.privately(table, seat):
+                embed, view = self.prompt(hub, table, seat)
+            await hub.private.prompt(table, seat, answer=answer, content=None, embed=embed, view=view)
 
     async def _private_outcomes(self, hub: TableHub, table: Table, events: Sequence[Event],
                                 answer: Answer | None) -> None:
@@ -266,6 +350,8 @@ class IncanRenderer:
         """Post the final scores and a Rematch button."""
         await summary(hub, table, result)
         self.last_ending.pop(table.id, None)
+        self._told = {told for told in self._told if told[0] != table.id}
+        self._opening.pop(table.id, None)
 
     def prompt(self, hub: TableHub, table: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:
         """Return a seat's private state and its Torch / Camp buttons."""

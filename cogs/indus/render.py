@@ -12,6 +12,7 @@ The controls are built in :mod:`cogs.indus.controls`, names and the board pictur
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import discord
@@ -49,7 +50,7 @@ class IndusRenderer:
 
     name = "indus"
     command = "indus"
-    dm_prompts = True  # the nudge that it is your turn
+    dm_prompts = True  # a turn can be played from a DM prompt (cogs.table.messages.notices)
 
     def title(self) -> str:
         """Return the game's name."""
@@ -240,32 +241,62 @@ class IndusRenderer:
     # ------------------------------------------------------------------ Listener parts
 
     async def played(self, hub: TableHub, update: Update) -> None:
-        """Log the events, redraw the board message, nudge the player whose turn it now is."""
+        """Log the events, redraw the board message, tell the person whose turn it now is, and keep
+        the DM prompts in step: the mover's redrawn when they play from it, else closed."""
         table = update.table
         answer = answer_of(update.origin)
         # A round (every seat's turn) is a chapter of the game's log: it ends when seat 0's turn begins.
         await hub.story.played(update, self, chapter_end=lambda events: any(
             e["type"] == "turn" and e["seat"] == 0 for e in events))
         await self._post_board(hub, table, answer)
-        if table.status != "playing" or not update.new_window:
-            return
-        humans = [s for s in update.actors if s != CHANCE]
-        for seat in table.humans_owing():
-            if humans and humans[-1] == seat and not update.timed_out:
-                continue  # the same player goes on with their turn: no new nudge
-            user_id = table.seats[seat].user_id
-            if user_id is not None and hub.private.away(user_id):
-                # Only a player who has not touched the bot lately gets a DM (a rate-limited call):
-                # one who is playing sees their turn on the board.
-                await self._nudge(hub, table, seat, answer)
+        if table.status != "playing":
+            return  # the summary closes every prompt
+        told: set[int] = set()
+        if update.new_window:
+            humans = [s for s in update.actors if s != CHANCE]
+            for seat in table.humans_owing():
+                if humans and humans[-1] == seat and not update.timed_out:
+                    continue  # the same player goes on with their turn: no new notice
+                route = await hub.notices.tell(table, seat, dm=partial(self._dm_prompt, hub, table, seat, new=True,
+                                                                       answer=answer))
+                if route == "dm":
+                    told.add(seat)
+        await self._keep_prompts(hub, table, told, answer)
 
-    async def _nudge(self, hub: TableHub, table: Table, seat: int, answer: Answer | None) -> None:
+    async def _keep_prompts(self, hub: TableHub, table: Table, told: set[int], answer: Answer | None) -> None:
+        """Keep each open DM prompt the place to act, or close it: the person to move who played from
+        it sees it redrawn (through their click); one who went on at the board, or whose turn is
+        over, sees it closed (the board is where the game is; the decision is not theirs now)."""
+        owing = table.humans_owing()
+        for seat, spec in enumerate(table.seats):
+            if seat in told or spec.is_ai or spec.user_id is None:
+                continue
+            ref = await hub.message_ref(table, "dm", seat)
+            if ref is None or not hub.book.is_open((table.id, "dm", seat)):
+                continue
+            if seat in owing and answer is not None and answer.pressed(ref[1]):
+                await self._dm_prompt(hub, table, seat, answer=answer)
+            else:
+                with hub.readers.privately(table, seat):
+                    note = t("indus.prompt_moved_on", url=await hub.link(table, "board"))
+                await hub.private.close_prompt(table, seat, note, answer=answer)
+
+    async def _dm_prompt(self, hub: TableHub, table: Table, seat: int, *, new: bool = False,
+                         answer: Answer | None = None) -> bool:
+        """Send (``new``) or redraw a person's DM prompt: the board and its controls, to play from
+        the DM as from the channel; False when their DMs are known to be closed."""
+        with acknowledged_while_drawing(answer):
+            png = await drawn(board_png, GAME.view(table.state, None), [seat.display_name for seat in table.seats])
         url = await hub.link(table, "board")
         with hub.readers.privately(table, seat):
-            text = t("indus.nudge", channel=f"<#{table.channel_id}>", url=url)
-            deadline = deadline_line(table)
-        await hub.private.prompt(table, seat, new=True, answer=answer,
-                                 content=f"{text}\n{deadline}" if deadline else text)
+            embed = self.board_embed(table, png is not None, hub)
+            content = t("indus.nudge", channel=f"<#{table.channel_id}>", url=url)
+            view = controls(table)
+        if png is None:
+            return await hub.private.prompt(table, seat, new=new, answer=answer, content=content, embed=embed,
+                                            view=view)
+        return await hub.private.prompt_with_file(table, seat, lambda: board_file(png), new=new, answer=answer,
+                                                  content=content, embed=embed, view=view)
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
         """Remind the player to move by DM that the timer is running out (nothing is secret)."""

@@ -304,10 +304,5 @@ async def dm_with_rack(hub: TableHub, table: Table, seat: int, *, new: bool = Fa
     embed = fields.get("embed")
     if isinstance(embed, discord.Embed):
         embed.set_image(url=f"attachment://{PRIVATE_PNG}")
-    if new or await hub.message_ref(table, "dm", seat) is None:
-        await hub.private.prompt(table, seat, new=True, answer=answer, files=[board_file(png, PRIVATE_PNG)], **fields)
-        return
-    try:
-        await hub.private.prompt(table, seat, answer=answer, attachments=[board_file(png, PRIVATE_PNG)], **fields)
-    except TypeError:  # the DM was deleted: the prompt re-sends, and a send takes files, not attachments
-        await hub.private.prompt(table, seat, new=True, answer=answer, files=[board_file(png, PRIVATE_PNG)], **fields)
+    await hub.private.prompt_with_file(table, seat, lambda: board_file(png, PRIVATE_PNG), new=new, answer=answer,
+                                       **fields)

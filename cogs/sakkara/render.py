@@ -184,9 +184,14 @@ class SakkaraRenderer:
         """Redraw one person's private prompt after an update, if anything of theirs changed."""
         table = update.table
         owing = table.humans_owing()
-        # A new DM notifies, but costs a rate-limited call: only for a player whose prompt their
-        # latest click can no longer redraw (they have not played for 14 minutes, or never).
-        fresh = seat in owing and (not movers or movers[-1] != seat) and not await hub.private.prompt_live(table, seat)
+        fresh = False
+        if seat in owing and (not movers or movers[-1] != seat):
+            # The turn came to them: a notice Discord delivers (their prompt as a new DM, or a mention
+            # in the channel), unless they are playing right now (cogs.table.messages.notices).
+            route = await hub.notices.route(table, seat)
+            fresh = route == "dm"
+            if route == "mention":
+                await hub.notices.mention(table, seat)
         if not fresh and seat not in owing and seat not in movers and seat not in update.timed_out and not any(
                 e["type"] == "stolen" and e["from"] == seat for e in update.events):
             return  # nothing of this seat's changed

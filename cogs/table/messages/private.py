@@ -130,11 +130,16 @@ class PrivateChannel:
         if message is not None:
             await self.book.remember(table, "dm", message, seat, open=opens("dm", fields))
 
-    async def prompt_live(self, table: Table, seat: int) -> bool:
-        """Return True when the seat's DM prompt can be redrawn through their latest click on it
-        (no rate-limited call, and no new DM needed to reach them)."""
-        ref = await self.lookup(table, "dm", seat)
-        return ref is not None and self.panels.live(ref[1])
+    async def prompt_with_file(self, table: Table, seat: int, file: Callable[[], discord.File], *,
+                               new: bool = False, answer: Answer | None = None, **fields: Any) -> bool:
+        """:meth:`prompt` with a picture: ``files`` on a new DM, ``attachments`` (replaced) on an edit;
+        ``file`` makes a fresh one each time (a failed request has read the last)."""
+        if new or await self.lookup(table, "dm", seat) is None:
+            return await self.prompt(table, seat, new=True, answer=answer, files=[file()], **fields)
+        try:
+            return await self.prompt(table, seat, answer=answer, attachments=[file()], **fields)
+        except TypeError:  # the DM was deleted: the prompt re-sends, and a send takes files, not attachments
+            return await self.prompt(table, seat, new=True, answer=answer, files=[file()], **fields)
 
     # ------------------------------------------------------------------ one-off DMs and notes
 
