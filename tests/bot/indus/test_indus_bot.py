@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from incan_kit import buttons, lobby_id, start_bot
+from indus_kit import first_choice
 from PIL import Image
 from table_kit import live_controls
 
@@ -74,21 +75,6 @@ async def board(fake: FakeDiscord, bot: Bot, table: Table) -> FakeMessage:
 def mover(table: Table, users: list[FakeUser]) -> FakeUser:
     seat = table.humans_owing()[0]
     return next(u for u in users if u.id == table.seats[seat].user_id)
-
-
-def first_choice(message: FakeMessage, action: Any = None) -> tuple[str, str | None]:
-    """Return (custom_id, select value or None) of the control of ``action`` on the board message
-    (default: the first move control)."""
-    for cid in message.custom_ids:
-        if cid.startswith("pick:"):
-            comp = message.component(cid)
-            assert comp is not None
-            for option in comp["options"]:
-                if action is None or json.loads(option["value"]) == action:
-                    return cid, option["value"]
-        if cid.startswith("act:") and (action is None or json.loads(cid.split(":", 3)[3]) == action):
-            return cid, None
-    raise AssertionError(f"no control for {action} on the board: {message.custom_ids}")
 
 
 def check_controls(message: FakeMessage, legal: list[Any]) -> None:
