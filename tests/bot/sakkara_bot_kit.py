@@ -9,10 +9,17 @@ plays is reachable through the controls the cog drew from ``legal_actions``.
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
+from incan_kit import buttons, lobby_id
+
+from bot import Bot
 from cogs.table.controls.buttons import encode_action
-from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
+from engine.sakkara import GAME
+from engine.sakkara import ai as sakkara_ai
+from engine.session import Table
+from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 
 
 def _components(message: FakeMessage) -> list[dict[str, Any]]:
@@ -94,3 +101,55 @@ def last_prompt(fake: FakeDiscord, user: FakeUser) -> FakeMessage | None:
     """Return the user's latest DM that carries move controls."""
     prompts = [m for m in fake.dm_messages(user) if prompt_ids(m)]
     return prompts[-1] if prompts else None
+
+
+def lobby_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
+    return next(m for m in fake.channel_messages(channel) if buttons(m, "lobby:"))
+
+
+async def open_table(fake: FakeDiscord, bot: Bot, channel: FakeChannel, host: FakeUser, other: FakeUser | None = None,
+                     level: str = "medium", seed: int | None = None) -> Table:
+    await fake.slash(host, channel, "sakkara new", {})
+    lobby = lobby_message(fake, channel)
+    if other is None:
+        await fake.click(host, lobby, lobby_id(lobby, f"ai-{level}"))
+    else:
+        await fake.click(other, lobby, lobby_id(lobby, "join"))
+    table = await bot.sessions.table_in(channel.id)
+    if seed is None:
+        await fake.click(host, lobby, lobby_id(lobby, "start"))
+    else:
+        await bot.sessions.start(table.id, host.id, seed=seed)
+    return table
+
+
+def choice(table: Table, seat: int, rng: random.Random) -> dict:
+    """The scripted human: the greedy planner's choice (the first Medium) from the seat's own view."""
+    legal = GAME.legal_actions(table.state, seat)
+    return sakkara_ai.greedy(GAME.view(table.state, seat), legal, rng)
+
+
+async def prompt_for(fake: FakeDiscord, table: Table, user: FakeUser) -> FakeMessage:
+    """The user's prompt: the DM, or Choose on the board message then the ephemeral prompt."""
+    dm = last_prompt(fake, user)
+    if dm is not None:
+        return dm
+    public = [m for m in fake.channel_messages(table.channel_id) if buttons(m, "peek:")][-1]
+    await fake.click(user, public, buttons(public, "peek:")[0])
+    return fake.ephemeral_replies(user)[-1]
+
+
+async def play_one(fake: FakeDiscord, table: Table, users: dict[int, FakeUser], rng: random.Random) -> None:
+    seat = table.humans_owing()[0]
+    user = users[table.seats[seat].user_id]
+    action = choice(table, seat, rng)
+    version = table.version
+    await perform(fake, user, await prompt_for(fake, table, user), action)
+    assert table.version > version, action
+
+
+async def play_to_the_end(fake: FakeDiscord, table: Table, users: list[FakeUser], seed: int = 0) -> None:
+    by_id = {u.id: u for u in users}
+    rng = random.Random(seed)
+    while table.status == "playing":
+        await play_one(fake, table, by_id, rng)

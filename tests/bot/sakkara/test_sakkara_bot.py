@@ -13,10 +13,19 @@ import random
 import pytest
 from incan_kit import buttons, lobby_id, start_bot
 from PIL import Image
-from sakkara_bot_kit import last_prompt, perform, prompt_ids
+from sakkara_bot_kit import (
+    choice,
+    last_prompt,
+    lobby_message,
+    open_table,
+    perform,
+    play_one,
+    play_to_the_end,
+    prompt_for,
+    prompt_ids,
+)
 from table_kit import live_controls
 
-from bot import Bot
 from cogs.sakkara import words as sakkara_words
 from cogs.sakkara.controls import prompt_at
 from cogs.table.controls.buttons import encode_action
@@ -24,63 +33,10 @@ from db.store import Store
 from engine.clock import ManualClock
 from engine.core import CHANCE, replay, resolve_chance
 from engine.sakkara import GAME
-from engine.sakkara import ai as sakkara_ai
 from engine.session import SeatSpec, Table
 from engine.session.games import SPECS
-from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from fakediscord import FakeChannel, FakeDiscord, FakeMessage
 from pictures.sakkara import board as sakkara_board
-
-
-def lobby_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:
-    return next(m for m in fake.channel_messages(channel) if buttons(m, "lobby:"))
-
-
-async def open_table(fake: FakeDiscord, bot: Bot, channel: FakeChannel, host: FakeUser, other: FakeUser | None = None,
-                     level: str = "medium", seed: int | None = None) -> Table:
-    await fake.slash(host, channel, "sakkara new", {})
-    lobby = lobby_message(fake, channel)
-    if other is None:
-        await fake.click(host, lobby, lobby_id(lobby, f"ai-{level}"))
-    else:
-        await fake.click(other, lobby, lobby_id(lobby, "join"))
-    table = await bot.sessions.table_in(channel.id)
-    if seed is None:
-        await fake.click(host, lobby, lobby_id(lobby, "start"))
-    else:
-        await bot.sessions.start(table.id, host.id, seed=seed)
-    return table
-
-
-def choice(table: Table, seat: int, rng: random.Random) -> dict:
-    """The scripted human: the greedy planner's choice (the first Medium) from the seat's own view."""
-    legal = GAME.legal_actions(table.state, seat)
-    return sakkara_ai.greedy(GAME.view(table.state, seat), legal, rng)
-
-
-async def prompt_for(fake: FakeDiscord, table: Table, user: FakeUser) -> FakeMessage:
-    """The user's prompt: the DM, or Choose on the board message then the ephemeral prompt."""
-    dm = last_prompt(fake, user)
-    if dm is not None:
-        return dm
-    public = [m for m in fake.channel_messages(table.channel_id) if buttons(m, "peek:")][-1]
-    await fake.click(user, public, buttons(public, "peek:")[0])
-    return fake.ephemeral_replies(user)[-1]
-
-
-async def play_one(fake: FakeDiscord, table: Table, users: dict[int, FakeUser], rng: random.Random) -> None:
-    seat = table.humans_owing()[0]
-    user = users[table.seats[seat].user_id]
-    action = choice(table, seat, rng)
-    version = table.version
-    await perform(fake, user, await prompt_for(fake, table, user), action)
-    assert table.version > version, action
-
-
-async def play_to_the_end(fake: FakeDiscord, table: Table, users: list[FakeUser], seed: int = 0) -> None:
-    by_id = {u.id: u for u in users}
-    rng = random.Random(seed)
-    while table.status == "playing":
-        await play_one(fake, table, by_id, rng)
 
 
 async def test_full_game_human_against_a_bot(fake, table, store, clock, monkeypatch):
