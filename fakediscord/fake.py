@@ -214,6 +214,7 @@ class FakeDiscord:
     channel_messages = _method("store", MessageStore.channel_messages)
     dm_messages = _method("store", MessageStore.dm_messages)
     ephemeral_replies = _method("store", MessageStore.ephemeral_replies)
+    notifications = _method("store", MessageStore.notifications)
     public_messages = _method("store", MessageStore.public_messages)
     public_texts = _method("store", MessageStore.public_texts)
     last_interaction_response = _method("store", MessageStore.last_interaction_response)

@@ -277,6 +277,7 @@ class IncanRenderer:
             route = await hub.notices.route(table, seat)
             if route == "dm" and await self._dm_prompt(hub, table, seat):
                 told.add(seat)
+                self._told.add((table.id, table.window, seat))  # told for this card: not again if last
             elif route != "quiet":
                 mentioned.append(int(table.seats[seat].user_id or 0))
         return told, [user for user in mentioned if user]
@@ -308,12 +309,18 @@ class IncanRenderer:
         return await hub.private.prompt(table, seat, new=True, content=content, embed=embed, view=view)
 
     async def _keep_prompts(self, hub: TableHub, table: Table, told: set[int], answer: Answer | None) -> None:
-        """Redraw every open DM prompt as the card stands (the card, the person's own choice): one a
-        person pressed is redrawn through their click; what shows already is not sent again."""
+        """Redraw the DM prompt of each person inside who decides there (it is open, or DMs are how
+        they are told) as the card stands: the card, their own choice. One a person pressed is
+        redrawn through their click; what shows already is not sent again. A prompt without buttons
+        once its person has chosen gets them back with the next card."""
+        if table.status != "playing":
+            return
         for seat, spec in enumerate(table.seats):
-            if seat in told or spec.is_ai or spec.user_id is None:
+            if seat in told or spec.is_ai or spec.user_id is None or not table.state.inside[seat]:
                 continue
-            if await hub.message_ref(table, "dm", seat) is None or not hub.book.is_open((table.id, "dm", seat)):
+            if await hub.message_ref(table, "dm", seat) is None:
+                continue
+            if not hub.book.is_open((table.id, "dm", seat)) and await hub.notices.route(table, seat) != "dm":
                 continue
             with hub.readers.privately(table, seat):
                 embed, view = self.prompt(hub, table, seat)

@@ -203,8 +203,10 @@ class IndusRenderer:
             png = await drawn(board_png, GAME.view(table.state, None), [seat.display_name for seat in table.seats])
         owing = table.humans_owing()
         content = t("indus.your_turn_public", mention=f"<@{table.seats[owing[0]].user_id}>") if owing else None
+        # The mention marks the line for its player but never pings: a turn is told by a notice of
+        # its own (cogs.table.messages.notices), and an edit's mention would not notify anyway.
         fields = {"content": content, "embed": self.board_embed(table, png is not None, hub),
-                  "view": controls(table)}
+                  "view": controls(table), "allowed_mentions": discord.AllowedMentions.none()}
         return fields, png
 
     async def _post_board(self, hub: TableHub, table: Table, answer: Answer | None) -> None:

@@ -62,7 +62,8 @@ class PrivateChannel:
 
     async def prompt(self, table: Table, seat: int, *, new: bool = False, closing: str | None = None,
                      answer: Answer | None = None, **fields: Any) -> bool:
-        """Send or edit a seat's DM prompt; return False when the user's DMs are known to be closed.
+        """Send or edit a seat's DM prompt; return False when the user's DMs are known to be closed
+        (also when this very DM, sent at once, found them so).
 
         A ``new`` prompt first closes the seat's previous one (with ``closing`` as its text, or a
         plain "this question is over"), so no DM keeps buttons that are no longer the place to act.
@@ -93,7 +94,7 @@ class PrivateChannel:
             await self._prompt_now(table, seat, user_id, fresh, latest)
 
         await self.show(table, "dm", seat, new, fields, plan, run, answer)
-        return True
+        return user_id not in self.no_dm  # a DM sent at once may have just found them closed
 
     async def close_prompt(self, table: Table, seat: int, note: str, *, answer: Answer | None = None,
                            **fields: Any) -> None:
