@@ -13,9 +13,14 @@ call, an upper bound of what the rate-limited bot sends at any pace.
 Printed per game kind: moves (actions of seats; Incan Gold: cards revealed), calls by kind and
 per move, and one line per game kind that other tools read:
 
-    calls game=sakkara limited_calls_per_move=<x> games=<n> moves=<n>
+    calls game=sakkara limited_calls_per_move=<x> games=<n> moves=<n> pace=<live|correspondence>
 
-Run: ``.venv/bin/python bench/calls_per_game.py [--games 3] [--seed 1]``.
+Each game kind is played at both paces (``--pace`` picks one), with the default notification
+settings (nobody chose ``/notify how``): a live table's people play as they are told (nobody is
+away, so the board is their notice), a correspondence table's people are told by DM and play
+from wherever they were told (the drivers click the board's or the prompt's controls).
+
+Run: ``.venv/bin/python bench/calls_per_game.py [--games 3] [--seed 1] [--pace live]``.
 """
 
 from __future__ import annotations
@@ -80,13 +85,18 @@ class Count:
         listener.played = counting  # type: ignore[method-assign]
 
 
-def _unlimited() -> Config:
-    return Config(token=None, ai_delay_s=0.0, decision_timeout_s=600.0, reminder_before_s=30.0,  # type: ignore[call-arg]
-                  rate_limited=False)
+PACES = {"live": (600.0, 5.0), "correspondence": (86400.0, 3600.0)}
+"""Each pace's decision time (the longest live one; a day) and how long a player takes per click (a
+live player is at the table; a correspondence player comes back an hour later)."""
 
 
-async def play(kind: str, games: int, seed: int) -> Count:
-    """Play ``games`` whole games of ``kind`` and count their calls."""
+def _unlimited(pace: str) -> Config:
+    return Config(token=None, ai_delay_s=0.0, decision_timeout_s=PACES[pace][0],  # type: ignore[call-arg]
+                  reminder_before_s=30.0, rate_limited=False)
+
+
+async def play(kind: str, games: int, seed: int, pace: str = "live") -> Count:
+    """Play ``games`` whole games of ``kind`` at ``pace`` and count their calls."""
     count = Count()
     unit = "card" if kind == "incan_gold" else "move"
     start = drivers.start
@@ -100,7 +110,8 @@ async def play(kind: str, games: int, seed: int) -> Count:
 
     config = drivers.config
     drivers.start = counted_start  # type: ignore[assignment]
-    drivers.config = _unlimited
+    drivers.config = lambda: _unlimited(pace)
+    drivers.THINK_S = PACES[pace][1]
     try:
         with FakeDiscord() as fake:
             store = await Store.open(":memory:")
@@ -123,7 +134,7 @@ async def play(kind: str, games: int, seed: int) -> Count:
                     await drivers.indus_game(fake, store, seed + n, 2)
             await store.close()
     finally:
-        drivers.start, drivers.config = start, config
+        drivers.start, drivers.config, drivers.THINK_S = start, config, 0.0
     return count
 
 
@@ -133,22 +144,23 @@ async def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", choices=["incan_gold", "sakkara", "indus"], nargs="*",
                         default=["incan_gold", "sakkara", "indus"])
+    parser.add_argument("--pace", choices=sorted(PACES), nargs="*", default=["live", "correspondence"])
     args = parser.parse_args()
     lines = []
-    for kind in args.game:
+    for kind, pace in ((kind, pace) for pace in args.pace for kind in args.game):
         began = time.perf_counter()
-        count = await play(kind, args.games, args.seed)
+        count = await play(kind, args.games, args.seed, pace)
         moves = max(count.moves, 1)
         unit = "card" if kind == "incan_gold" else "move"
         total = sum(count.calls.values())
-        print(f"\n## {kind}: {count.games} whole games, {count.moves} {unit}s ({count.moves / max(count.games, 1):.0f}"
-              f" a game), played in {time.perf_counter() - began:.0f} s")
+        print(f"\n## {kind} ({pace}): {count.games} whole games, {count.moves} {unit}s "
+              f"({count.moves / max(count.games, 1):.0f} a game), played in {time.perf_counter() - began:.0f} s")
         print(f"{'rate-limited calls (bot token)':<40} {'total':>7} {'per ' + unit:>9} {'per game':>9}")
         for what, n in sorted(count.calls.items()):
             print(f"{what:<40} {n:>7} {n / moves:>9.3f} {n / max(count.games, 1):>9.1f}")
         print(f"{'all':<40} {total:>7} {total / moves:>9.3f} {total / max(count.games, 1):>9.1f}")
         lines.append(f"calls game={kind} limited_calls_per_move={total / moves:.3f} games={count.games} "
-                     f"moves={count.moves}")
+                     f"moves={count.moves} pace={pace}")
     print()
     print("\n".join(lines))
 

@@ -92,6 +92,28 @@ def last_prompt(fake: FakeDiscord, user: FakeUser) -> FakeMessage:
     return prompts[-1]
 
 
+THINK_S = 0.0
+"""How long a player takes before each click, on the session's clock (bench/calls_per_game.py sets
+it by pace: at a correspondence pace people come back hours later, away from the table)."""
+
+
+async def think(fake: FakeDiscord, bot: Bot) -> None:
+    """Let a player's thinking time pass (the due timers fire, as they would)."""
+    if THINK_S > 0:
+        clock = bot.sessions.clock
+        assert isinstance(clock, ManualClock)
+        await fake.run(clock.advance, THINK_S)
+
+
+def where_told(fake: FakeDiscord, user: FakeUser, fallback: FakeMessage, path: Path_) -> FakeMessage:
+    """The message a player acts on: their newest DM when it is a prompt with this move's first
+    control (they were told by DM and play from there), else ``fallback`` (the channel's)."""
+    dms = fake.dm_messages(user)
+    if dms and path and path[0][0] in dms[-1].custom_ids:
+        return dms[-1]
+    return fallback
+
+
 def expedition_message(fake: FakeDiscord, table: Table) -> FakeMessage:
     """Return the message that takes Incan Gold's Torch / Camp now (the current expedition's)."""
     live = [m for m in fake.channel_messages(table.channel_id) if any(c.startswith("act:") for c in m.custom_ids)]
@@ -111,9 +133,10 @@ async def start(fake: FakeDiscord, store: Store, game: str, humans: int,
     command = {"incan_gold": "incan", "sakkara": "sakkara", "indus": "indus"}[game]
     await fake.slash(users[0], channel, f"{command} new", {})
     table = await bot.sessions.table_in(channel.id)
+    lobby = next(m for m in fake.channel_messages(channel) if any(c.startswith("lobby:") for c in m.custom_ids))
+    join = next(c for c in lobby.custom_ids if c.startswith("lobby:") and c.endswith(":join"))
     for user in users[1:]:
-        seat = dataclasses.replace(table.seats[0], display_name=user.name, user_id=user.id)
-        await fake.run(bot.sessions.join, table.id, seat)
+        await fake.click(user, lobby, join)  # as people join: a click (they are at the table now)
     # Through the fake, so what the start sends (through the bot's outbox) has arrived when it returns.
     await fake.run(bot.sessions.start, table.id, users[0].id, seed)
     return bot, table, users
@@ -136,7 +159,8 @@ async def incan_game(fake: FakeDiscord, store: Store, seed: int) -> list[int]:
             public = expedition_message(fake, table)
             path = [(c, None) for c in public.custom_ids
                     if c.startswith("act:") and json.loads(c.split(":", 3)[3]) == action]
-            await press(fake, user, public, path)
+            await think(fake, bot)
+            await press(fake, user, where_told(fake, user, public, path), path)
             clicks.append(len(path))
     await fake.stop(bot)
     return clicks
@@ -174,6 +198,7 @@ async def sakkara_game(fake: FakeDiscord, store: Store, seed: int, out: SakkaraF
         path = route(table, seat, action)
         user = user_of(table, users, seat)
         version = table.version
+        await think(fake, bot)
         await press(fake, user, last_prompt(fake, user), path)
         assert table.version > version, action
         count += len(path)
@@ -205,7 +230,9 @@ async def indus_game(fake: FakeDiscord, store: Store, seed: int, players: int) -
         path = indus_path(table, action)
         board = await bot.hub.message_ref(table, "board")
         assert board is not None
-        await press(fake, user_of(table, users, seat), fake.messages[board[1]], path)
+        user = user_of(table, users, seat)
+        await think(fake, bot)
+        await press(fake, user, where_told(fake, user, fake.messages[board[1]], path), path)
         count += len(path)
     if current is not None and current[0] > 0:
         clicks.append(count)

@@ -268,19 +268,23 @@ class IncanRenderer:
         await self._keep_prompts(hub, table, told, answer)
 
     async def _tell_expedition(self, hub: TableHub, table: Table) -> tuple[set[int], list[int]]:
-        """At an expedition's start, tell each person (cogs.table.messages.notices): by a new DM prompt,
-        or by a mention on the expedition's new message. Returns the seats sent a DM prompt and the
-        user ids to mention."""
+        """At an expedition's start, tell each person: those who chose ``/notify how:dm`` by their
+        prompt as a new DM; everyone else (but those who chose ``off``) by a mention on the
+        expedition's new message, which costs no call of its own. Returns the seats sent a DM prompt
+        and the user ids to mention."""
         told: set[int] = set()
         mentioned: list[int] = []
         for seat in table.humans_owing():
-            route = await hub.notices.route(table, seat)
-            if route == "dm" and await self._dm_prompt(hub, table, seat):
+            user_id = table.seats[seat].user_id
+            how = await hub.notices.how(user_id) if user_id is not None else "off"
+            if how == "off" or user_id is None:
+                continue
+            if how == "dm" and await self._dm_prompt(hub, table, seat):
                 told.add(seat)
                 self._told.add((table.id, table.window, seat))  # told for this card: not again if last
-            elif route != "quiet":
-                mentioned.append(int(table.seats[seat].user_id or 0))
-        return told, [user for user in mentioned if user]
+            else:
+                mentioned.append(user_id)
+        return told, mentioned
 
     async def _tell_the_last(self, hub: TableHub, table: Table) -> None:
         """When the table waits only for one person or a few (a third of those inside, at least one),

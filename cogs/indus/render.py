@@ -250,7 +250,8 @@ class IndusRenderer:
         # A round (every seat's turn) is a chapter of the game's log: it ends when seat 0's turn begins.
         await hub.story.played(update, self, chapter_end=lambda events: any(
             e["type"] == "turn" and e["seat"] == 0 for e in events))
-        await self._post_board(hub, table, answer)
+        if not await self._mid_turn_in_dm(hub, update):
+            await self._post_board(hub, table, answer)
         if table.status != "playing":
             return  # the summary closes every prompt
         told: set[int] = set()
@@ -265,6 +266,20 @@ class IndusRenderer:
                     told.add(seat)
         await self._keep_prompts(hub, table, told, answer)
 
+    async def _mid_turn_in_dm(self, hub: TableHub, update: Update) -> bool:
+        """Return True when a player plays their turn from their DM prompt and it goes on: the board
+        waits for the turn's end (one edit a turn instead of one a step; the prompt, redrawn through
+        the click, shows the step, and the log has it)."""
+        table, answer = update.table, answer_of(update.origin)
+        owing = table.humans_owing()
+        if table.status != "playing" or answer is None or not owing or update.timed_out:
+            return False
+        movers = [s for s in update.actors if s != CHANCE]
+        if not movers or movers[-1] != owing[0]:
+            return False
+        ref = await hub.message_ref(table, "dm", owing[0])
+        return ref is not None and answer.pressed(ref[1])
+
     async def _keep_prompts(self, hub: TableHub, table: Table, told: set[int], answer: Answer | None) -> None:
         """Keep each open DM prompt the place to act, or close it: the person to move who played from
         it sees it redrawn (through their click); one who went on at the board, or whose turn is
@@ -278,10 +293,11 @@ class IndusRenderer:
                 continue
             if seat in owing and answer is not None and answer.pressed(ref[1]):
                 await self._dm_prompt(hub, table, seat, answer=answer)
-            else:
-                with hub.readers.privately(table, seat):
-                    note = t("indus.prompt_moved_on", url=await hub.link(table, "board"))
-                await hub.private.close_prompt(table, seat, note, answer=answer)
+                continue
+            url = await hub.link(table, "board")
+            with hub.readers.privately(table, seat):
+                note = t("indus.prompt_moved_on", url=url) if seat in owing else t("play.closed_moved_on")
+            await hub.private.close_prompt(table, seat, note, answer=answer)
 
     async def _dm_prompt(self, hub: TableHub, table: Table, seat: int, *, new: bool = False,
                          answer: Answer | None = None) -> bool:
@@ -291,7 +307,9 @@ class IndusRenderer:
             png = await drawn(board_png, GAME.view(table.state, None), [seat.display_name for seat in table.seats])
         url = await hub.link(table, "board")
         with hub.readers.privately(table, seat):
-            embed = self.board_embed(table, png is not None, hub)
+            # Without the game's log: its lines are the channel's (in the server's language), and
+            # the board message and the thread keep it.
+            embed = self.board_embed(table, png is not None)
             content = t("indus.nudge", channel=f"<#{table.channel_id}>", url=url)
             view = controls(table)
         if png is None:

@@ -10,8 +10,10 @@ is the person's choice (``/notify how``), else the table's pace decides:
 - ``mention``: a new message in the table's channel naming only them (``allowed_mentions`` limited
   to them); their previous notice of that table is deleted, so a channel holds one per person;
 - ``off``: nothing beyond the board and the reminders;
-- no choice: ``dm`` on a correspondence table; on a live table nothing while they play (they clicked
-  within :data:`cogs.table.messages.private.AWAY_AFTER_S`), a DM once they are away.
+- no choice: nothing while they are looking at the table (they clicked or typed a command within
+  :data:`cogs.table.messages.private.AWAY_AFTER_S`), else ``dm``. At a correspondence pace people
+  come back hours later, so in practice every turn of theirs is told by DM; at a live pace only the
+  player who wandered off is (a DM for every turn of a game they are playing would be noise).
 
 The games call :meth:`TurnNotices.tell` with the way their prompt is sent as a DM; how a secret
 decision is told without revealing who has chosen is the game's (Incan Gold tells by DM only).
@@ -31,7 +33,7 @@ from cogs.table.messages.private import PrivateChannel
 from cogs.table.messages.readers import Readers
 from cogs.table.messages.text import when
 from engine.session import Table
-from engine.session.pace import CORRESPONDENCE, Pace
+from engine.session.pace import Pace
 from i18n import t
 
 __all__ = ["HOW", "Route", "TurnNotices"]
@@ -81,8 +83,8 @@ class TurnNotices:
         if how == "off":
             return "quiet"
         if how is None:
-            if self.pace(table) != CORRESPONDENCE and not self.private.away(user_id):
-                return "quiet"  # a live table they are playing right now: the board is their notice
+            if not self.private.away(user_id):
+                return "quiet"  # they are playing right now: the board (or their prompt) is their notice
             how = "dm"
         if how == "dm" and user_id in self.private.no_dm:
             return "mention"  # closed DMs: told in the channel, quietly (no error, no retry)

@@ -93,10 +93,10 @@ async def indus_board(fake: FakeDiscord, bot: Bot, table: Table) -> FakeMessage:
 
 
 async def test_indus_turn_notices_by_dm_and_by_mention_and_play_from_the_dm(fake, table, store, clock, monkeypatch):
-    """Three people: Ann is told by DM and plays from her DM prompt; Bo is told by a mention in the
-    channel (his earlier notice deleted: one per person); Cy has DMs closed and no choice, on a
-    correspondence-paced table, so he is told by a mention too. Every turn that passes to a person
-    notifies exactly them."""
+    """Three people on a correspondence table, each coming back a while after the last move: Ann is
+    told by DM and plays from her DM prompt; Bo is told by a mention in the channel (his earlier
+    notice deleted: one per person); Cy has DMs closed and no choice, so he is told by a mention too.
+    Every turn that passes to a person notifies exactly them."""
     monkeypatch.setattr("cogs.indus.render.board_png", lambda view, names=None: TINY_PNG)  # speed only
     monkeypatch.setattr("engine.session.sessions.secrets.randbits", lambda bits: 11)
     ann, bo, cy = fake.user("Ann"), fake.user("Bo"), fake.user("Cy")
@@ -111,6 +111,7 @@ async def test_indus_turn_notices_by_dm_and_by_mention_and_play_from_the_dm(fake
         before, counts = owner(game), notified(fake, people)
         user = by_id[before]  # type: ignore[index]
         legal = INDUS.legal_actions(game.state, game.humans_owing()[0])
+        await clock.advance(61.0)  # they come back a minute later: away from the table meanwhile
         dm = dm_prompt(fake, user) if user is ann else None
         place = dm if dm is not None else await indus_board(fake, bot, game)
         cid, value = first_choice(place, legal[0])
@@ -214,18 +215,19 @@ async def test_incan_gold_played_entirely_from_dm_prompts(fake, table, store, cl
     await fake.stop(bot)
 
 
-async def test_incan_gold_closed_dms_are_named_with_everyone_inside_at_an_expedition_start(
-        fake, table, store, clock):
-    """A person with closed DMs who chose ``dm`` is told by the expedition's new message, which
-    names everyone inside (all owe a choice then: it tells nothing of anyone's choice)."""
-    users = [fake.user("Ann"), fake.user("Bo"), fake.user("Cy")]
-    fake.close_dms(users[2])
-    bot = await start_bot(fake, store, clock, decision_timeout_s=7200.0)  # correspondence: dm by default
+async def test_incan_gold_expedition_start_names_everyone_not_told_by_dm(fake, table, store, clock):
+    """An expedition's new message names everyone inside who is not told by DM (all owe a choice
+    then: it tells nothing of anyone's choice): Bo (no choice) and Cy (chose ``dm``, DMs closed);
+    Ann, who chose ``dm``, gets her prompt as a new DM instead; Di chose ``off``."""
+    ann, bo, cy, di = users = [fake.user("Ann"), fake.user("Bo"), fake.user("Cy"), fake.user("Di")]
+    fake.close_dms(cy)
+    bot = await start_bot(fake, store, clock, decision_timeout_s=7200.0)
+    prefer(bot, {ann.id: "dm", cy.id: "dm", di.id: "off"})
     game = await incan_table(fake, bot, table, users, seed=5)
     assert game.status == "playing"
     first = [m for m in fake.public_messages() if m.notified]
-    assert len(first) == 1 and first[0].notified == {users[2].id}
-    assert f"<@{users[2].id}>" in first[0].content and "expedition 1" in first[0].content
-    for user in users[:2]:
-        assert last_dm(fake, user) is not None  # the others: their prompt by DM
+    assert len(first) == 1 and first[0].notified == {bo.id, cy.id}
+    assert "expedition 1" in first[0].content and f"<@{ann.id}>" not in first[0].content
+    assert last_dm(fake, ann) is not None and fake.notifications(ann)[-1] is last_dm(fake, ann)
+    assert fake.notifications(di) == []
     await fake.stop(bot)
