@@ -37,7 +37,6 @@ from cogs.table.messages.text import jump_url, when
 from db import Store
 from engine.core import Event
 from engine.session import Sessions, Table, Update
-from engine.session.pace import Pace, pace_of
 from i18n import t
 
 __all__ = ["Renderer", "TableBot", "TableHub"]
@@ -161,17 +160,13 @@ class TableHub:
             bot, self.book, repo, self.readers, prepare=self.prepare, lookup=self.message_ref, post=self.post,
             private=self.private, board_kind=lambda table: self.renderer(table).board_kind(table),
             closed_fields=lambda table, kind: self.renderer(table).closed_fields(self, table, kind))
-        self.notices = TurnNotices(bot, self.private, self.book, self.outbox, self.readers, how=self._notify_how,
-                                   pace=self.pace, link=self.link, post=self.post,
-                                   title=lambda table: self.renderer(table).title())
+        self.notices = TurnNotices(bot, self.private, self.outbox, self.readers, how=self._notify_how,
+                                   link=self.link, post=self.post,
+                                   title=lambda table: self.renderer(table).title(), lookup=self.message_ref)
 
     async def _notify_how(self, user_id: int) -> str | None:
-        """A person's ``/notify how`` choice (None: the pace decides)."""
+        """A person's ``/notify how`` choice (None: none made)."""
         return None
-
-    def pace(self, table: Table) -> Pace:
-        """Return a table's pace (live or correspondence), from its decision time."""
-        return pace_of(table.timeout_s(self.bot.sessions.settings))
 
     def register(self, renderer: Renderer) -> None:
         """Add a game's renderer."""

@@ -27,13 +27,12 @@ from typing import Any, Literal
 
 import discord
 
-from cogs.table.messages.book import MessageBook
+from cogs.table.messages.delivery import Lookup
 from cogs.table.messages.outbox import BucketKey, Outbox
 from cogs.table.messages.private import PrivateChannel
 from cogs.table.messages.readers import Readers
 from cogs.table.messages.text import when
 from engine.session import Table
-from engine.session.pace import Pace
 from i18n import t
 
 __all__ = ["HOW", "Route", "TurnNotices"]
@@ -53,26 +52,26 @@ NOTICE = "turn"
 class TurnNotices:
     """Tells people that a decision is theirs: by a new DM prompt or a mention that notifies.
 
-    Given by the hub: the bot, the private channel (DMs, who is away, closed DMs), the message book,
-    the outbox, the readers, ``how`` (a person's ``/notify`` choice, None without one), ``pace`` (a
-    table's pace), ``link`` (the jump URL of the table's current message), ``post`` (the hub's
-    one path of every channel message) and ``title`` (the display name of a table's game).
+    Given by the hub: the bot, the private channel (DMs, who is away, closed DMs), the outbox, the
+    readers, ``how`` (a person's ``/notify`` choice, None without one), ``link`` (the jump URL of the
+    table's current message), ``post`` (the hub's one path of every channel message), ``title`` (the
+    display name of a table's game) and ``lookup`` (a table message's reference, loaded from the
+    store after a restart).
     """
 
-    def __init__(self, bot: discord.Client, private: PrivateChannel, book: MessageBook, outbox: Outbox,
-                 readers: Readers, how: Callable[[int], Awaitable[str | None]], pace: Callable[[Table], Pace],
+    def __init__(self, bot: discord.Client, private: PrivateChannel, outbox: Outbox,
+                 readers: Readers, how: Callable[[int], Awaitable[str | None]],
                  link: Callable[[Table], Awaitable[str]], post: Callable[..., Awaitable[None]],
-                 title: Callable[[Table], str]) -> None:
+                 title: Callable[[Table], str], lookup: Lookup) -> None:
         self.bot = bot
         self.private = private
-        self.book = book
         self.outbox = outbox
         self.readers = readers
         self.how = how
-        self.pace = pace
         self.link = link
         self.post = post
         self.title = title
+        self.lookup = lookup
 
     async def route(self, table: Table, seat: int) -> Route:
         """Return how a notice reaches the seat's person now (see the module doc)."""
@@ -112,8 +111,7 @@ class TurnNotices:
         user_id = table.seats[seat].user_id
         if user_id is None:
             return
-        key = (table.id, NOTICE, seat)
-        old = self.book.ref(key)
+        old = await self.lookup(table, NOTICE, seat)  # also the one sent before a restart
         url = await self.link(table)
         with self.readers.privately(table, seat):  # a line for one person: in their language
             game = self.title(table)

@@ -150,7 +150,11 @@ async def test_closed_dms_change_nothing_everyone_decides_on_the_public_message(
     assert rec.callbacks == [7] and "Cy" in lobby.render() and rec.replies == []
     await fake.click(players[0], lobby, lobby_id(lobby, "start"))
     game = await bot.sessions.table_in(table.id)
-    assert not expedition(fake, game).content  # nobody is singled out: who has chosen stays secret
+    # The expedition's new message names everyone inside (each owes a choice): nobody is singled
+    # out, so who has chosen stays secret; it notifies them, DMs closed or not.
+    opening = expedition(fake, game)
+    assert opening.notified == {user.id for user in players}
+    assert all(f"<@{user.id}>" in opening.content for user in players)
     await play_to_the_end(fake, game, players)
     assert game.status == "finished"
     assert fake.dm_messages(cy) == [] and fake.invalid_requests == 0
