@@ -9,7 +9,7 @@ with sorted keys, and tuples come back as lists. Every decode validates and rais
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
@@ -276,6 +276,9 @@ class DeadlineRow:
     kind: str
     due_at: datetime
     version: int | None
+    table_options: dict[str, Any] | None = field(default=None, compare=False)
+    """The game's table options when read with the timer (:meth:`db.side.SideRows.armed`): what the
+    timer does may depend on them (a decision's reminders on its decision time)."""
 
     COLUMNS = "game_id, kind, due_at, version"
 
@@ -288,6 +291,7 @@ class DeadlineRow:
             kind=column_str(row[1], game_id, "deadlines.kind"),
             due_at=from_ms(column_int(row[2], game_id, "deadlines.due_at")),
             version=column_opt_int(row[3], game_id, "deadlines.version"),
+            table_options=decode_object(row[4], game_id, "table_options") if len(row) > 4 else None,
         )
 
 

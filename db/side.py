@@ -118,23 +118,26 @@ class SideRows(StoreBase):
     async def armed(self, *, buckets: Sequence[int] | None = None, bucket_count: int = 1,
                     game_ids: Sequence[int] | None = None) -> list[DeadlineRow]:
         """Return armed timers, soonest first, in one query: all of them, those of games with
-        ``id % bucket_count`` in ``buckets``, or those of ``game_ids``."""
+        ``id % bucket_count`` in ``buckets``, or those of ``game_ids``; each with its game's table
+        options (a restart arms a decision's reminders from its decision time without loading it)."""
         where: list[str] = []
         params: list[object] = []
         if buckets is not None:
             if not buckets:
                 return []
-            where.append(f"game_id % ? IN ({', '.join('?' * len(buckets))})")
+            where.append(f"d.game_id % ? IN ({', '.join('?' * len(buckets))})")
             params += [check_int64(bucket_count, "bucket_count"), *buckets]
         if game_ids is not None:
             if not game_ids:
                 return []
-            where.append(f"game_id IN ({', '.join('?' * len(game_ids))})")
+            where.append(f"d.game_id IN ({', '.join('?' * len(game_ids))})")
             params += list(game_ids)
         clause = f"WHERE {' AND '.join(where)}" if where else ""
         async with self._read() as db:
             rows = await db.fetch(
-                f"SELECT {DeadlineRow.COLUMNS} FROM deadlines {clause} ORDER BY due_at, game_id, kind", params
+                "SELECT d.game_id, d.kind, d.due_at, d.version, g.table_options"
+                f" FROM deadlines d JOIN games g ON g.id = d.game_id {clause}"
+                " ORDER BY d.due_at, d.game_id, d.kind", params
             )
         return [DeadlineRow.decode(row) for row in rows]
 

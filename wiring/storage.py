@@ -67,7 +67,9 @@ def _moves(rows: Sequence[ActionRow]) -> tuple[tuple[int, Any], ...]:
 
 
 def _timer(row: DeadlineRow) -> StoredTimer:
-    return StoredTimer(row.game_id, row.kind, row.due_at.timestamp(), row.version)
+    span = None if row.table_options is None else row.table_options.get("decision_timeout_s")
+    return StoredTimer(row.game_id, row.kind, row.due_at.timestamp(), row.version,
+                       float(span) if isinstance(span, int | float) and not isinstance(span, bool) else None)
 
 
 def _when(due: float) -> datetime:

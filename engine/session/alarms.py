@@ -12,18 +12,19 @@ A timer whose work fails is armed again with a backoff, so a fault never leaves 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from engine.clock import Clock
 from engine.session.contract import AUTO, DECISION, LOBBY, RepoUnavailable, SessionError, SessionSettings, StoredTimer
+from engine.session.pace import reminder_offsets
 from engine.session.timers import Coordinator, TimerBook
 
 __all__ = ["REMIND", "RETRY_S", "Alarms", "TimerHandlers"]
 
 log = logging.getLogger("engine.session")
 
-REMIND = "remind"  # the in-memory reminder before a decision deadline (derived from it, never stored)
+REMIND = "remind"  # the in-memory reminders before a decision deadline (derived from it, never stored)
 RETRY_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # a timer whose work met an unreachable database tries again
 
 
@@ -78,14 +79,33 @@ class Alarms:
             return
         handlers = self.handlers
         if timer.kind == DECISION:
-            remind_at = due - self.settings.reminder_before_s
-            if remind_at > self.clock.now():
-                self.arm_work(table_id, REMIND, remind_at, version, lambda: handlers.remind(table_id, version))
+            offsets = reminder_offsets(timer.span, self.settings.reminder_before_s) if timer.span is not None \
+                else (self.settings.reminder_before_s,)  # the decision time is not known: as a live table
+            self.arm_reminders(table_id, version, [due - offset for offset in offsets])
             self.arm_work(table_id, DECISION, due, version, lambda: handlers.expire(table_id, version))
         elif timer.kind == AUTO:
             self.arm_auto(table_id, due, version)
         elif timer.kind == LOBBY:
             self.arm_work(table_id, LOBBY, due, version, lambda: handlers.lobby_idle(table_id))
+
+    def arm_reminders(self, table_id: int, version: int, times: Sequence[float]) -> None:
+        """Arm the first of a decision's reminders still to come; when it fires, the next one.
+
+        The book keeps one timer per (table, kind), so a table's reminders are armed one after the
+        other rather than side by side; the ones already past (a restart late in the window) are
+        skipped, so nobody is reminded twice of the same time.
+        """
+        now = self.clock.now()
+        later = sorted(moment for moment in times if moment > now)
+        if not later:
+            return
+        handlers, first, rest = self.handlers, later[0], later[1:]
+
+        async def remind() -> None:
+            await handlers.remind(table_id, version)
+            self.arm_reminders(table_id, version, rest)
+
+        self.arm_work(table_id, REMIND, first, version, remind)
 
     def arm_auto(self, table_id: int, due: float, version: int, *, of: int | None = None, attempt: int = 0) -> None:
         """Arm automatic play at ``due`` for ``version`` (its work checks version ``of``, by default the same)."""

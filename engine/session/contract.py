@@ -166,12 +166,17 @@ class Snapshot:
 
 @dataclass(frozen=True, slots=True)
 class StoredTimer:
-    """An armed timer as stored: fire ``kind`` for the table at ``due`` (epoch s), valid at ``version``."""
+    """An armed timer as stored: fire ``kind`` for the table at ``due`` (epoch s), valid at ``version``.
+
+    ``span`` is the table's decision time when known (a DECISION timer's reminders depend on the
+    table's pace, :func:`engine.session.pace.reminder_offsets`); None: the live reminder only.
+    """
 
     table_id: int
     kind: str
     due: float
     version: int | None
+    span: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

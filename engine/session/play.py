@@ -190,7 +190,7 @@ class Play:
         for kind, due, at in deadlines:
             if kind == DECISION:
                 table.deadline = due
-            self.alarms.arm(StoredTimer(table.id, kind, due, at))
+            self.alarms.arm(StoredTimer(table.id, kind, due, at, span=table.timeout_s(self.settings)))
         if delay > 0 and not over and self.coordinator.owns(table.id):
             self.think_ahead(table)
         await self.notify(self.listener.played(update))
