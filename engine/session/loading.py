@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.core import CHANCE, Event, resolve_chance
-from engine.session.contract import DECISION, GameSpec, Snapshot, StoredTable, StoredTail, with_stand_ins
+from engine.session.contract import DECISION, LOBBY, GameSpec, Snapshot, StoredTable, StoredTail, with_stand_ins
 from engine.session.table import Table
 
 __all__ = ["SNAPSHOT_EVERY", "apply_actions", "automatic", "fill", "fill_tail", "needs_snapshot", "snapshot_of", "step"]
@@ -69,6 +69,7 @@ def fill(table: Table, stored: StoredTable) -> None:
         stored.host_id
     table.seat_events = list(stored.events)
     table.deadline = None
+    table.lobby_until = next((timer.due for timer in stored.timers if timer.kind == LOBBY), None)
     if stored.status != "playing":
         table.state, table.version, table.window = None, 0, 0
         return

@@ -57,6 +57,7 @@ from engine.session.contract import (
     StoredTimer,
 )
 from engine.session.options import DEFAULT_TABLES_PER_HOST, LOBBY_IDLE_S, TABLE_DEFAULTS
+from engine.session.pace import lobby_idle_s
 from engine.session.place import Place, check_place
 from engine.session.play import Play
 from engine.session.table import Listener, Table, Update
@@ -291,9 +292,11 @@ class Sessions:
 
     async def _keep_lobby_open(self, table: Table) -> None:
         """Arm (again) the timer that closes the lobby if nobody starts it: after its last change,
-        for :data:`LOBBY_IDLE_S`, or the table's decision time when that is longer. Stored, so a
+        for :data:`LOBBY_IDLE_S`, or the table's decision time when that is longer, a correspondence
+        lobby at least a day (:func:`engine.session.pace.lobby_idle_s`). Stored, so a
         restart (or another process) closes it too."""
-        due = self.clock.now() + max(LOBBY_IDLE_S, table.timeout_s(self.settings))
+        due = self.clock.now() + lobby_idle_s(table.timeout_s(self.settings), LOBBY_IDLE_S)
+        table.lobby_until = due  # the lobby states it
         self.alarms.arm(StoredTimer(table.id, LOBBY, due, table.version))
         try:
             await self.repo.set_deadline(table.id, LOBBY, due, table.version)

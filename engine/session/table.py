@@ -37,6 +37,7 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timers: list[Handle] = field(default_factory=list)
     deadline: float | None = None
+    lobby_until: float | None = None  # when a lobby closes if nobody starts it (shown on it)
     opened_at: float = 0.0  # clock time the current decision window opened
     snapshot_version: int = 0  # the version of the newest snapshot stored for this table
     results: list[ResultSpec] | None = None  # the standings, once finished (seat order)
