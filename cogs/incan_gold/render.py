@@ -26,12 +26,11 @@ from cogs.incan_gold.words import HAZARD_ICONS, artifact_worth, card_text, hazar
 from cogs.table.answer import Answer, answer_of
 from cogs.table.controls.buttons import PeekButton
 from cogs.table.messages.hub import TableHub
-from cogs.table.messages.text import deadline_line, name_of, seat_label, seat_names
+from cogs.table.messages.text import deadline_line, name_of, pace_line, seat_label, seat_names
 from engine.core import Event
 from engine.incan_gold import GAME
 from engine.incan_gold import editions as ed
 from engine.session import Table, Update
-from engine.session.options import DEFAULT_DECISION_TIMEOUT_S
 from i18n import t, tn
 
 __all__ = ["IncanRenderer"]
@@ -79,8 +78,7 @@ class IncanRenderer:
             parts.append(t("incan.opt_open_tents"))
         if o.get("one_change_per_game"):
             parts.append(t("incan.opt_one_change"))
-        parts.append(t("incan.opt_timeout",
-                       seconds=int(table.table_options.get("decision_timeout_s", DEFAULT_DECISION_TIMEOUT_S))))
+        parts.append(pace_line(table))
         return "\n".join(parts)
 
     # ------------------------------------------------------------------ the log
@@ -354,8 +352,11 @@ class IncanRenderer:
                         await hub.private.note(table, seat, note, answer)
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
-        """Remind privately (a public reminder naming them would tell who has not chosen yet)."""
-        await hub.remind_privately(table, seats)
+        """Remind privately: if you have not chosen, you go back to camp with what you carry. A person
+        whose DMs are closed is reminded in the channel together with everyone still inside, chosen or
+        not, so the reminder does not tell who has not chosen yet."""
+        inside = [s for s in GAME.view(table.state, None)["inside"] if not table.seats[s].is_ai]
+        await hub.remind(table, seats, "incan.reminder", "incan.reminder_channel", cover=inside)
 
     async def finished(self, hub: TableHub, table: Table, result: dict[str, Any]) -> None:
         """Post the final scores and a Rematch button."""

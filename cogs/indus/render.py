@@ -34,11 +34,10 @@ from cogs.indus.words import (
 from cogs.table.answer import Answer, acknowledged_while_drawing, answer_of
 from cogs.table.messages.attach import board_file
 from cogs.table.messages.hub import TableHub
-from cogs.table.messages.text import deadline_line, name_of, seat_label
+from cogs.table.messages.text import deadline_line, name_of, pace_line, seat_label
 from engine.core import CHANCE, Event
 from engine.indus import GAME
 from engine.session import Table, Update
-from engine.session.options import DEFAULT_DECISION_TIMEOUT_S
 from i18n import t
 from pictures.drawing import drawn
 
@@ -79,8 +78,7 @@ class IndusRenderer:
             layout = t("indus.opt_layout_random")
         else:
             layout = t("indus.opt_layout_default")
-        seconds = int(table.table_options.get("decision_timeout_s", DEFAULT_DECISION_TIMEOUT_S))
-        return "\n".join([layout, t("indus.opt_timeout", seconds=seconds)])
+        return "\n".join([layout, pace_line(table)])
 
     # ------------------------------------------------------------------ the log
 
@@ -319,8 +317,9 @@ class IndusRenderer:
                                                   content=content, embed=embed, view=view)
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
-        """Remind the player to move by DM that the timer is running out (nothing is secret)."""
-        await hub.remind_privately(table, seats)
+        """Remind the player to move by DM (the Easy bot plays what they owe at the deadline); one
+        whose DMs are closed is named in the channel (nothing is secret)."""
+        await hub.remind(table, seats, "play.reminder_bot", "play.reminder_bot_channel")
 
     async def finished(self, hub: TableHub, table: Table, result: dict[str, Any]) -> None:
         """Post the final scoring, ruin by ruin, with a Rematch button."""

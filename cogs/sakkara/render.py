@@ -27,11 +27,10 @@ from cogs.table.answer import Answer, acknowledged_while_drawing, answer_of
 from cogs.table.controls.buttons import PeekButton
 from cogs.table.messages.attach import board_file
 from cogs.table.messages.hub import TableHub
-from cogs.table.messages.text import deadline_line, seat_label
+from cogs.table.messages.text import deadline_line, pace_line, seat_label
 from engine.core import CHANCE, Event
 from engine.sakkara import GAME
 from engine.session import Table, Update
-from engine.session.options import DEFAULT_DECISION_TIMEOUT_S
 from i18n import t
 from pictures.drawing import drawn
 
@@ -71,8 +70,7 @@ class SakkaraRenderer:
 
     def options_text(self, table: Table) -> str:
         """Return the options as lobby text."""
-        seconds = int(table.table_options.get("decision_timeout_s", DEFAULT_DECISION_TIMEOUT_S))
-        return t("sakkara.opt_timeout", seconds=seconds)
+        return pace_line(table)
 
     # ------------------------------------------------------------------ the public log
 
@@ -203,8 +201,9 @@ class SakkaraRenderer:
                                closing=t("sakkara.closed_turn"), embed=embed, view=view)
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
-        """Remind privately that the decision timer is running out."""
-        await hub.remind_privately(table, seats)
+        """Remind the player to move by DM (the Easy bot plays what they owe at the deadline); one
+        whose DMs are closed is named in the channel (nothing is secret)."""
+        await hub.remind(table, seats, "play.reminder_bot", "play.reminder_bot_channel")
 
     async def finished(self, hub: TableHub, table: Table, result: dict[str, Any]) -> None:
         """Post the final pyramids with a Rematch button; the DM prompts lose their buttons."""

@@ -13,8 +13,9 @@ import discord
 from cogs.table.answer import Answer, answering_click
 from cogs.table.controls.buttons import as_seat, can_manage, guarded, hub_of, place_of, refuse, reply, table_for
 from cogs.table.messages.hub import TableHub
-from cogs.table.messages.text import name_of, seat_label
+from cogs.table.messages.text import decision_time, name_of, seat_label, when
 from engine.session import SessionError, Table
+from engine.session.pace import CORRESPONDENCE, pace_of
 from i18n import t
 
 __all__ = ["DYNAMIC_ITEMS", "LobbyButton", "RematchButton", "lobby_embed", "lobby_op", "lobby_view", "post_summary"]
@@ -33,6 +34,9 @@ def lobby_embed(hub: TableHub, table: Table) -> discord.Embed:
     if len(table.seats) == 2 and table.spec.min_players == 2 and table.spec.max_players > 4:
         hint += "\n" + t("lobby.two_players")
     embed.description = f"{t('lobby.host', host=host)}\n{hint}"
+    if table.lobby_until is not None and pace_of(decision_time(table)) == CORRESPONDENCE:
+        # People of a correspondence table gather over hours: say how long the lobby waits for them.
+        embed.description += "\n" + t("lobby.open_until", when=when(table.lobby_until))
     return embed
 
 

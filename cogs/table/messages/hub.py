@@ -313,17 +313,41 @@ class TableHub:
         if message is not None:
             await self.book.remember(table, kind, message, seat, open=opens(kind, fields))
 
-    async def remind_privately(self, table: Table, seats: Sequence[int]) -> None:
-        """DM each seat that its time is running out, naming the table and linking to it (public
-        reminders would tell who has not chosen yet)."""
+    async def remind(self, table: Table, seats: Sequence[int], private_key: str, channel_key: str,
+                     cover: Sequence[int] | None = None) -> None:
+        """Tell each seat by DM that its time is running out and what happens then (``private_key``),
+        naming the table and linking to it.
+
+        A person whose DMs are closed (known, or found by this very DM) is reminded in the channel
+        instead: one new message per reminder for all of them (``channel_key``; a new message
+        notifies, an edit would not). It mentions ``cover``, the people among whom who still owes
+        must stay unknown (Incan Gold: everyone still inside, chosen or not), or else only the seats
+        found closed; ``allowed_mentions`` lets it ping exactly them.
+        """
         if table.deadline is None:
             return
         url = await self.link(table)
+        game, deadline = self.renderer(table).title(), when(table.deadline)
+        in_channel = t(channel_key, game=game, when=deadline, url=url)  # in the server's language, now
+        posted = False
+
+        async def remind_in_channel() -> None:
+            nonlocal posted
+            if posted:
+                return  # one channel message per reminder, however many DMs turned out closed
+            posted = True
+            named = cover if cover is not None else [
+                s for s in seats if table.seats[s].user_id in self.private.no_dm]
+            people = [u for u in (table.seats[s].user_id for s in named) if u is not None]
+            mentions = " ".join(f"<@{user_id}>" for user_id in people)
+            await self.post(table, "reminder", new=True, content=f"{mentions} {in_channel}",
+                            allowed_mentions=discord.AllowedMentions(
+                                everyone=False, roles=False, users=[discord.Object(u) for u in people]))
+
         for seat in seats:
             user_id = table.seats[seat].user_id
             if user_id is None:
                 continue
             with self.readers.privately(table, seat):
-                text = t("play.reminder", game=self.renderer(table).title(), channel=f"<#{table.channel_id}>",
-                         when=when(table.deadline), url=url)
-            await self.private.send(user_id, (table.id, "notice", seat), content=text)
+                text = t(private_key, game=game, channel=f"<#{table.channel_id}>", when=deadline, url=url)
+            await self.private.send(user_id, (table.id, "notice", seat), content=text, refused=remind_in_channel)

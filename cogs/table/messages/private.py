@@ -10,7 +10,7 @@ the hub's one path of every table message (which may answer a click with it).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
 
 import discord
@@ -154,9 +154,13 @@ class PrivateChannel:
         self._dm_channels[user_id] = channel.id
         return channel
 
-    async def send(self, user_id: int, key: Hashable, **fields: Any) -> None:
-        """Send a one-off DM (a reminder, a notice) through the outbox; nothing if DMs are closed."""
+    async def send(self, user_id: int, key: Hashable, *, refused: Callable[[], Awaitable[None]] | None = None,
+                   **fields: Any) -> None:
+        """Send a one-off DM (a reminder, a notice) through the outbox; nothing if DMs are closed,
+        except ``refused`` (when given), awaited when the DM cannot reach the user."""
         if user_id in self.no_dm:
+            if refused is not None:
+                await refused()
             return
 
         def plan(fresh: bool) -> list[BucketKey]:
@@ -164,14 +168,17 @@ class PrivateChannel:
             return [("send", known)] if known is not None else [("dm", 0), ("send", 0)]
 
         async def run(latest: dict[str, Any], fresh: bool) -> None:
-            if user_id in self.no_dm:
-                return
-            try:
-                await (await self._dm_channel(user_id)).send(**latest)
-            except discord.Forbidden:
-                self.dms_closed(user_id)
-            except discord.HTTPException as exc:
-                log.warning("Discord refused a DM to user %s (%s %s)", user_id, exc.status, exc.text)
+            if user_id not in self.no_dm:
+                try:
+                    await (await self._dm_channel(user_id)).send(**latest)
+                    return
+                except discord.Forbidden:
+                    self.dms_closed(user_id)
+                except discord.HTTPException as exc:
+                    log.warning("Discord refused a DM to user %s (%s %s)", user_id, exc.status, exc.text)
+                    return
+            if refused is not None:
+                await refused()
 
         await self.outbox.submit(key, fields, new=True, plan=plan, run=run)
 

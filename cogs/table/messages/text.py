@@ -17,11 +17,13 @@ from typing import Any
 import discord
 
 from engine.session import SeatSpec, Table
-from i18n import t
+from engine.session.options import DEFAULT_DECISION_TIMEOUT_S
+from engine.session.pace import CORRESPONDENCE, pace_of
+from i18n import t, tn
 from i18n.names import visible
 
-__all__ = ["deadline_line", "escape", "jump_url", "name_of", "place_of", "player_name", "seat_label", "seat_names",
-           "standings", "when", "winner_line"]
+__all__ = ["deadline_line", "decision_time", "duration", "escape", "jump_url", "name_of", "pace_line", "pace_text",
+           "place_of", "player_name", "seat_label", "seat_names", "standings", "when", "winner_line"]
 
 FSI, PDI = "\u2068", "\u2069"
 """First-strong isolate and its end: a right-to-left name between them keeps to itself."""
@@ -90,10 +92,43 @@ def when(moment: float) -> str:
     return discord.utils.format_dt(datetime.fromtimestamp(moment, UTC), "R")
 
 
+_UNITS = (("time.days", 86400), ("time.hours", 3600), ("time.minutes", 60), ("time.seconds", 1))
+
+
+def duration(seconds: float) -> str:
+    """Return a duration in words, in its two largest units ("1 day and 12 hours", "2 minutes")."""
+    left = max(round(seconds), 0)
+    parts = []
+    for key, size in _UNITS:
+        count, left = divmod(left, size)
+        if count:
+            parts.append(tn(key, count))
+    parts = parts[:2] or [tn("time.seconds", 0)]
+    return parts[0] if len(parts) == 1 else t("play.and", first=parts[0], last=parts[1])
+
+
+def pace_line(table: Table) -> str:
+    """Return the table's pace and decision time ("Correspondence · 1 day per decision")."""
+    return pace_text(decision_time(table))
+
+
+def pace_text(seconds: float) -> str:
+    """Return the pace a decision time makes, with the time in words ("Live · 2 minutes per decision")."""
+    return t(f"play.pace_{pace_of(seconds)}", time=duration(seconds))
+
+
+def decision_time(table: Table) -> float:
+    """Return the table's decision time in seconds (as it was opened with)."""
+    return float(table.table_options.get("decision_timeout_s", DEFAULT_DECISION_TIMEOUT_S))
+
+
 def deadline_line(table: Table) -> str:
-    """Return "⏳ time runs out in …" for the current decision window, or "" when nobody is timed."""
+    """Return "⏳ time runs out in …" for the current decision window, or "" when nobody is timed;
+    a correspondence table's line names its pace (people who look in once a day see what to expect)."""
     if table.deadline is None or table.status != "playing" or not table.humans_owing():
         return ""
+    if pace_of(decision_time(table)) == CORRESPONDENCE:
+        return t("play.deadline_pace", when=when(table.deadline), pace=pace_line(table))
     return t("play.deadline", when=when(table.deadline))
 
 

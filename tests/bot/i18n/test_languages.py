@@ -123,7 +123,7 @@ async def test_sakkara_pictures_follow_their_reader(fake, table, store, clock, r
     assert "fi" in languages["sakkara.title"] or "fi" in languages["sakkara.title_place"]
     # the hidden rack count is on both pictures: the public board's and the one in her DM
     assert languages["boards.sakkara.rack"] == {"fi", "sv"}
-    assert languages["play.reminder"] == {"sv"}
+    assert languages["play.reminder_bot"] == {"sv"}
     assert languages["play.timed_out"] == {"fi"}
     public = "\n".join(fake.public_texts())
     assert "Sakkara — " in public and foreign(public, "fi") == []
@@ -227,7 +227,7 @@ async def test_after_a_restart_a_dm_without_a_click_is_in_the_players_last_langu
     before = len(fake.dm_messages(sven))
     await fake.run(clock.advance, 95)
     reminders = [m.text for m in fake.dm_messages(sven)[before:]]
-    assert any("ditt beslut ska fattas" in text for text in reminders), reminders
+    assert any("kortet stängs" in text for text in reminders), reminders
     await fake.stop(bot2)
 
 

@@ -235,12 +235,13 @@ async def test_timers_remind_privately_then_return_to_camp(fake, table, store, c
     assert due in fake.ephemeral_replies(players[1])[-1].render()  # and so does each private status
     await fake.run(clock.advance, 90)
     for user in late:
-        reminder = [m for m in fake.dm_messages(user) if "decision is due" in m.content]
+        reminder = [m for m in fake.dm_messages(user) if "the card closes" in m.content]
         assert len(reminder) == 1
+        assert "you go back to camp with what you carry" in reminder[0].content  # what the deadline does
         # The reminder names the table and links to its message.
         assert "Incan Gold" in reminder[0].content and f"<#{table.id}>" in reminder[0].content
         assert f"/{table.id}/{round_message.id}" in reminder[0].content and due in reminder[0].content
-    assert not any("decision is due" in t for t in fake.public_texts()[public_before:])
+    assert not any("the card closes" in t for t in fake.public_texts()[public_before:])
     await fake.run(clock.advance, 30)
     reveal = next(e for e in (await _events(store, game)) if e["type"] == "reveal")
     seats = [game.seat_of(u.id) for u in players]

@@ -305,6 +305,7 @@ async def test_timeout_reminds_then_the_easy_bot_plays_the_turn(fake, table, sto
     await fake.run(clock.advance, 90)
     reminders = [m for m in fake.dm_messages(late) if "decision is due" in m.content]
     assert len(reminders) == 1 and "Indus" in reminders[0].content and due in reminders[0].content
+    assert "the Easy bot plays what you owe" in reminders[0].content  # what the deadline does
     await fake.run(clock.advance, 30)
     # One timer: the Easy bot placed, the die was rolled and it moved -- the whole turn.
     assert game.state.turn == turn + 1 and game.state.seat != seat
