@@ -12,6 +12,7 @@ from db import URL_SCHEMES
 from engine.core import THINKING_S
 from engine.session import default_workers
 from engine.session.options import DEFAULT_AI_DELAY_S, DEFAULT_DECISION_TIMEOUT_S
+from engine.session.pace import MAX_DECISION_S
 
 __all__ = ["Config"]
 
@@ -86,7 +87,7 @@ class Config:
             log_level=level,
             dev_guild_id=int(guild) if guild else None,
             sync_commands=env.get("SYNC_COMMANDS", "true").strip().lower() not in ("0", "false", "no"),
-            decision_timeout_s=number("DECISION_TIMEOUT_S", cls.decision_timeout_s, 10, 3600),
+            decision_timeout_s=number("DECISION_TIMEOUT_S", cls.decision_timeout_s, 10, MAX_DECISION_S),
             reminder_before_s=number("REMINDER_BEFORE_S", cls.reminder_before_s, 0, 600),
             ai_delay_s=number("AI_DELAY_S", cls.ai_delay_s, 0, 30),
             rest_per_second=number("REST_PER_SECOND", cls.rest_per_second, 1, 50),

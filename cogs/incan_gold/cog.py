@@ -16,6 +16,7 @@ from discord.ext import commands
 from cogs.incan_gold.render import IncanRenderer
 from cogs.table.commands.cog import TableCog
 from cogs.table.controls.buttons import refuse
+from cogs.table.controls.duration import DurationOption, read_decision_time
 from cogs.table.controls.lobby import lobby_embed
 from cogs.table.messages.hub import TableBot
 from engine.session import SessionError
@@ -36,16 +37,19 @@ class IncanGold(TableCog, group_name="incan", group_description="Play Incan Gold
 
     @app_commands.command(name="new", description="Open an Incan Gold table in this channel")
     @app_commands.describe(preset="Edition of the game", artifact_scoring="How artifacts score",
-                           timeout="Seconds to decide before returning to camp (30-600)",
+                           timeout="Time to decide before returning to camp: 90s, 10m, 8h, 3d (30 s to 7 days)",
                            open_tents="Show everyone's banked gems", one_change="Allow one change of mind per game")
     @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction,
                   preset: Literal["incan-gold", "incan-gold-modern", "diamant", "forsvunna-diamanten"] = "incan-gold",
                   artifact_scoring: Literal["claim-order", "entry-order", "printed", "pickup-round"] | None = None,
-                  timeout: app_commands.Range[int, 30, 600] | None = None,
+                  timeout: DurationOption | None = None,
                   open_tents: bool = False, one_change: bool = False) -> None:
         """Open a table; the lobby message has Join / Leave / Add bot / Start buttons."""
         assert interaction.channel is not None and interaction.guild is not None
+        seconds = None if timeout is None else await read_decision_time(interaction, timeout)
+        if timeout is not None and seconds is None:
+            return  # refused privately: nothing is opened
         options: dict[str, Any] = {"preset": preset}
         if artifact_scoring:
             options["artifact_scoring"] = artifact_scoring
@@ -53,7 +57,7 @@ class IncanGold(TableCog, group_name="incan", group_description="Play Incan Gold
             options["open_tents"] = True
         if one_change:
             options["one_change_per_game"] = True
-        table_options = {"decision_timeout_s": timeout} if timeout else {}
+        table_options = {"decision_timeout_s": seconds} if seconds else {}
         dm_ok = t("lobby.dm_ok", game=self.renderer.title(), channel=f"<#{interaction.channel.id}>")
         await self.open_table(interaction, options, table_options, dm_ok, t("lobby.dm_closed"))
 

@@ -18,6 +18,7 @@ from cogs.indus.render import IndusRenderer
 from cogs.indus.words import board_png
 from cogs.table.commands.cog import TableCog
 from cogs.table.controls.buttons import refuse
+from cogs.table.controls.duration import DurationOption, read_decision_time
 from cogs.table.controls.lobby import lobby_embed
 from cogs.table.messages.attach import board_file
 from cogs.table.messages.hub import TableBot
@@ -59,20 +60,24 @@ class Indus(TableCog, group_name="indus", group_description="Play Indus (2-4 pla
     @app_commands.command(name="new", description="Open an Indus table in this channel")
     @app_commands.describe(layout="The board: the default layout or a random one",
                            seed="With layout random: the board's seed (the same seed, the same board)",
-                           timeout="Seconds per decision before the Easy bot plays the turn (30-600)")
+                           timeout="Time per decision before the Easy bot plays the turn: 90s, 10m, 8h, 3d "
+                                   "(30 s to 7 days)")
     @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction, layout: Literal["default", "random"] = "default",
                   seed: app_commands.Range[int, 0, MAX_LAYOUT_SEED] | None = None,
-                  timeout: app_commands.Range[int, 30, 600] | None = None) -> None:
+                  timeout: DurationOption | None = None) -> None:
         """Open a table; the lobby message has Join / Leave / Add bot / Start buttons."""
         assert interaction.channel is not None
+        seconds = None if timeout is None else await read_decision_time(interaction, timeout)
+        if timeout is not None and seconds is None:
+            return  # refused privately: nothing is opened
         try:
             options, table_options = layout_options(layout, seed)
         except ValueError as exc:
             await refuse(interaction, SessionError("bad_option", detail=str(exc)))
             return
-        if timeout:
-            table_options["decision_timeout_s"] = timeout
+        if seconds:
+            table_options["decision_timeout_s"] = seconds
         await self.open_table(interaction, options, table_options,
                               t("indus.dm_ok", channel=f"<#{interaction.channel.id}>"), t("indus.dm_closed"))
 

@@ -19,6 +19,7 @@ from cogs.sakkara.render import SakkaraRenderer
 from cogs.sakkara.words import names
 from cogs.table.commands.cog import TableCog
 from cogs.table.controls.buttons import refuse
+from cogs.table.controls.duration import DurationOption, read_decision_time
 from cogs.table.controls.lobby import lobby_embed
 from cogs.table.messages.attach import board_file
 from cogs.table.messages.hub import TableBot
@@ -42,13 +43,17 @@ class Sakkara(TableCog, group_name="sakkara", group_description="Play Sakkara (2
         bot.add_dynamic_items(*NAV_ITEMS)
 
     @app_commands.command(name="new", description="Open a Sakkara table in this channel")
-    @app_commands.describe(timeout="Seconds per decision before the Easy bot plays your turn (30-600)")
+    @app_commands.describe(
+        timeout="Time per decision before the Easy bot plays your turn: 90s, 10m, 8h, 3d (30 s to 7 days)")
     @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction,
-                  timeout: app_commands.Range[int, 30, 600] | None = None) -> None:
+                  timeout: DurationOption | None = None) -> None:
         """Open a table; the lobby message has Join / Leave / Add bot / Start buttons."""
         assert interaction.channel is not None
-        table_options = {"decision_timeout_s": timeout} if timeout else {}
+        seconds = None if timeout is None else await read_decision_time(interaction, timeout)
+        if timeout is not None and seconds is None:
+            return  # refused privately: nothing is opened
+        table_options = {"decision_timeout_s": seconds} if seconds else {}
         await self.open_table(interaction, {}, table_options,
                               t("sakkara.dm_ok", channel=f"<#{interaction.channel.id}>"), t("lobby.dm_closed"))
 

@@ -13,12 +13,16 @@ to the channel. Left out, each tells the current value. A running table keeps wh
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from cogs.table.controls.buttons import can_manage, reply
+from cogs.table.controls.duration import DurationOption, read_decision_time
 from cogs.table.messages.hub import TableBot
+from cogs.table.messages.text import pace_text
 from engine.session import SessionError
 from engine.session.options import DEFAULT_TABLES_PER_HOST, DEFAULT_THREADS
 from i18n import NATIVE_NAMES, t
@@ -66,13 +70,15 @@ class Settings(commands.GroupCog, group_name="settings", group_description="This
         key = "settings.language_reset" if language == AUTO else "settings.language_set"
         await reply(interaction, t(key, language=NATIVE_NAMES[readers.public(guild_id)]))
 
-    @app_commands.command(name="decision_time", description="Seconds a player has to decide, for new tables")
-    @app_commands.describe(seconds="30 to 600; leave out to see the current value")
-    async def decision_time(self, interaction: discord.Interaction,
-                            seconds: app_commands.Range[int, 30, 600] | None = None) -> None:
-        """Show or set the server's default decision time."""
+    @app_commands.command(name="decision_time", description="Time a player has to decide, for new tables")
+    @app_commands.describe(time="90s, 10m, 8h, 3d (30 s to 7 days); leave out to see the current value")
+    async def decision_time(self, interaction: discord.Interaction, time: DurationOption | None = None) -> None:
+        """Show or set the server's default decision time (shown in words, with the pace it makes)."""
+        seconds = None if time is None else await read_decision_time(interaction, time)
+        if time is not None and seconds is None:
+            return  # refused privately: nothing changes
         await self._server_setting(interaction, "decision_timeout_s", seconds,
-                                  float(self.bot.sessions.settings.decision_timeout_s))
+                                  float(self.bot.sessions.settings.decision_timeout_s), shown=_decision_time)
 
     @app_commands.command(name="bot_delay", description="Seconds a bot seat waits before it acts, for new tables")
     @app_commands.describe(seconds="0 to 30; leave out to see the current value")
@@ -95,7 +101,7 @@ class Settings(commands.GroupCog, group_name="settings", group_description="This
         await self._server_setting(interaction, "tables_per_host", count, DEFAULT_TABLES_PER_HOST)
 
     async def _server_setting(self, interaction: discord.Interaction, key: str, value: float | bool | None,
-                              default: float | bool) -> None:
+                              default: float | bool, shown: Callable[[object], str] | None = None) -> None:
         """Show (``value`` None) or set one of the server's settings (most of them: what a new
         table of the server starts with)."""
         guild_id = interaction.guild_id
@@ -106,7 +112,7 @@ class Settings(commands.GroupCog, group_name="settings", group_description="This
         try:
             if value is None:
                 current = (await sessions.server_settings(guild_id)).get(key, default)
-                await reply(interaction, t(f"settings.{key}_now", value=_shown(current)))
+                await reply(interaction, t(f"settings.{key}_now", value=(shown or _shown)(current)))
                 return
             if not can_manage(interaction):  # the command is hidden from others; a crafted call lands here
                 await reply(interaction, t("error.not_manager"))
@@ -115,7 +121,7 @@ class Settings(commands.GroupCog, group_name="settings", group_description="This
         except SessionError as exc:
             await reply(interaction, t(f"error.{exc.code}"))
             return
-        await reply(interaction, t(f"settings.{key}_set", value=_shown(value)))
+        await reply(interaction, t(f"settings.{key}_set", value=(shown or _shown)(value)))
 
 
 def _shown(value: object) -> str:
@@ -125,6 +131,11 @@ def _shown(value: object) -> str:
     if isinstance(value, int | float):
         return f"{value:g}"
     return str(value)
+
+
+def _decision_time(value: object) -> str:
+    """Return a decision time as the answer shows it: in words, with its pace."""
+    return pace_text(float(value) if isinstance(value, int | float) else 0.0)
 
 
 async def setup(bot: commands.Bot) -> None:

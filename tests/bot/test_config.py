@@ -25,6 +25,12 @@ def test_defaults_and_values():
     assert Config.from_env({}).draw_workers == 1 and Config.from_env({"DRAW_WORKERS": "0"}).draw_workers == 0
 
 
+def test_the_default_decision_time_may_be_a_week():
+    assert Config.from_env({"DECISION_TIMEOUT_S": "604800"}).decision_timeout_s == 7 * 24 * 3600
+    with pytest.raises(ValueError, match="DECISION_TIMEOUT_S"):
+        Config.from_env({"DECISION_TIMEOUT_S": "604801"})
+
+
 @pytest.mark.parametrize(("env", "name"), [({"DEV_GUILD_ID": "abc"}, "DEV_GUILD_ID"),
                                            ({"DECISION_TIMEOUT_S": "soon"}, "DECISION_TIMEOUT_S"),
                                            ({"AI_DELAY_S": "-1"}, "AI_DELAY_S"),

@@ -18,8 +18,8 @@ async def test_a_managers_defaults_are_what_new_tables_start_with(fake, table, s
     boss = fake.user("Boss", manage_guild=True)
     ann, bo, cy = fake.user("Ann"), fake.user("Bo"), fake.user("Cy")
     bot = await start_bot(fake, store, clock)
-    await fake.slash(boss, table, "settings decision_time", {"seconds": 45})
-    assert "**45 s** to decide" in answer(fake, boss)
+    await fake.slash(boss, table, "settings decision_time", {"time": "45"})
+    assert "**Live · 45 seconds per decision**" in answer(fake, boss)
     await fake.slash(boss, table, "settings bot_delay", {"seconds": 0.5})
     await fake.slash(boss, table, "settings threads", {"on": False})
     assert "**off**" in answer(fake, boss)
@@ -42,8 +42,8 @@ async def test_a_managers_defaults_are_what_new_tables_start_with(fake, table, s
 async def test_a_table_opened_with_its_own_timeout_keeps_it(fake, table, store, clock):
     boss = fake.user("Boss", manage_guild=True)
     bot = await start_bot(fake, store, clock)
-    await fake.slash(boss, table, "settings decision_time", {"seconds": 45})
-    await fake.slash(boss, table, "incan new", {"timeout": 300})
+    await fake.slash(boss, table, "settings decision_time", {"time": "45s"})
+    await fake.slash(boss, table, "incan new", {"timeout": "300"})
     game = await bot.sessions.table_in(table.id)
     assert game.table_options["decision_timeout_s"] == 300
     await fake.stop(bot)
@@ -54,11 +54,11 @@ async def test_only_managers_change_the_defaults_and_read_them_back(fake, table,
     eve = fake.user("Eve")
     bot = await start_bot(fake, store, clock)
     await fake.slash(boss, table, "settings decision_time", {})
-    assert "**120 s** to decide" in answer(fake, boss)  # the bot's default (DECISION_TIMEOUT_S)
+    assert "**Live · 2 minutes per decision**" in answer(fake, boss)  # the bot's default (DECISION_TIMEOUT_S)
     await fake.slash(boss, table, "settings threads", {})
     assert "**on**" in answer(fake, boss)
     # Discord hides /settings from members who cannot manage the server; a crafted call is refused.
-    rec = await fake.craft_slash(eve, table, "settings decision_time", {"seconds": 30})
+    rec = await fake.craft_slash(eve, table, "settings decision_time", {"time": "30"})
     assert "manage the server" in rec.replies[-1].render()
     assert await bot.sessions.server_settings(fake.guild_id) == {}
     await fake.slash(boss, table, "settings bot_delay", {"seconds": 2})
