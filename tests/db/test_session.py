@@ -16,6 +16,7 @@ from engine.session import SeatSpec, SessionError, Sessions, SessionSettings, Ta
 from engine.session.games import SPECS
 from engine.session.loading import SNAPSHOT_EVERY
 from engine.session.options import AWAY_DECISIONS, DEFAULT_TABLES_PER_HOST, LOBBY_IDLE_S
+from engine.session.pace import CORRESPONDENCE_LOBBY_S
 from wiring.storage import StoreRepository
 
 ANN, BO, CY = SeatSpec("Ann", 1), SeatSpec("Bo", 2), SeatSpec("Cy", 3)
@@ -321,13 +322,16 @@ async def test_a_lobby_times_out_after_a_restart_and_a_started_game_never_does(s
     assert (await store.get_game(started.id)).status == "abandoned" and ("ended", "away") in rec.calls
 
 
-async def test_a_slow_table_gathers_as_long_as_it_decides(store):
+async def test_a_correspondence_table_gathers_for_a_day(store):
+    """A table whose decisions take two hours is a correspondence table: its people are not online
+    together, so its lobby waits a day (engine.session.pace.lobby_idle_s), not two hours."""
     clock = ManualClock()
     sessions, rec = make(store, clock)
     table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN, table_options={"decision_timeout_s": 7200})
-    await clock.advance(LOBBY_IDLE_S + 1)
+    assert table.lobby_until == clock.now() + CORRESPONDENCE_LOBBY_S
+    await clock.advance(7200 + 1)
     assert table.status == "lobby"
-    await clock.advance(7200 - LOBBY_IDLE_S)
+    await clock.advance(CORRESPONDENCE_LOBBY_S - 7200)
     assert table.status == "cancelled" and ("ended", "expired") in rec.calls
 
 
