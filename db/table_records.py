@@ -1,7 +1,8 @@
 """What a table records beside its action log (migration 0007).
 
-- **Seat events**: a timeout (the game's default was played for an absent player) or a
-  resignation (a person handed the seat to a bot of a level), at the game version they happened.
+- **Seat events**: a timeout (the game's default was played for an absent player), a
+  resignation (a person handed the seat to a bot of a level), or a person away (a bot of the
+  table's level plays their seat, migration 0011) and back, at the game version they happened.
   A replay of the action log alone gives the game; the seat events say who played which seat
   from when, and what to tell about it.
 - **The story cursor**: how much of a game's log has been posted (to its thread, or the channel
@@ -26,12 +27,12 @@ from db.records import MessageRow
 
 __all__ = ["SEAT_EVENT_KINDS", "SeatEventRow", "StoryRow", "TableRecords"]
 
-SEAT_EVENT_KINDS = ("timeout", "resign")
+SEAT_EVENT_KINDS = ("timeout", "resign", "away", "back")
 
 
 @dataclass(frozen=True, slots=True)
 class SeatEventRow:
-    """Something that happened to a seat at game version ``version``: ``timeout`` or ``resign``."""
+    """Something that happened to a seat at game version ``version``: one of :data:`SEAT_EVENT_KINDS`."""
 
     game_id: int
     version: int
@@ -86,7 +87,7 @@ class TableRecords(StoreBase):
         """Record a seat event at ``version``; return False when that very event was already recorded.
 
         Only while the game is playing (WrongStatus), for a seat at the table (NoSuchSeat); a
-        ``resign`` only for a person's seat, once (ValueError).
+        ``resign`` only for a person's seat, once; ``away`` and ``back`` only for a person's seat (ValueError).
         """
         if kind not in SEAT_EVENT_KINDS:
             raise ValueError(f"kind must be one of {SEAT_EVENT_KINDS}, not {kind!r}")
@@ -114,7 +115,7 @@ class TableRecords(StoreBase):
         reasons = {
             "game_not_playing": WrongStatus(game_id, str(found[0][0]), ("playing",)),
             "no_such_seat": NoSuchSeat(game_id, seat),
-            "not_a_person": ValueError(f"seat {seat} of game {game_id} is a bot: only a person resigns"),
+            "not_a_person": ValueError(f"seat {seat} of game {game_id} is a bot: only a person resigns or is away"),
             "already_resigned": ValueError(f"seat {seat} of game {game_id} has already resigned"),
         }
         return reasons.get(exc.reason, exc)
