@@ -14,12 +14,15 @@
 - :mod:`engine.session.place` — :class:`Place`: where a request comes from, and who may reach a table there.
 - :mod:`engine.session.pace` — a table's pace (live or correspondence) from its decision time; durations.
 - :mod:`engine.session.results` — a finished game's places (shared places, resigners last).
+- :mod:`engine.session.absence` — correspondence tables: a person away too long is played by the
+  table's bot until they come back.
 - :mod:`engine.session.games` — the registry of hosted games (``SPECS``), above the rules.
 - :mod:`engine.session.audit` — a stored game's whole log replayed and summed up, to compare two copies.
 """
 
 from __future__ import annotations
 
+from engine.session.absence import bot_seconds
 from engine.session.ai_pool import AiPool, default_workers
 from engine.session.contract import (
     AUTO,
@@ -78,6 +81,7 @@ __all__ = [
     "StoredTimer",
     "Table",
     "Update",
+    "bot_seconds",
     "default_workers",
     "with_stand_ins",
 ]

@@ -97,23 +97,27 @@ class SeatSpec:
     """A seat: a Discord user (by id) or an AI level, with the name shown at the table.
 
     ``stand_in`` is the AI level playing for a person who resigned mid-game (the seat stays theirs
-    in the result, ranked last among the people at the table).
+    in the result, ranked last among the people at the table). ``away`` is the AI level playing for
+    a person who is away (a correspondence table took the seat over after their timeouts) until
+    they come back: the seat is still theirs, in the result as in the game.
     """
 
     display_name: str
     user_id: int | None = None
     ai_level: str | None = None
     stand_in: str | None = None
+    away: str | None = None
 
     @property
     def is_ai(self) -> bool:
-        """Return True when an AI plays this seat now (a bot seat, or a person's after resigning)."""
-        return self.ai_level is not None or self.stand_in is not None
+        """Return True when an AI plays this seat now (a bot seat, a person's after resigning or
+        while they are away)."""
+        return self.ai_level is not None or self.stand_in is not None or self.away is not None
 
     @property
     def level(self) -> str | None:
         """Return the AI level that plays this seat now, if any."""
-        return self.ai_level or self.stand_in
+        return self.ai_level or self.stand_in or self.away
 
     @property
     def resigned(self) -> bool:
@@ -126,8 +130,11 @@ class SeatEvent:
     """Something that happened to a seat at game version ``version``.
 
     ``timeout``: the game's default was played for an absent person (from this version on, the
-    actions of that window); ``resign``: the person handed the seat to the AI ``detail["level"]``.
-    Stored beside the action log, so a restart and a replay know who played which seat from when.
+    actions of that window); ``resign``: the person handed the seat to the AI ``detail["level"]``;
+    ``away``: the AI ``detail["level"]`` plays the seat of a person who let too many decisions time
+    out, until ``back``: they came back (both carry ``detail["at"]``, the clock time, so the
+    standings can say how long a bot played the seat). Stored beside the action log, so a restart
+    and a replay know who played which seat from when.
     """
 
     version: int
@@ -137,11 +144,19 @@ class SeatEvent:
 
 
 def with_stand_ins(seats: Sequence[SeatSpec], events: Sequence[SeatEvent]) -> tuple[SeatSpec, ...]:
-    """Return the seats as they are now: a person who resigned is played by the bot they chose."""
+    """Return the seats as they are now: a person who resigned is played by the bot they chose, a
+    person away (and not back since) by the table's bot."""
     specs = list(seats)
     for event in events:
-        if event.kind == "resign" and 0 <= event.seat < len(specs):
-            specs[event.seat] = replace(specs[event.seat], stand_in=str(event.detail.get("level", "medium")))
+        if not 0 <= event.seat < len(specs):
+            continue
+        if event.kind == "resign":
+            specs[event.seat] = replace(specs[event.seat], stand_in=str(event.detail.get("level", "medium")),
+                                        away=None)
+        elif event.kind == "away":
+            specs[event.seat] = replace(specs[event.seat], away=str(event.detail.get("level", "easy")))
+        elif event.kind == "back":
+            specs[event.seat] = replace(specs[event.seat], away=None)
     return tuple(specs)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 __all__ = ["AWAY_DECISIONS", "DEFAULT_AI_DELAY_S", "DEFAULT_DECISION_TIMEOUT_S", "DEFAULT_TABLES_PER_HOST",
-           "DEFAULT_THREADS", "LOBBY_IDLE_S", "TABLE_DEFAULTS"]
+           "DEFAULT_THREADS", "LOBBY_IDLE_S", "TABLE_DEFAULTS", "TAKEOVER_DECISIONS", "TAKEOVER_LEVEL"]
 
 DEFAULT_DECISION_TIMEOUT_S: Final[float] = 120.0
 """How long the people owing a decision have before the game's timeout agent plays for them."""
@@ -28,6 +28,14 @@ a member cannot squat every channel of a server with lobbies."""
 AWAY_DECISIONS: Final[int] = 3
 """A game whose every person let this many decisions in a row time out, whatever the pace, is
 abandoned: nobody is playing it, and bots playing it out for them would count as a result."""
+
+TAKEOVER_DECISIONS: Final[int] = 2
+"""In a correspondence table, a person who let this many decisions in a row time out is away: the
+table's bot plays their seat until they come back (table option ``takeover_after``). Live tables
+never take a seat over: their people are there, and a timeout plays only what was owed."""
+
+TAKEOVER_LEVEL: Final[str] = "easy"
+"""The level that plays an away person's seat at a table without bot seats (with bot seats: theirs)."""
 
 LOBBY_IDLE_S: Final[float] = 30 * 60.0
 """How long a lobby stays open after its last change (a join, a leave, a bot) when nobody starts it;

@@ -198,6 +198,34 @@ class Play:
             await self._save_snapshot(table)
         return update
 
+    async def bot_takes_over(self, table: Table, seat: int, *, origin: object | None = None) -> None:
+        """A person's seat has just become a bot's (they resigned, or are away): if the seat owes a
+        decision now, the bot makes it at bot speed, and the deadline waits only on the people who
+        still owe. Raises Stale when another process moved the table first."""
+        if seat not in table.owing():
+            return  # its next decision arms the bot's timer like any bot seat's
+        if not table.humans_owing():
+            table.deadline = None
+            self.alarms.book.cancel(table.id, DECISION, REMIND)
+        delay = table.ai_delay_s(self.settings)
+        if delay <= 0:
+            await self.advance(table, [], origin=origin)
+            return
+        due = self.clock.now() + delay
+        await self.repo.set_deadline(table.id, AUTO, due, table.version)
+        self.alarms.arm(StoredTimer(table.id, AUTO, due, table.version))
+
+    async def person_takes_back(self, table: Table, seat: int) -> None:
+        """A person plays their seat again (back from being away): if it owes a decision now (the
+        bot had not made it yet), the decision is theirs, with a deadline of its own unless the
+        window already has one (people choosing together share it)."""
+        if seat not in table.owing() or table.deadline is not None:
+            return
+        due = self.clock.now() + table.timeout_s(self.settings)
+        await self.repo.set_deadline(table.id, DECISION, due, table.window)
+        table.deadline = due
+        self.alarms.arm(StoredTimer(table.id, DECISION, due, table.window))
+
     async def _save_snapshot(self, table: Table) -> None:
         snapshot = snapshot_of(table)
         try:

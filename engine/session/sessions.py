@@ -36,12 +36,12 @@ from typing import Any, ParamSpec, TypeVar
 
 from engine.clock import Clock
 from engine.core import splitmix64
+from engine.session.absence import Absence
 from engine.session.ahead import Ahead
 from engine.session.ai_pool import AiPool
-from engine.session.alarms import REMIND, RETRY_S, Alarms
+from engine.session.alarms import RETRY_S, Alarms
 from engine.session.cache import TableCache
 from engine.session.contract import (
-    AUTO,
     DECISION,
     LOBBY,
     GameSpec,
@@ -105,7 +105,8 @@ class Sessions:
         self.cache = TableCache(repo, self.specs, clock, self.coordinator, self.alarms, self.ahead)
         self.play = Play(self.cache, self.alarms, self.ahead, self.ai, repo, listener, clock, self.settings,
                          self.coordinator)
-        self.timer_work = TimerWork(self.play)
+        self.absence = Absence(self.play)
+        self.timer_work = TimerWork(self.play, self.absence)
         # Play arms timers and the timers' work plays: the work is named to the alarms once both exist.
         self.alarms.serve(self.timer_work)
         self._warming: asyncio.Future[None] | None = None  # the AI workers starting
@@ -404,7 +405,9 @@ class Sessions:
             seat = self._playing_seat(table, user_id)
             if level not in table.spec.agents:
                 raise SessionError("unknown_level", levels=sorted(table.spec.agents))
-            if table.people() == [seat]:
+            if not [p for p in table.present() if p != seat]:
+                # Nobody else plays their own seat (the others resigned, or are away): bots would
+                # play it out to a result nobody played.
                 await self.play.end(table, "cancelled", "everyone_left", origin=origin)
                 return table
             event = SeatEvent(table.version, seat, "resign", {"level": level})
@@ -414,27 +417,32 @@ class Sessions:
                 table.stale = True
                 raise SessionError("resigned") from exc
             table.seat_events.append(event)
-            table.seats[seat] = replace(table.seats[seat], stand_in=level)
+            table.seats[seat] = replace(table.seats[seat], stand_in=level, away=None)
             await self.play.notify(self.listener.resigned(table, seat, origin=origin))
-            if seat in table.owing():
+            try:
                 # The bot takes over the decision the person owed (the timer now waits on the others).
-                if not table.humans_owing():
-                    table.deadline = None
-                    self.timers.cancel(table.id, DECISION, REMIND)
-                try:
-                    if table.ai_delay_s(self.settings) <= 0:
-                        await self.play.advance(table, [], origin=origin)
-                    else:
-                        await self._auto_soon(table)
-                except Stale:
-                    table.stale = True
+                await self.play.bot_takes_over(table, seat, origin=origin)
+            except Stale:
+                table.stale = True
         return table
 
-    async def _auto_soon(self, table: Table) -> None:
-        """Arm (and store) the AI turn of a seat that just became the bot's."""
-        due = self.clock.now() + table.ai_delay_s(self.settings)
-        await self.repo.set_deadline(table.id, AUTO, due, table.version)
-        self.alarms.arm(StoredTimer(table.id, AUTO, due, table.version))
+    @_reachable
+    async def seen(self, table_id: int, user_id: int, *, origin: object | None = None) -> None:
+        """A person did something at a table (a click, a command about it): if a bot plays their
+        seat while they are away, the seat is theirs again (see :mod:`engine.session.absence`).
+        Cheap when it is not so: no lock, no write."""
+        table = self.cache.loaded(table_id)
+        if table is None:
+            try:
+                table = await self.cache.get(table_id)
+            except SessionError:
+                return
+        seat = table.seat_of(user_id)
+        if seat is None or table.seats[seat].away is None:
+            return
+        async with table.lock:
+            await self.cache.sync(table)
+            await self.absence.came_back(table, user_id, origin=origin)
 
     # ------------------------------------------------------------------ servers
 
@@ -475,6 +483,9 @@ class Sessions:
             for _ in range(STALE_RETRIES):
                 await self.cache.sync(table)
                 seat = self._playing_seat(table, user_id)
+                # Back from being away (even by a stale click): the seat is theirs again, this very
+                # decision included when the bot has not made it yet.
+                await self.absence.came_back(table, user_id)
                 if window != table.window:
                     raise SessionError("stale")
                 legal = table.spec.game.legal_actions(table.state, seat)

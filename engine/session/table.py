@@ -86,14 +86,20 @@ class Table:
         return float(self.table_options.get("ai_delay_s", settings.ai_delay_s))
 
     def people(self) -> list[int]:
-        """Return the seats still played by the person who sat there (not resigned)."""
+        """Return the seats still the person's who sat there (not resigned; maybe away)."""
         return [s for s, spec in enumerate(self.seats) if spec.user_id is not None and not spec.resigned]
+
+    def present(self) -> list[int]:
+        """Return the people's seats they play themselves now (not taken over while they are away)."""
+        return [s for s in self.people() if self.seats[s].away is None]
 
     def everyone_away(self, decisions: int) -> bool:
         """Return True when every person at the table let their last ``decisions`` decisions in a
-        row time out (a table where someone still plays goes on)."""
+        row time out, or is away with a bot playing their seat (a table where someone still plays
+        goes on)."""
         people = self.people()
-        return bool(people) and all(self.away.get(seat, 0) >= decisions for seat in people)
+        return bool(people) and all(self.seats[seat].away is not None or self.away.get(seat, 0) >= decisions
+                                    for seat in people)
 
 
 @dataclass
@@ -154,4 +160,9 @@ class Listener(Protocol):
 
     async def resigned(self, table: Table, seat: int, *, origin: object | None) -> None:
         """A person handed their seat to a bot (``table.seats[seat].stand_in``) mid-game."""
+        ...
+
+    async def away(self, table: Table, seat: int, *, origin: object | None) -> None:
+        """A person's seat changed hands for a while: ``table.seat_events[-1]`` says how ("away": the
+        table's bot ``table.seats[seat].away`` plays it now; "back": its person plays it again)."""
         ...

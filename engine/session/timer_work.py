@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.core import CHANCE, resolve_chance
+from engine.session.absence import Absence
 from engine.session.ai_pool import decide
 from engine.session.contract import AUTO, DECISION, RepoUnavailable, SeatEvent, SessionError, Stale
 from engine.session.loading import step
@@ -35,8 +36,9 @@ multi-process chaos test (tests/chaos/harness/kills.py), which turns it on in it
 class TimerWork:
     """The timers' handlers: they work through the play (and its cache) they are given."""
 
-    def __init__(self, play: Play) -> None:
+    def __init__(self, play: Play, absence: Absence) -> None:
         self.play = play
+        self.absence = absence  # seats of people away too long, played by the table's bot
         # The timers' work acts on the same tables, store and bots as the play it goes through:
         # one of each per Sessions, taken from the play rather than passed twice.
         self.cache = play.cache
@@ -74,7 +76,8 @@ class TimerWork:
                 await self.play.notify(self.listener.reminded(table, table.humans_owing()))
 
     async def expire(self, table_id: int, window: int) -> None:
-        """The decision timer ran out: the game's timeout agent plays for every absent human."""
+        """The decision timer ran out: the game's timeout agent plays for every absent human (and a
+        person away too long at a correspondence table is then played by the table's bot)."""
         for _ in range(3):
             table = await self._timer_table(table_id)
             if table is None:
@@ -94,6 +97,9 @@ class TimerWork:
                 try:
                     update = await self.play.advance(table, self._timeout_actions(table, absent), timed_out=absent)
                     self._fired(DECISION, update)
+                    # The decision that timed out was played as always; a person away too long is
+                    # then the bot's from their next decision (correspondence tables only).
+                    await self.absence.take_over(table, self.absence.due(table, absent))
                     return
                 except Stale:
                     table.stale = True  # another process moved first: look again
