@@ -7,7 +7,7 @@ from typing import Any
 
 from cogs.table.controls.lobby import post_summary
 from cogs.table.messages.hub import TableHub
-from cogs.table.messages.text import place_of, seat_label, standings, winner_line
+from cogs.table.messages.text import absence_lines, place_of, seat_label, standings, winner_line
 from engine.incan_gold import GAME
 from engine.incan_gold.history import expeditions
 from engine.session import RepoUnavailable, Table
@@ -26,6 +26,7 @@ async def summary(hub: TableHub, table: Table, result: dict[str, Any]) -> None:
                        score=result["scores"][seat], gems=tn("incan.gems", result["banked"][seat]),
                        artifacts=tn("incan.summary_artifacts", len(arts), artifacts=", ".join(arts)) if arts else ""))
     lines.append(winner_line(table, result))
+    lines += absence_lines(table, hub.bot.sessions.clock.now())
     await post_summary(hub, table, t("incan.summary_title"), lines, picture=await results_picture(hub, table))
 
 

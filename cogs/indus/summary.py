@@ -8,7 +8,7 @@ from typing import Any
 from cogs.indus.words import COLOUR_EMOJI, final_png
 from cogs.table.controls.lobby import post_summary
 from cogs.table.messages.hub import TableHub
-from cogs.table.messages.text import name_of, place_of, seat_label, standings, winner_line
+from cogs.table.messages.text import absence_lines, name_of, place_of, seat_label, standings, winner_line
 from engine.indus import GAME
 from engine.session import Table
 from i18n import t
@@ -39,6 +39,7 @@ async def summary(hub: TableHub, table: Table, result: dict[str, Any]) -> None:
                              name=seat_label(table.seats[seat]),
                              score=scores[seat], ruins=colours, prisoners=result["prisoner_points"][seat]))
     total_lines.append(winner_line(table, result))
+    total_lines += absence_lines(table, hub.bot.sessions.clock.now())
     if sum(1 for s in scores if s == max(scores)) > len(result["winners"]):
         total_lines.append(t("indus.tiebreak"))
     ruins = "\n".join(ruin_lines)

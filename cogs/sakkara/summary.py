@@ -10,7 +10,7 @@ from cogs.sakkara import words
 from cogs.sakkara.words import names
 from cogs.table.controls.lobby import post_summary
 from cogs.table.messages.hub import TableHub
-from cogs.table.messages.text import place_of, seat_label, standings, winner_line
+from cogs.table.messages.text import absence_lines, place_of, seat_label, standings, winner_line
 from engine.sakkara import GAME
 from engine.session import Table
 from i18n import t
@@ -30,6 +30,7 @@ async def summary(hub: TableHub, table: Table, result: dict[str, Any]) -> None:
                        name=seat_label(table.seats[seat]), size=result["scores"][seat],
                        levels=view["levels"][seat], grain=view["grains"][seat]))
     lines.append(winner_line(table, result))
+    lines += absence_lines(table, hub.bot.sessions.clock.now())
     picture = await drawn(final_picture, names(table), view, result)
     await post_summary(hub, table, t("sakkara.summary_title"), lines, picture=picture)
 

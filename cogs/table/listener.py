@@ -105,6 +105,36 @@ class TableListener:
             await hub.story.note(table, table.seat_events[-1], renderer)
             await renderer.refresh(hub, table, answer)
 
+    async def away(self, table: Table, seat: int, *, origin: object | None) -> None:
+        """A person is away (the table's bot plays their seat) or back: a line in the game's log for
+        everyone, the board redrawn (the seat's label says who plays it), and the person told
+        privately: a DM, or a line in the channel naming only them when their DMs are closed."""
+        hub = self.hub
+        renderer = hub.renderer(table)
+        event = table.seat_events[-1]
+        await hub.readers.load(table)
+        await hub.prepare(table)
+        with hub.readers.publicly(table):
+            await hub.story.note(table, event, renderer)
+            await renderer.refresh(hub, table, answer_of(origin))
+        user_id = table.seats[seat].user_id
+        if user_id is None:
+            return
+        url = await hub.link(table)
+        with hub.readers.privately(table, seat):
+            if event.kind == "away":
+                text = t("play.away_you", game=renderer.title(), channel=f"<#{table.channel_id}>", url=url,
+                         level=t(f"level.{event.detail.get('level', 'easy')}").capitalize())
+            else:
+                text = t("play.back_you", game=renderer.title(), channel=f"<#{table.channel_id}>", url=url)
+        if user_id not in hub.private.no_dm:
+            await hub.private.tell(table, seat, "away", text)
+            return
+        # DMs closed: the channel, in a new message that may ping only them (nothing secret in it).
+        await hub.post(table, "away", seat=seat, new=True, content=f"<@{user_id}> {text}",
+                       allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
+                                                                users=[discord.Object(user_id)]))
+
     async def finished(self, table: Table, result: dict[str, Any], *, origin: object | None) -> None:
         """The summary, the rest of the log, and every control of the game closed."""
         hub = self.hub

@@ -36,12 +36,14 @@ class TableCog(commands.GroupCog):
         bot.hub.register(renderer)
 
     async def table_here(self, interaction: discord.Interaction) -> Table:
-        """Return this channel's table of this game, or raise SessionError."""
+        """Return this channel's table of this game, or raise SessionError (a person away who asks is back)."""
         if interaction.guild is None or interaction.channel is None:
             raise SessionError("guild_only")
         table = await self.bot.sessions.table_in(interaction.channel.id)
         if table.spec.name != self.renderer.name:
             raise SessionError("wrong_game", game=table.spec.name)
+        # A command about the table by a person whose seat a bot plays while they are away: it is theirs again.
+        await self.bot.sessions.seen(table.id, interaction.user.id)
         return table
 
     async def lobby(self, interaction: discord.Interaction, op: str) -> None:

@@ -77,8 +77,10 @@ async def table_for(interaction: discord.Interaction, table_id: int) -> Table:
     The id comes from a custom_id, which a modified client can forge: a Cancel naming another
     server's table, pressed where the presser manages the server, must change nothing.
     """
-    table = await hub_of(interaction).bot.sessions.table(table_id)
+    sessions = hub_of(interaction).bot.sessions
+    table = await sessions.table(table_id)
     table.check_place(place_of(interaction), interaction.user.id)
+    await sessions.seen(table.id, interaction.user.id)  # a click of a person away gives them their seat back
     return table
 
 

@@ -140,7 +140,7 @@ class Story:
         await self._add(table, story, lines, (table.version, notes))
 
     async def note(self, table: Table, event: SeatEvent, narrator: Narrator) -> None:
-        """Add the line of a seat event that came without actions (a resignation)."""
+        """Add the line of a seat event that came without actions (a resignation, a person away or back)."""
         story = await self._load(table, (table.version, len(table.seat_events) - 1), narrator)
         await self._add(table, story, [self._note_line(table, event, narrator, [])],
                         (table.version, len(table.seat_events)))
@@ -198,6 +198,11 @@ class Story:
         if event.kind == "resign":
             level = t(f"level.{event.detail.get('level', 'easy')}").capitalize()
             return t("play.resigned_log", name=name_of(seat), level=level)
+        if event.kind == "away":
+            level = t(f"level.{event.detail.get('level', 'easy')}").capitalize()
+            return t("play.away_log", name=name_of(seat), level=level)
+        if event.kind == "back":
+            return t("play.back_log", name=name_of(seat))
         return t("play.timed_out", names=name_of(seat), label=narrator.timeout_label(events))
 
     async def _load(self, table: Table, start: Position, narrator: Narrator) -> _Log:

@@ -16,14 +16,15 @@ from typing import Any
 
 import discord
 
-from engine.session import SeatSpec, Table
+from engine.session import SeatSpec, Table, bot_seconds
 from engine.session.options import DEFAULT_DECISION_TIMEOUT_S
 from engine.session.pace import CORRESPONDENCE, pace_of
 from i18n import t, tn
 from i18n.names import visible
 
-__all__ = ["deadline_line", "decision_time", "duration", "escape", "jump_url", "name_of", "pace_line", "pace_text",
-           "place_of", "player_name", "seat_label", "seat_names", "standings", "when", "winner_line"]
+__all__ = ["absence_lines", "deadline_line", "decision_time", "duration", "escape", "jump_url", "name_of",
+           "pace_line", "pace_text", "place_of", "player_name", "seat_label", "seat_names", "standings", "when",
+           "winner_line"]
 
 FSI, PDI = "\u2068", "\u2069"
 """First-strong isolate and its end: a right-to-left name between them keeps to itself."""
@@ -73,10 +74,19 @@ def winner_line(table: Table, result: dict[str, Any]) -> str:
 
 
 def seat_label(seat: SeatSpec) -> str:
-    """Return how a seat is named at the table: bots tagged, a resigned person's seat as its bot."""
+    """Return how a seat is named at the table: bots tagged, a resigned or away person's seat as its bot."""
     if seat.resigned:
         return t("play.stand_in", level=t(f"level.{seat.stand_in}").capitalize(), name=name_of(seat))
+    if seat.away is not None:
+        return t("play.away_stand_in", level=t(f"level.{seat.away}").capitalize(), name=name_of(seat))
     return f"🤖 {name_of(seat)}" if seat.is_ai else name_of(seat)
+
+
+def absence_lines(table: Table, now: float) -> list[str]:
+    """Return the standings' lines saying which seats a bot played while their person was away, and
+    for how long (none when nobody was away)."""
+    return [t("play.bot_played", name=name_of(table.seats[seat]), time=duration(seconds))
+            for seat, seconds in sorted(bot_seconds(table.seat_events, now).items())]
 
 
 def seat_names(table: Table, seats: Sequence[int]) -> str:
