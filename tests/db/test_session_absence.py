@@ -238,3 +238,38 @@ def test_bot_seconds_counts_every_stretch_until_back_or_the_end():
                  SeatEvent(12, 1, "away", {"level": "easy", "at": 1000.0}), SeatEvent(12, 2, "timeout")]
     assert bot_seconds(stretches, 1600.0) == {1: 900.0}
     assert bot_seconds([SeatEvent(3, 0, "timeout")], 50.0) == {}
+
+
+async def test_in_incan_gold_the_bot_chooses_for_the_away_seat_while_the_others_keep_their_deadline(store):
+    clock = ManualClock()
+    sessions, _ = make(store, clock)
+    table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN, table_options={"decision_timeout_s": DAY})
+    await sessions.join(table.id, BO)
+    await sessions.join(table.id, CY)
+    await sessions.start(table.id, ANN.user_id or 0, seed=5)
+    bo = BO.user_id or 0
+    seat = table.seat_of(bo)
+    assert seat is not None
+    others = [ANN.user_id or 0, CY.user_id or 0]
+
+    async def play_on(done: Any) -> None:
+        """Ann and Cy take the torch whenever they owe, Bo lets his decisions run out."""
+        for _ in range(200):
+            if done() or table.status != "playing":
+                return
+            present = [s for s in table.humans_owing() if table.seats[s].user_id in others]
+            if present:
+                await sessions.act(table.id, table.seats[present[0]].user_id or 0, table.window, "torch")
+            else:
+                await clock.advance(DAY + 1 if table.humans_owing() else BOT_DELAY)
+        raise AssertionError("the game never got there")
+
+    await play_on(lambda: table.seats[seat].away is not None)
+    assert len(events(table, "timeout")) >= TAKEOVER_DECISIONS and table.seats[seat].away == "easy"
+    # A new expedition's choice: Bo's is the bot's, Ann and Cy keep the window's day.
+    await play_on(lambda: seat in table.owing() and len(table.humans_owing()) == 2)
+    assert seat not in table.humans_owing()
+    deadline = table.deadline
+    assert deadline is not None and deadline > clock.now() + DAY / 2
+    await clock.advance(BOT_DELAY)
+    assert seat not in table.owing() and len(table.humans_owing()) == 2 and table.deadline == deadline

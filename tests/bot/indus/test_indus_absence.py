@@ -131,3 +131,12 @@ async def test_a_player_with_closed_dms_is_told_in_the_channel_naming_only_them(
     allowed = sent.payload["allowed_mentions"]  # it may ping Bo, and nobody else
     assert [int(u) for u in allowed["users"]] == [bo.id] and not allowed.get("parse")
     await fake.stop(bot)
+
+
+async def test_a_command_in_the_tables_channel_takes_the_seat_back(fake, table, store: Store, clock, people):
+    bo = people[1]
+    bot, game, seat = await bo_away(fake, table, store, clock, people)
+    rec = await fake.slash(bo, table, "indus status", {})
+    assert rec.ephemeral and game.seats[seat].away is None
+    assert [e.kind for e in game.seat_events][-1] == "back"
+    await fake.stop(bot)
