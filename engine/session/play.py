@@ -205,8 +205,11 @@ class Play:
         if seat not in table.owing():
             return  # its next decision arms the bot's timer like any bot seat's
         if not table.humans_owing():
+            # Nobody waits on the deadline any more: forgotten here and in the store, so a restart
+            # neither shows it nor arms it (a person coming back gets one of their own).
             table.deadline = None
             self.alarms.book.cancel(table.id, DECISION, REMIND)
+            await self.repo.clear_deadline(table.id, DECISION)
         delay = table.ai_delay_s(self.settings)
         if delay <= 0:
             await self.advance(table, [], origin=origin)

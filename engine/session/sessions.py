@@ -430,7 +430,8 @@ class Sessions:
     async def seen(self, table_id: int, user_id: int, *, origin: object | None = None) -> None:
         """A person did something at a table (a click, a command about it): if a bot plays their
         seat while they are away, the seat is theirs again (see :mod:`engine.session.absence`).
-        Cheap when it is not so: no lock, no write."""
+        Cheap when it is not so: no lock, no write, no read of a table the caller has just looked
+        up (the cogs call it right after :meth:`table` or :meth:`table_in`, which bring it up to date)."""
         table = self.cache.loaded(table_id)
         if table is None:
             try:

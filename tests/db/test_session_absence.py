@@ -273,3 +273,33 @@ async def test_in_incan_gold_the_bot_chooses_for_the_away_seat_while_the_others_
     assert deadline is not None and deadline > clock.now() + DAY / 2
     await clock.advance(BOT_DELAY)
     assert seat not in table.owing() and len(table.humans_owing()) == 2 and table.deadline == deadline
+
+
+async def test_a_restart_while_the_bot_owes_the_away_seats_turn_shows_and_arms_no_deadline(store):
+    clock = ManualClock()
+    sessions, _ = make(store, clock)
+    table = await indus(sessions)
+    seat = await bo_away(sessions, table, clock)
+    assert table.humans_owing() == []
+    assert (DECISION, table.window) not in {(d.kind, d.version) for d in await store.deadlines(table.id)}
+    await sessions.close()
+    again, _ = make(store, clock)
+    await again.open()
+    loaded = await again.table(table.id)
+    assert loaded.deadline is None and seat in loaded.owing()
+    await again.seen(table.id, BO.user_id or 0)  # back: a day of his own for the turn the bot had not played
+    assert loaded.deadline is not None and loaded.deadline > clock.now() + DAY - 10
+    await again.close()
+
+
+async def test_a_seat_that_becomes_the_bots_mid_decision_leaves_no_stored_deadline_behind(store):
+    """Resigning (like being taken over) while owing: nobody waits on that deadline any more, so a
+    restart must neither show it nor fire it."""
+    clock = ManualClock()
+    sessions, _ = make(store, clock)
+    table = await indus(sessions)
+    [seat] = table.humans_owing()
+    assert (DECISION, table.window) in {(d.kind, d.version) for d in await store.deadlines(table.id)}
+    await sessions.resign(table.id, table.seats[seat].user_id or 0, "easy")
+    assert table.deadline is None
+    assert (DECISION, table.window) not in {(d.kind, d.version) for d in await store.deadlines(table.id)}
