@@ -85,7 +85,8 @@ def seat_label(seat: SeatSpec) -> str:
 def absence_lines(table: Table, now: float) -> list[str]:
     """Return the standings' lines saying which seats a bot played while their person was away, and
     for how long (none when nobody was away)."""
-    return [t("play.bot_played", name=name_of(table.seats[seat]), time=duration(seconds))
+    # To the minute: how long a bot played for someone is read in hours and days, not seconds.
+    return [t("play.bot_played", name=name_of(table.seats[seat]), time=duration(max(60.0, round(seconds / 60) * 60)))
             for seat, seconds in sorted(bot_seconds(table.seat_events, now).items())]
 
 
