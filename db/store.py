@@ -37,6 +37,7 @@ from db.errors import (
 )
 from db.locales import LocaleRecords
 from db.play import PlayRecords
+from db.player_settings import PlayerSettingRecords
 from db.plumbing import Clock, utc_now
 from db.records import ActionRow, DeadlineRow, GameLog, GameRow, NewSeat, SeatRow, SnapshotRow, TableLoad, TableTail
 from db.settings import SettingsRecords
@@ -53,7 +54,8 @@ def _placeholders(count: int) -> str:
     return ", ".join("?" * count)
 
 
-class Store(PlayRecords, SideRows, LocaleRecords, SettingsRecords, TableRecords, CommandSyncRecords, ClosedDmRecords):
+class Store(PlayRecords, SideRows, LocaleRecords, SettingsRecords, TableRecords, CommandSyncRecords, ClosedDmRecords,
+            PlayerSettingRecords):
     """The bot's repository; open with ``await Store.open(path)`` or ``await Store.connect(url)``."""
 
     def __init__(self, backend: Backend, clock: Clock = utc_now) -> None:

@@ -9,6 +9,8 @@
   when there is none), so a restart neither posts a batch twice nor drops one.
 - **Open messages**: which of the bot's recorded messages still carry controls, so closing them
   (after an expedition, a turn, the end, a cancel, a restart) edits each message once.
+- **Running tables** of a server (``/tables``) and of a player on every server (``/games``;
+  through the index of seats by user).
 (Server settings are :mod:`db.settings`.) :class:`TableRecords` is a part of :class:`db.store.Store`
 (it uses the store's backend); its records are defined here.
 """
@@ -186,7 +188,7 @@ class TableRecords(StoreBase):
             )
         return [MessageRow.decode(tuple(row)) for row in rows]
 
-    # ------------------------------------------------------------------ a server's tables
+    # ------------------------------------------------------------------ a server's tables, a player's tables
 
     async def active_games_in(self, guild_id: int) -> list[tuple[int, str, int, str]]:
         """Return (game id, game, channel id, status) of a server's tables in the lobby or playing."""
@@ -195,3 +197,13 @@ class TableRecords(StoreBase):
                 "SELECT id, game, channel_id, status FROM games WHERE guild_id = ?"
                 " AND status IN ('lobby', 'playing') ORDER BY id", (guild_id,))
         return [(int(r[0]), str(r[1]), int(r[2]), str(r[3])) for r in rows]
+
+    async def active_games_of(self, user_id: int) -> list[int]:
+        """Return the ids of the tables in the lobby or playing where the user sits, on every
+        server, oldest first (through the index ``seats_by_user``: no other table's seats are read)."""
+        check_int64(user_id, "user_id")
+        async with self._read() as db:
+            rows = await db.fetch(
+                "SELECT g.id FROM seats AS s JOIN games AS g ON g.id = s.game_id"
+                " WHERE s.user_id = ? AND g.status IN ('lobby', 'playing') ORDER BY g.id", (user_id,))
+        return [int(r[0]) for r in rows]
