@@ -209,6 +209,10 @@ class StoreRepository:
         """Return the ids of a server's active tables."""
         return [row[0] for row in await self._call(lambda: self.store.active_games_in(guild_id))]
 
+    async def active_of_user(self, user_id: int) -> list[int]:
+        """Return the ids of a user's active tables on every server."""
+        return await self._call(lambda: self.store.active_games_of(user_id))
+
     # ------------------------------------------------------------------ for the hub (not the session)
 
     async def actions(self, table_id: int, upto: int) -> list[tuple[int, Any]]:

@@ -322,6 +322,10 @@ class Repository(Protocol):
         """Return the ids of a server's tables in the lobby or playing."""
         ...
 
+    async def active_of_user(self, user_id: int) -> list[int]:
+        """Return the ids of the tables in the lobby or playing where a user sits, on every server."""
+        ...
+
 
 # --------------------------------------------------------------------------- game registry
 
@@ -351,6 +355,10 @@ class GameSpec:
     forced: Callable[[Any, int], Any] = _never_forced
     """Returns the action the session plays for ``seat`` without asking, or None: only where the
     game's rules allow it (Sakkara, answer 2: a single legal action). It is logged like a click."""
+    deciding: Callable[[Any], int] | None = None
+    """For a game whose seats decide at once and in secret (Incan Gold): how many seats decide in
+    the state's current window (public: the board counts them). Who still owes a decision there is
+    secret and never shown. None: one seat moves at a time, and whose turn it is is public."""
 
     @property
     def name(self) -> str:

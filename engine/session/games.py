@@ -27,6 +27,11 @@ def _incan_turn(state: Any) -> tuple[int, int]:
     return state.round, len(state.path)
 
 
+def _incan_deciding(state: Any) -> int:
+    """Incan Gold's explorers deciding now: everyone still inside the temple, while a card waits."""
+    return sum(1 for inside in state.inside if inside) if state.phase == "decide" else 0
+
+
 def _indus_turn(state: Any) -> int:
     """Indus's turn in progress (turns begun; a seat may take two in a row when the others have
     nothing left, so the seat alone does not name it)."""
@@ -35,7 +40,7 @@ def _indus_turn(state: Any) -> int:
 
 SPECS: dict[str, GameSpec] = {
     "incan_gold": GameSpec(INCAN_GOLD, incan_ai.AGENTS, _return_to_camp, "returned to camp",
-                           min_players=2, max_players=8, turn_of=_incan_turn),
+                           min_players=2, max_players=8, turn_of=_incan_turn, deciding=_incan_deciding),
     # Sequential games: the Easy AI plays the absent player's whole turn (labelled as such).
     "sakkara": GameSpec(SAKKARA, sakkara_ai.AGENTS, sakkara_ai.easy, "the Easy bot played their turn",
                         min_players=SAKKARA.min_players, max_players=SAKKARA.max_players,

@@ -468,6 +468,21 @@ class Sessions:
                 continue  # ended meanwhile
         return tables
 
+    @_reachable
+    async def active_of_player(self, user_id: int) -> list[Table]:
+        """Return the tables in the lobby or playing where a person sits (and plays their seat
+        themselves: a resigned seat is the bot's), on every server, oldest first (loaded on demand)."""
+        tables = []
+        for table_id in await self.repo.active_of_user(user_id):
+            try:
+                table = await self.cache.get(table_id)
+            except SessionError:
+                continue  # ended meanwhile
+            seat = table.seat_of(user_id)
+            if table.status in ("lobby", "playing") and seat is not None and not table.seats[seat].resigned:
+                tables.append(table)
+        return tables
+
     # ------------------------------------------------------------------ play
 
     @_reachable
