@@ -45,7 +45,8 @@ from wiring.coordination import coordinator_for
 from wiring.storage import StoreRepository
 
 EXTENSIONS: tuple[str, ...] = ("cogs.incan_gold.cog", "cogs.sakkara.cog", "cogs.indus.cog", "cogs.leaderboard.cog",
-                              "cogs.settings.cog", "cogs.help.cog", "cogs.server_tables.cog")
+                              "cogs.settings.cog", "cogs.help.cog", "cogs.server_tables.cog", "cogs.notify.cog",
+                              "cogs.my_games.cog")
 """Every cog the bot loads, in order."""
 
 log = logging.getLogger("temple_table")

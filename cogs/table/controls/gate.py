@@ -126,9 +126,14 @@ def _value_fits(param: app_commands.Parameter, value: Any) -> bool:
 
 
 def _guild_only(command: app_commands.Command[Any, ..., Any]) -> bool:
+    """Return True when the command is for servers only: ``guild_only``, or contexts that leave out
+    the DM with the bot (``/notify`` and ``/games`` declare theirs with the DM included)."""
     node: app_commands.Command[Any, ..., Any] | app_commands.Group | None = command
     while node is not None:
         if node.guild_only:
+            return True
+        contexts = node.allowed_contexts
+        if contexts is not None and not contexts.dm_channel:
             return True
         node = node.parent
     return False

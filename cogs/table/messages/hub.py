@@ -6,9 +6,10 @@ restart) through the one path of every table message, which answers a click with
 the message it pressed (:mod:`cogs.table.answer`), and holds each game's :class:`Renderer`. It owns
 the parts it hands what they need: the message book (:mod:`cogs.table.messages.book`), the private channel
 (DM prompts and notes, :mod:`cogs.table.messages.private`), the closer (:mod:`cogs.table.messages.closing`), the
-outbox, the panels, the readers and the story. The session's listener is
-:class:`cogs.table.listener.TableListener`; the lobby is drawn in :mod:`cogs.table.controls.lobby`, the
-buttons are in :mod:`cogs.table.controls.buttons`. No rule lives here: legality is the session's and engine's.
+outbox, the panels, the readers, the players' notification choices (:mod:`cogs.table.messages.reach`)
+and the story. The session's listener is :class:`cogs.table.listener.TableListener`; the lobby is drawn
+in :mod:`cogs.table.controls.lobby`, the buttons are in :mod:`cogs.table.controls.buttons`. No rule
+lives here: legality is the session's and engine's.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from cogs.table.messages.notices import TurnNotices
 from cogs.table.messages.outbox import BucketKey, Outbox, Plan, RestBudget, Run
 from cogs.table.messages.panels import Panels
 from cogs.table.messages.private import PrivateChannel
+from cogs.table.messages.reach import NotifyChoices
 from cogs.table.messages.readers import Readers
 from cogs.table.messages.recorded import HubRecords
 from cogs.table.messages.story import Story
@@ -156,6 +158,8 @@ class TableHub:
             # The session's clock (the world's time: tests move it, as they move the game's timers);
             # the sessions are made after the hub.
             now=lambda: bot.sessions.clock.now(), lookup=self.message_ref, show=self.show)
+        # How each player chose to be told a decision is theirs (/notify), on the session's clock.
+        self.notify_choices = NotifyChoices(store, now=lambda: bot.sessions.clock.now())
         self.closer = Closer(
             bot, self.book, repo, self.readers, prepare=self.prepare, lookup=self.message_ref, post=self.post,
             private=self.private, board_kind=lambda table: self.renderer(table).board_kind(table),

@@ -1,0 +1,1 @@
+"""``/games``: every running table a player sits at, on every server."""
