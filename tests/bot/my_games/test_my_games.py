@@ -109,7 +109,7 @@ async def test_a_table_not_in_memory_is_loaded_through_the_session(fake, table, 
 
 
 async def test_a_long_list_keeps_within_discords_limit(fake, table, store, clock):
-    ann, bo = fake.user("Ann"), fake.user("Bo")
+    ann = fake.user("Ann")
     bot = await start_bot(fake, store, clock)
     await bot.sessions.set_server_setting(fake.guild_id, "tables_per_host", 50)
     lobbies = []

@@ -23,7 +23,8 @@ async def test_show_set_and_show_again_in_a_server_and_in_a_dm(fake, table, stor
     shown = answer(fake, ann)
     assert "You have not chosen" in shown and "/notify" in shown and DEFAULT in shown
     await fake.slash(ann, table, "notify", {"how": "mention"})
-    assert "Done." in answer(fake, ann) and "a new message in the game's channel that names only you" in answer(fake, ann)
+    done = answer(fake, ann)
+    assert "Done." in done and "a new message in the game's channel that names only you" in done
     assert await bot.hub.notify_choices.how(ann.id) == "mention"
     dm = fake.dm_channel(ann)
     await fake.slash(ann, dm, "notify", {})  # the same choice from a DM: it is the same on every server
