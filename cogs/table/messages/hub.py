@@ -150,7 +150,9 @@ class TableHub:
         self.renderers: dict[str, Renderer] = {}
         self.readers = Readers(bot, store)  # who reads which language (players' locales stored)
         self.outbox = Outbox(budget)  # every rate-limited call goes through it
-        self.panels = Panels()  # private prompts redrawn through their player's latest click
+        # Private prompts redrawn through their player's latest click, while its token lives (on the
+        # session's clock, the world's time: tests move it as the fake Discord moves its own).
+        self.panels = Panels(now=lambda: bot.sessions.clock.now())
         self.book = MessageBook(store, repo)  # the bot's messages: where, open or not, what they show
         self.story = Story(bot, repo, self.outbox)  # every game's log, on its board and in its thread
         self.private = PrivateChannel(

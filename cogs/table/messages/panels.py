@@ -7,6 +7,12 @@ interaction whose token edits that message (``edit_original_response``) for 15 m
 an interaction endpoint that Discord exempts from the bot's rate limits. :class:`Panels`
 remembers, per message, the latest click on it (and, per table and player, their ephemeral
 prompt), and redraws through it while the token lives.
+
+A panel left open longer keeps working: a click on it is a new interaction with a fresh token,
+answered by redrawing the panel it pressed, and from then on that click is the one to redraw it
+through (and to show the player's private notes on). The token's age is measured on the world's
+clock (the session's, which tests move as the fake Discord moves its own): a token Discord
+expired is never tried, since each try would be an invalid request (401).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 import logging
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -32,7 +39,8 @@ _TABLE_OF = re.compile(r"^[a-z:]+?:(\d{1,18})(?::|$)")  # every table control: "
 class Panels:
     """The latest click on each private prompt, whose token redraws it while it lives."""
 
-    def __init__(self) -> None:
+    def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
+        self.now = now  # seconds; the hub passes the session's clock
         self._by_message: dict[int, tuple[discord.Interaction, float]] = {}  # message id -> (click, when)
         self._ephemeral: dict[tuple[int, int], int] = {}  # (table id, user id) -> their ephemeral prompt
         self._replies: dict[tuple[int, int], tuple[discord.Interaction, float]] = {}
@@ -47,7 +55,7 @@ class Panels:
         ephemeral = message.flags.ephemeral
         if not ephemeral and interaction.guild_id is not None:
             return  # a public message: edited by the click's own response or by REST
-        now = time.monotonic()
+        now = self.now()
         self._by_message.pop(message.id, None)  # re-inserted last: the dict stays oldest first
         self._by_message[message.id] = (interaction, now)
         if ephemeral:
@@ -60,19 +68,25 @@ class Panels:
     def replied(self, table_id: int, interaction: discord.Interaction) -> None:
         """Note that ``interaction`` was answered by a private reply (its original response), so that
         reply can be redrawn later (e.g. what a camper banked, once the choices are revealed)."""
-        self._replies[(table_id, interaction.user.id)] = (interaction, time.monotonic())
+        self._replies[(table_id, interaction.user.id)] = (interaction, self.now())
 
     async def redraw_reply(self, table_id: int, user_id: int, fields: dict[str, Any]) -> bool:
-        """Redraw the player's latest private reply of this table; False when none can be."""
-        entry = self._replies.get((table_id, user_id))
-        if entry is None or time.monotonic() - entry[1] >= TOKEN_LIFE_S:
-            self._replies.pop((table_id, user_id), None)
+        """Redraw the player's latest private answer of this table: the reply to their press on a
+        public message, or their private panel if they pressed it since (a panel pressed after the
+        reply's token expired is redrawn through that newer click); False when none can be."""
+        key = (table_id, user_id)
+        panel = self._ephemeral.get(key)
+        candidates = [self._replies.get(key), self._by_message.get(panel) if panel is not None else None]
+        usable = [entry for entry in candidates if entry is not None and self._usable(entry)]
+        if not usable:
+            self._replies.pop(key, None)
             return False
+        interaction = max(usable, key=lambda entry: entry[1])[0]
         try:
-            await entry[0].edit_original_response(**fields)
+            await interaction.edit_original_response(**fields)
         except discord.HTTPException as exc:
             log.info("a private reply could not be redrawn (%s)", exc.status)
-            self._replies.pop((table_id, user_id), None)
+            self._replies.pop(key, None)
             return False
         return True
 
@@ -87,12 +101,12 @@ class Panels:
     def live(self, message_id: int) -> bool:
         """Return True when a click on the message can still redraw it."""
         entry = self._by_message.get(message_id)
-        return entry is not None and time.monotonic() - entry[1] < TOKEN_LIFE_S
+        return entry is not None and self._usable(entry)
 
     async def redraw(self, message_id: int, fields: dict[str, Any]) -> bool:
         """Show ``fields`` on the message through its latest click; False when that is not possible."""
         entry = self._by_message.get(message_id)
-        if entry is None or time.monotonic() - entry[1] >= TOKEN_LIFE_S:
+        if entry is None or not self._usable(entry):
             return False
         interaction = entry[0]
         try:
@@ -105,6 +119,13 @@ class Panels:
                     item.reset()
             return False
         return True
+
+    def _usable(self, entry: tuple[discord.Interaction, float]) -> bool:
+        """Return True when a click's token can edit its message now: younger than
+        :data:`TOKEN_LIFE_S`, and already answered (a click still being handled is answered by its
+        own callback, with what is latest; its token edits nothing before that: 404)."""
+        interaction, at = entry
+        return self.now() - at < TOKEN_LIFE_S and interaction.response.is_done()
 
     def _forget_before(self, cutoff: float) -> None:
         stale = []
