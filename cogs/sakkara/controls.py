@@ -32,7 +32,7 @@ from cogs.sakkara.words import (
     worker_name,
 )
 from cogs.table.answer import Answer, acknowledged_while_drawing
-from cogs.table.controls.buttons import ActButton, ActSelect, control_for, guarded, refuse, table_for
+from cogs.table.controls.buttons import ActButton, ActSelect, control_for, guarded, refuse_press, table_for
 from cogs.table.messages.attach import board_file
 from cogs.table.messages.hub import TableHub
 from cogs.table.messages.text import deadline_line, name_of
@@ -112,7 +112,7 @@ async def navigate(interaction: discord.Interaction, table_id: int, window: int,
             raise SessionError("stale")
         embed, view = prompt_at(table, seat, group)
     except SessionError as exc:
-        await refuse(interaction, exc)
+        await refuse_press(interaction, table_id, exc)
         return
     await interaction.response.edit_message(embed=embed, view=view)
 

@@ -30,7 +30,7 @@ from i18n.names import visible
 
 __all__ = ["DYNAMIC_ITEMS", "ActButton", "ActSelect", "PeekButton", "act_and_confirm", "as_seat", "can_manage",
            "confirm_move", "control_for", "decode_action", "encode_action", "guarded", "hub_of", "place_of", "refuse",
-           "reply", "table_for"]
+           "refuse_press", "reply", "table_for"]
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +44,22 @@ async def refuse(interaction: discord.Interaction, error: SessionError, command:
     text = t(f"error.{error.code}", interaction.locale.value, command=command,
              **{k: (", ".join(v) if isinstance(v, list) else v) for k, v in error.details.items()})
     await reply(interaction, text)
+
+
+async def refuse_press(interaction: discord.Interaction, table_id: int, error: SessionError) -> None:
+    """Refuse a press privately. A stale press on a private panel (an ephemeral prompt, perhaps
+    opened long ago: its click is a new interaction, with a fresh token) is answered with that
+    panel redrawn as the game stands now, the refusal on top: a fresh panel to act on."""
+    hub = hub_of(interaction)
+    message = interaction.message
+    table = hub.bot.sessions.loaded(table_id)
+    seat = None if table is None else table.seat_of(interaction.user.id)
+    if (error.code == "stale" and message is not None and message.flags.ephemeral and table is not None
+            and seat is not None and table.status == "playing" and not interaction.response.is_done()):
+        embed, view = hub.renderer(table).prompt(hub, table, seat)
+        await interaction.response.edit_message(content=t("error.stale"), embed=embed, view=view)
+        return
+    await refuse(interaction, error)
 
 
 async def reply(interaction: discord.Interaction, text: str | None, **fields: Any) -> None:
@@ -192,7 +208,7 @@ async def act_and_confirm(interaction: discord.Interaction, table_id: int, windo
         except SessionError as exc:
             answer.stop_guard()
             await answer.settled()
-            await refuse(interaction, exc)
+            await refuse_press(interaction, table_id, exc)
             return
         await confirm_move(hub, interaction, answer, update)
 

@@ -195,7 +195,8 @@ async def test_refusals_are_private_and_change_nothing(fake, table, store, clock
         await decide(fake, game, user, "torch")
     moved = game.version
     rec = await fake.click(bo, stale, act_id(stale, "camp"))
-    assert rec.replies[-1].ephemeral and "That choice is over" in rec.replies[-1].render()
+    # Refused on the stale prompt itself, redrawn as the game stands now (the next card's choice).
+    assert rec.callbacks == [7] and "That choice is over" in stale.render() and act_id(stale, "camp")
     assert game.version == moved
     assert len(await store.actions(game.id)) == moved
     await fake.stop(bot)

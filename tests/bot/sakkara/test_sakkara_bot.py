@@ -297,7 +297,8 @@ async def test_refusals_are_private_and_change_nothing(fake, table, store, clock
     await perform(fake, mover, first, action)
     assert game.version == version + 1
     rec = await perform(fake, mover, second, action)
-    assert rec.replies[-1].ephemeral and "That choice is over" in rec.replies[-1].render()
+    # Refused on the stale prompt itself, redrawn as the game stands now (a fresh one to act on).
+    assert rec.callbacks == [7] and second.ephemeral and "That choice is over" in second.render()
     assert game.version == version + 1 and len(await store.actions(game.id)) == version + 1
     await fake.stop(bot)
 
@@ -407,6 +408,7 @@ async def test_a_stale_sub_menu_is_refused_privately(fake, table, store, clock, 
     version = game.version
     value = stale.component(opener).get("options", [{}])[0].get("value")
     rec = await (fake.click(ann, stale, opener) if value is None else fake.select(ann, stale, opener, [value]))
-    assert rec.replies[-1].ephemeral and "That choice is over" in rec.replies[-1].render()
+    # Refused on the stale prompt itself, redrawn as the game stands now (a fresh one to act on).
+    assert rec.callbacks == [7] and "That choice is over" in stale.render()
     assert game.version == version
     await fake.stop(bot)
