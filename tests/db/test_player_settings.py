@@ -31,12 +31,14 @@ async def test_bad_choices_and_user_ids_are_refused_and_write_nothing(store: Sto
     assert await store.notify_choice(101) is None
 
 
-async def test_a_notify_choice_survives_a_reopen(db_path: Path):
-    first = await Store.open(db_path)
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+async def test_a_notify_choice_survives_a_reopen(request: pytest.FixtureRequest, db_path: Path, backend: str):
+    url = f"sqlite:///{db_path}" if backend == "sqlite" else request.getfixturevalue("pg_server").new_database()
+    first = await Store.connect(url)
     await first.set_notify_choice(70, "mention")
     await first.close()
-    second = await Store.open(db_path)
-    assert await second.notify_choice(70) == "mention"
+    second = await Store.connect(url)  # a restart: a new process reads what the last one kept
+    assert await second.notify_choice(70) == "mention" and await second.notify_choice(71) is None
     await second.close()
 
 
