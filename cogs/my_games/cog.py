@@ -15,9 +15,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.table.commands.translator import localised_name
 from cogs.table.controls.buttons import refuse, reply
 from cogs.table.messages.hub import TableBot, TableHub
+from cogs.table.messages.listing import link_text, new_table_commands
 from cogs.table.messages.text import player_name, seat_names, when
 from engine.session import SessionError, Table
 from i18n import t, tn
@@ -65,8 +65,7 @@ async def line(hub: TableHub, table: Table, user_id: int) -> str:
     turn = turn_text(table, user_id)
     if waits_for(table, user_id) and table.deadline is not None:
         turn = f"{turn} — {t('games.deadline', when=when(table.deadline))}"
-    kind = "lobby" if table.status == "lobby" else None
-    link = f"[{t('tables.link')}]({await hub.link(table, kind)})"
+    link = await link_text(hub, table, "lobby" if table.status == "lobby" else None)
     return t("games.line", game=hub.renderer(table).title(), server=server, channel=f"<#{table.channel_id}>",
              turn=turn, link=link)
 
@@ -75,8 +74,7 @@ async def games_embed(hub: TableHub, tables: list[Table], user_id: int) -> disco
     """Return the player's list, within Discord's limit (the rest counted as "and N more")."""
     embed = discord.Embed(title=t("games.title"), colour=discord.Colour.gold())
     if not tables:
-        news = ", ".join(f"`/{localised_name(f'{group} new')}`" for group in ("incan", "sakkara", "indus"))
-        embed.description = t("games.none", commands=news)
+        embed.description = t("games.none", commands=new_table_commands())
         return embed
     listed = order(tables, user_id)
     lines: list[str] = []
