@@ -125,3 +125,29 @@ async def test_a_guild_command_crafted_in_a_dm_is_refused(fake, store, clock, an
     rec = await fake.craft_slash(ann, fake.dm_channel(ann), "incan new", {})
     assert rec.acknowledged and "server channels" in answer(fake, ann)
     await fake.stop(bot)
+
+
+def test_a_command_whose_contexts_leave_out_dms_is_guild_only_for_the_gate():
+    """/notify and /games declare their contexts with the DM included; a command declared for
+    servers only through its contexts (not the guild_only flag) is refused from a DM all the same."""
+    from discord import app_commands
+
+    from cogs.table.controls.gate import _guild_only
+
+    @app_commands.command(name="servers", description="only in servers")
+    @app_commands.allowed_contexts(guilds=True, dms=False)
+    async def servers(interaction) -> None: ...
+
+    @app_commands.command(name="anywhere", description="in servers and DMs")
+    @app_commands.allowed_contexts(guilds=True, dms=True)
+    async def anywhere(interaction) -> None: ...
+
+    assert _guild_only(servers) and not _guild_only(anywhere)
+
+
+async def test_the_players_own_commands_work_from_a_dm(fake, store, clock, ann):
+    bot = await start_bot(fake, store, clock)
+    for command in ("games", "notify"):
+        rec = await fake.slash(ann, fake.dm_channel(ann), command, {})  # the fake refuses what Discord would
+        assert rec.acknowledged and "server channels" not in answer(fake, ann)
+    await fake.stop(bot)
