@@ -48,7 +48,9 @@ def help_embed(tree: app_commands.CommandTree[TableBot], game: str | None) -> di
                         inline=False)
         embed.add_field(name=t("help.more_title"), value=t(
             "help.more", rules=f"`/{localised_name('incan rules')}`", leaderboard="`/leaderboard`",
-            settings=f"`/{localised_name('settings language')}`", help="`/help`"), inline=False)
+            settings=f"`/{localised_name('settings language')}`", help="`/help`")
+            + "\n" + t("help.yours", games=f"`/{localised_name('games')}`", notify=f"`/{localised_name('notify')}`"),
+            inline=False)
         return embed
     group = dict(GAMES)[game]
     embed.description = t(f"help.game.{game}")

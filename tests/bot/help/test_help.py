@@ -24,6 +24,7 @@ async def test_help_lists_every_game_and_how_to_open_a_table(fake, table, store,
         assert name in text
     for group in ("incan", "sakkara", "indus"):
         assert f"/{group} new" in text
+    assert "`/games`" in text and "`/notify`" in text  # the player's own commands
     await fake.stop(bot)
 
 
