@@ -1,4 +1,4 @@
-"""Each player's own settings, the same on every server (migration 0011).
+"""Each player's own settings, the same on every server (migration 0012).
 
 ``notify``: how the bot tells the player that a decision is theirs (``/notify how:``) — ``dm``
 (the prompt with its controls by DM), ``mention`` (a new message in the game's channel naming only

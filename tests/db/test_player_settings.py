@@ -1,4 +1,4 @@
-"""A player's own settings (migration 0011) and a player's running tables on every server (/games):
+"""A player's own settings (migration 0012) and a player's running tables on every server (/games):
 on both stores."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
--- Migration 0011: each player's own settings, the same on every server.
+-- Migration 0012: each player's own settings, the same on every server.
 -- Reason: issue 41. A player chooses how the bot tells them a decision is theirs (/notify how:
 --         dm, mention or off), once for all servers, and the choice outlives a restart: one row
 --         per user, a column per setting (issue 44 adds the next one), NULL meaning "the
