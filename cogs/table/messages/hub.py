@@ -166,13 +166,9 @@ class TableHub:
             bot, self.book, repo, self.readers, prepare=self.prepare, lookup=self.message_ref, post=self.post,
             private=self.private, board_kind=lambda table: self.renderer(table).board_kind(table),
             closed_fields=lambda table, kind: self.renderer(table).closed_fields(self, table, kind))
-        self.notices = TurnNotices(bot, self.private, self.outbox, self.readers, how=self._notify_how,
+        self.notices = TurnNotices(bot, self.private, self.outbox, self.readers, how=self.notify_choices.how,
                                    link=self.link, post=self.post,
                                    title=lambda table: self.renderer(table).title(), lookup=self.message_ref)
-
-    async def _notify_how(self, user_id: int) -> str | None:
-        """A person's ``/notify how`` choice (None: none made)."""
-        return None
 
     def register(self, renderer: Renderer) -> None:
         """Add a game's renderer."""

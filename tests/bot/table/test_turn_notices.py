@@ -26,13 +26,11 @@ TINY_PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
 
 
-def prefer(bot: Bot, choices: dict[int, str]) -> None:
-    """Each person's ``/notify how`` choice, as the store would give it."""
-
-    async def how(user_id: int) -> str | None:
-        return choices.get(user_id)
-
-    bot.hub.notices.how = how
+async def prefer(fake: FakeDiscord, channel: FakeChannel, choices: list[tuple[FakeUser, str]]) -> None:
+    """Each person chooses how they are told, with ``/notify how`` (stored, for every server)."""
+    for user, how in choices:
+        rec = await fake.slash(user, channel, "notify", {"how": how})
+        assert rec.ephemeral
 
 
 def notified(fake: FakeDiscord, users: list[FakeUser]) -> dict[int, int]:
@@ -50,7 +48,7 @@ async def test_sakkara_every_turn_that_passes_notifies_exactly_its_player(fake, 
     monkeypatch.setattr(sakkara_words, "boards", lambda: None)  # text boards: the notices are the subject
     ann, bo = fake.user("Ann"), fake.user("Bo")
     bot = await start_bot(fake, store, clock)
-    prefer(bot, {ann.id: "dm", bo.id: "dm"})
+    await prefer(fake, table, [(ann, "dm"), (bo, "dm")])
     game = await open_sakkara(fake, bot, table, ann, bo, seed=3)
     users, rng, passes = {ann.id: ann, bo.id: bo}, random.Random(3), 0
     while game.status == "playing":
@@ -102,7 +100,7 @@ async def test_indus_turn_notices_by_dm_and_by_mention_and_play_from_the_dm(fake
     ann, bo, cy = fake.user("Ann"), fake.user("Bo"), fake.user("Cy")
     fake.close_dms(cy)
     bot = await start_bot(fake, store, clock, decision_timeout_s=86400.0)  # a day per decision
-    prefer(bot, {ann.id: "dm", bo.id: "mention"})
+    await prefer(fake, table, [(ann, "dm"), (bo, "mention")])
     game = await open_indus(fake, bot, table, [ann, bo, cy])
     people = [ann, bo, cy]
     by_id = {user.id: user for user in people}
@@ -188,7 +186,7 @@ async def test_incan_gold_played_entirely_from_dm_prompts(fake, table, store, cl
     prompt as a new DM; each card redraws it; every choice of the game is made there."""
     users = [fake.user("Ann"), fake.user("Bo"), fake.user("Cy")]
     bot = await start_bot(fake, store, clock)
-    prefer(bot, {user.id: "dm" for user in users})
+    await prefer(fake, table, [(user, "dm") for user in users])
     game = await incan_table(fake, bot, table, users, seed=5)
     clicks = 0
     by_id = {user.id: user for user in users}
@@ -222,7 +220,7 @@ async def test_incan_gold_expedition_start_names_everyone_not_told_by_dm(fake, t
     ann, bo, cy, di = users = [fake.user("Ann"), fake.user("Bo"), fake.user("Cy"), fake.user("Di")]
     fake.close_dms(cy)
     bot = await start_bot(fake, store, clock, decision_timeout_s=7200.0)
-    prefer(bot, {ann.id: "dm", cy.id: "dm", di.id: "off"})
+    await prefer(fake, table, [(ann, "dm"), (cy, "dm"), (di, "off")])
     game = await incan_table(fake, bot, table, users, seed=5)
     assert game.status == "playing"
     first = [m for m in fake.public_messages() if m.notified]
