@@ -8,7 +8,8 @@ from incan_kit import start_bot
 
 from fakediscord import FakeDiscord, FakeUser
 
-DEFAULT = "Without a choice: a DM on correspondence tables; on live tables the board, and a DM when you are away."
+DEFAULT = ("Without a choice: the board while you are at the table, and your prompt by DM once you are away "
+           "(on a correspondence table, nearly every turn).")
 
 
 def answer(fake: FakeDiscord, user: FakeUser) -> str:
