@@ -282,7 +282,10 @@ class TableHub:
                 self.book.showing(key, shown)
                 return
         self.book.showing(key, shown)
-        await self.outbox.submit(key, fields, new=new, plan=plan, run=run)
+        # A key never sent yet (a lobby being opened, a new round's message) is what people wait
+        # for to see the table at all: it goes before the redraws of tables already shown.
+        first = not new and not queued_new and ref is None
+        await self.outbox.submit(key, fields, new=new, first=first, plan=plan, run=run)
 
     async def _answer(self, answer: Answer, fields: dict[str, Any]) -> bool:
         """Show ``fields`` through the click's response; False when that failed (then the message is

@@ -18,8 +18,15 @@ the caller waiting until the bucket refills. So the hub hands every limited call
   While a key's call waits for budget, newer content *replaces* it (a stale edit is never sent);
   while a key's call is on the wire, the next waits for it (two edits of one message never race);
 - **no waiting caller**: a call that has budget now runs at once in the caller (the usual case);
-  one that has not is queued and sent, oldest first, by a dispatcher task as budget frees, while
-  the caller goes on (a table's lock is never held for a bucket).
+  one that has not is queued and sent by a dispatcher task as budget frees, while the caller goes
+  on (a table's lock is never held for a bucket);
+- **fair turns**: among the queued calls whose budgets allow, a table's *first* message (a lobby
+  being opened: a key with no message yet) goes first, then the table (a call's ``group``) served
+  least recently, oldest first among equals. Sent oldest first, one table's backlog (a flood, a
+  table moving faster than its channel's bucket) held every other table of its channel, and a
+  global backlog every table of the process, for as long as it lasted: another member's new lobby
+  did not appear for minutes (issue 42). Round robin between tables bounds that wait to a turn of
+  each table queued, and a first message waits for no other table at all.
 
 With ``budget=None`` (tests) nothing is limited: every call runs at once, in order.
 """
@@ -29,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import itertools
 import logging
 import time
 from bisect import insort
@@ -37,12 +45,15 @@ from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BucketKey", "Outbox", "RestBudget"]
+__all__ = ["BucketKey", "Outbox", "RestBudget", "table_of"]
 
 log = logging.getLogger(__name__)
 
 _RUNNING: contextvars.ContextVar[_Call | None] = contextvars.ContextVar("outbox_running", default=None)
 """The call whose run is executing in this context (read by :meth:`Outbox.requests_ended`)."""
+
+_SERVED_KEPT = 4096
+"""How many tables' last turns are remembered (a table not among them counts as never served)."""
 
 BucketKey = tuple[str, int]
 """A per-route budget: ("send" | "edit" | "thread", channel id) or ("dm", 0) for opening DMs."""
@@ -114,11 +125,19 @@ class _Window:
             self.ended.append(now)
 
 
-class _Call:
-    __slots__ = ("done", "fields", "key", "new", "plan", "run", "tokens")
+def table_of(key: Hashable) -> Hashable:
+    """The group a key's calls take turns as, unless the caller names one: the table of a table
+    message's ``(table_id, kind, seat)`` key (DM notices are keyed so too), else the key itself."""
+    return key[0] if isinstance(key, tuple) and len(key) == 3 else key
 
-    def __init__(self, key: Hashable, fields: dict[str, Any], new: bool, plan: Plan, run: Run) -> None:
+
+class _Call:
+    __slots__ = ("done", "fields", "first", "group", "key", "new", "plan", "run", "tokens")
+
+    def __init__(self, key: Hashable, fields: dict[str, Any], new: bool, plan: Plan, run: Run,
+                 group: Hashable, first: bool) -> None:
         self.key, self.fields, self.new, self.plan, self.run = key, fields, new, plan, run
+        self.group, self.first = group, first
         self.done: asyncio.Future[None] | None = None  # made when someone waits for it
         self.tokens: list[_Window] = []  # the windows its run took a token of (given back when it ends)
 
@@ -134,6 +153,10 @@ class Outbox:
         self.now = now
         self._windows: dict[BucketKey | tuple[str, int], _Window] = {}
         self._queue: deque[_Call] = deque()  # waiting for budget, oldest first
+        # group -> the turn its last call was put on the wire in, least recent first (trimmed to
+        # _SERVED_KEPT: a group forgotten long ago has simply not been served recently).
+        self._served: dict[Hashable, int] = {}
+        self._turns = itertools.count()
         self._waiting: dict[Hashable, _Call] = {}  # key -> its queued call
         self._busy: dict[Hashable, asyncio.Future[None]] = {}  # key -> done when its call on the wire ends
         self._sending: set[asyncio.Task[None]] = set()  # the dispatcher's calls on the wire
@@ -145,11 +168,15 @@ class Outbox:
 
     # ------------------------------------------------------------------ what callers use
 
-    async def submit(self, key: Hashable, fields: dict[str, Any], *, plan: Plan, run: Run, new: bool = False) -> bool:
+    async def submit(self, key: Hashable, fields: dict[str, Any], *, plan: Plan, run: Run, new: bool = False,
+                     first: bool = False, group: Hashable | None = None) -> bool:
         """Show ``fields`` under ``key``: now if there is budget, else as soon as there is.
 
-        Returns True when the call ran now (in the caller), False when it was queued or merged
-        into the key's queued call (whose content it replaces; a queued "new message" stays new).
+        ``first``: the key has no message yet (a lobby being opened): it goes before the calls of
+        tables already shown. ``group``: the table the call takes turns as (default
+        :func:`table_of` the key). Returns True when the call ran now (in the caller), False when
+        it was queued or merged into the key's queued call (whose content it replaces; a queued
+        "new message" stays new, a queued first message stays first).
         """
         if self._closed:
             # Shutting down (the store and the HTTP session close next): a redraw asked for now is
@@ -160,9 +187,10 @@ class Outbox:
         if queued is not None:
             queued.fields, queued.plan, queued.run = fields, plan, run
             queued.new = queued.new or new
+            queued.first = queued.first or first
             self.coalesced += 1
             return False
-        call = _Call(key, fields, new, plan, run)
+        call = _Call(key, fields, new, plan, run, table_of(key) if group is None else group, first)
         if key not in self._busy and not self._queue and self._take(call):
             self._mark_busy(call)
             await self._run(call)
@@ -298,6 +326,14 @@ class Outbox:
     def _mark_busy(self, call: _Call) -> None:
         """The call is on the wire from now on (set before its task starts: no gap a waiter could see)."""
         self._busy[call.key] = asyncio.get_running_loop().create_future()
+        self._serve(call.group)  # before its task starts too: the dispatcher's next choice knows
+
+    def _serve(self, group: Hashable) -> None:
+        """A call of ``group`` goes on the wire now: its table's turn is the most recent."""
+        self._served.pop(group, None)
+        self._served[group] = next(self._turns)
+        if len(self._served) > _SERVED_KEPT:
+            del self._served[next(iter(self._served))]
 
     async def _run(self, call: _Call) -> None:
         done = self._busy[call.key]
@@ -323,22 +359,36 @@ class Outbox:
             self._dispatcher = asyncio.get_running_loop().create_task(
                 self._dispatch(), context=contextvars.Context())
 
+    def _choose(self) -> tuple[_Call | None, float]:
+        """Return the queued call to send now (see "fair turns" in the module doc), or None and
+        how long until one may be allowed (inf: not before a running call ends)."""
+        held = 0.0 if self.budget is None else self._window(("global", 0)).wait(self.now())
+        if held > 0.0:
+            return None, held  # the global budget holds everyone: no need to look further
+        wait = float("inf")
+        delays: dict[tuple[BucketKey, ...], float] = {}  # many calls share their budgets
+        best: _Call | None = None
+        rank = (True, 0)
+        for call in self._queue:  # oldest first: the first of equal rank wins
+            if call.key in self._busy:
+                continue  # its previous call is on the wire: this one comes after it
+            buckets = tuple(call.buckets())
+            delay = delays.get(buckets)
+            if delay is None:
+                delay = delays[buckets] = self._delay(list(buckets))
+            if delay > 0.0:
+                wait = min(wait, delay)
+                continue
+            mine = (not call.first, self._served.get(call.group, -1))
+            if best is None or mine < rank:
+                best, rank = call, mine
+        return best, wait
+
     async def _dispatch(self) -> None:
-        """Send queued calls, oldest first among those whose budgets allow, as budget frees."""
+        """Send queued calls as budget frees, in fair turns between tables (see the module doc)."""
         while self._queue:
             self._wake.clear()
-            wait = float("inf")
-            chosen: _Call | None = None
-            for call in self._queue:
-                if call.key in self._busy:
-                    continue  # its previous call is on the wire: this one comes after it
-                delay = self._delay(call.buckets())
-                if delay <= 0.0:
-                    chosen = call
-                    break
-                wait = min(wait, delay)
-                if self._window(("global", 0)).wait(self.now()) > 0.0:
-                    break  # the global budget holds everyone: no need to look further
+            chosen, wait = self._choose()
             if chosen is None:
                 timeout = None if wait == float("inf") else wait
                 with contextlib.suppress(TimeoutError):

@@ -177,7 +177,7 @@ class Story:
             await self._post_all(table, story, planned[0] if self.outbox is not None and self.outbox.budget else None)
 
         # One key per table: a batch cut while another waits joins it (both go, in order).
-        await self.outbox.submit(("story", table.id), {}, plan=plan, run=run)
+        await self.outbox.submit(("story", table.id), {}, plan=plan, run=run, group=table.id)
 
     def forget(self, table: Table) -> None:
         """Drop a table's story from memory (it stays in the store)."""

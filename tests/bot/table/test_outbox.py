@@ -198,3 +198,103 @@ async def test_after_closing_nothing_is_sent_and_no_dispatcher_starts_again():
     await asyncio.sleep(0.5)
     assert [c for c, _ in run.sent] == ["before"]
     assert outbox.backlog() == 0
+
+
+# --------------------------------------------------------------------------- fair turns between tables
+
+
+class Clock:
+    """The outbox's clock, moved only by the test: which calls a budget allows is exact."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+async def window_later(outbox: Outbox, clock: Clock, seconds: float) -> None:
+    """Move the clock a window on, then let the dispatcher send what the budgets allow now.
+
+    Everything was queued without yielding to the loop, so the dispatcher's first look is at the
+    moved clock; what is left waits for a later window (the test closes the outbox)."""
+    clock.t += seconds
+    for _ in range(20):
+        await asyncio.sleep(0.005)
+
+
+def send_to(channel: int):
+    return lambda new: [("send", channel)]
+
+
+async def test_a_table_with_one_call_does_not_wait_behind_another_tables_backlog_in_its_channel():
+    clock = Clock()
+    outbox = Outbox(RestBudget(channel_sends=(3, 1.0), margin_s=0.0), now=clock)  # two sends per second
+    run = Recorder()
+    for n in range(8):  # table 1 floods channel 7: two go now, six wait
+        await outbox.submit((1, f"m{n}", None), {"content": f"A{n}"}, plan=send_to(7), run=run)
+    await outbox.submit((2, "board", None), {"content": "B"}, plan=send_to(7), run=run)
+    assert outbox.backlog() == 7
+    await window_later(outbox, clock, 1.0)
+    # Oldest first, B waited behind all six of table 1's (three seconds at this budget).
+    assert [c for c, _ in run.sent] == ["A0", "A1", "B", "A2"]
+    await outbox.close(timeout=0.0)
+
+
+async def test_a_table_with_one_call_does_not_wait_behind_a_global_backlog():
+    clock = Clock()
+    outbox = Outbox(RestBudget(per_second=2, margin_s=0.0), now=clock)  # two calls a second in all
+    run = Recorder()
+    for n in range(8):  # table 1 redraws eight messages, each in a channel of its own
+        await outbox.submit((1, f"m{n}", None), {"content": f"A{n}"}, plan=edit_of(10 + n), run=run)
+    await outbox.submit((2, "board", None), {"content": "B"}, plan=edit_of(20), run=run)
+    await outbox.submit(("check", 99), {"content": "C"}, plan=edit_of(21), run=run)  # any key takes turns
+    await window_later(outbox, clock, 1.0)
+    assert [c for c, _ in run.sent] == ["A0", "A1", "B", "C"]
+    await outbox.close(timeout=0.0)
+
+
+async def test_tables_with_backlogs_take_turns():
+    clock = Clock()
+    outbox = Outbox(RestBudget(channel_sends=(5, 1.0), margin_s=0.0), now=clock)  # four sends per second
+    run = Recorder()
+    for table, name in ((1, "A"), (2, "B"), (3, "C")):
+        for n in range(4):
+            await outbox.submit((table, f"m{n}", None), {"content": f"{name}{n}"}, plan=send_to(7), run=run)
+    assert [c for c, _ in run.sent] == ["A0", "A1", "A2", "A3"]
+    await window_later(outbox, clock, 1.0)
+    assert [c for c, _ in run.sent][4:] == ["B0", "C0", "B1", "C1"]  # A was served last: its turn comes later
+    await outbox.close(timeout=0.0)
+
+
+async def test_a_tables_first_message_goes_before_every_other_tables_calls():
+    """A lobby being opened (a key with no message yet) is what its people wait for to see the table
+    at all: it goes before the redraws of tables already shown, in its channel and globally."""
+    clock = Clock()
+    outbox = Outbox(RestBudget(channel_sends=(3, 1.0), margin_s=0.0), now=clock)  # two sends per second
+    run = Recorder()
+    for n in range(5):
+        await outbox.submit((1, f"m{n}", None), {"content": f"A{n}"}, plan=send_to(7), run=run)
+    await outbox.submit((2, "board", None), {"content": "B"}, plan=send_to(7), run=run)
+    await outbox.submit((3, "lobby", None), {"content": "lobby"}, plan=send_to(7), run=run, first=True)
+    await outbox.submit((3, "lobby", None), {"content": "lobby, Bo joined"}, plan=send_to(7), run=run)
+    assert outbox.coalesced == 1  # newer content joined the queued first message, which stays first
+    await window_later(outbox, clock, 1.0)
+    assert [c for c, _ in run.sent] == ["A0", "A1", "lobby, Bo joined", "B"]
+    await outbox.close(timeout=0.0)
+
+
+async def test_a_keys_calls_keep_their_order_whatever_the_turns():
+    """Turns choose between keys; a key's next call still waits for the one on the wire."""
+    clock = Clock()
+    outbox = Outbox(RestBudget(channel_edits=(5, 1.0), margin_s=0.0), now=clock)
+    slow, quick = Recorder(delay=0.2), Recorder()
+    first = asyncio.ensure_future(outbox.submit((2, "board", None), {"content": "old"}, plan=edit_of(1), run=slow))
+    await asyncio.sleep(0.01)
+    assert not await outbox.submit((2, "board", None), {"content": "new"}, plan=edit_of(1), run=quick,
+                                   first=True)
+    await outbox.submit((1, "board", None), {"content": "other"}, plan=edit_of(1), run=quick)
+    await first
+    await outbox.drained()
+    assert [c for c, _ in quick.sent] == ["other", "new"]  # the other table's went while "old" was on the wire
+    assert quick.sent[1][1] >= slow.sent[0][1]
