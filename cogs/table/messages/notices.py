@@ -139,4 +139,4 @@ class TurnNotices:
             except discord.HTTPException as exc:  # no permission, or a Discord fault: it stays, harmless
                 log.info("table %s: an old turn notice was not deleted (%s %s)", table.id, exc.status, exc.text)
 
-        await self.outbox.submit(("delete", message_id), {}, plan=plan, run=run)
+        await self.outbox.submit(("delete", message_id), {}, plan=plan, run=run, group=table.id)
