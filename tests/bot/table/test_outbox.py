@@ -1,7 +1,8 @@
 """The outbox every rate-limited call of the bot goes through (cogs/table/messages/outbox.py), on its own.
 
 Budgets are sliding windows on the real clock; the windows here are a fraction of a second, and
-the tests check what is sent and in which order, with only loose bounds on when.
+the tests check what is sent and in which order, with only loose bounds on when. The tests of the
+fair turns between tables run on a clock the test moves, so which calls a budget allows is exact.
 """
 
 from __future__ import annotations
