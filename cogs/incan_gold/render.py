@@ -311,10 +311,12 @@ class IncanRenderer:
         return await hub.private.prompt(table, seat, new=True, content=content, embed=embed, view=view)
 
     async def _keep_prompts(self, hub: TableHub, table: Table, told: set[int], answer: Answer | None) -> None:
-        """Redraw the DM prompt of each person inside who decides there (it is open, or DMs are how
-        they are told) as the card stands: the card, their own choice. One a person pressed is
-        redrawn through their click; what shows already is not sent again. A prompt without buttons
-        once its person has chosen gets them back with the next card."""
+        """Redraw the DM prompt of each person inside who decides there as the card stands (the
+        card, their own choice): one still open (its buttons would be stale), and every card's for
+        those who chose ``/notify how:dm``, whose prompt gets its buttons back with the next card.
+        One a person pressed is redrawn through their click; what shows already is not sent again.
+        Someone told by DM only because they were away is told again when the table waits for them
+        (not redrawn card by card: an edit a card and person, and it would notify nobody)."""
         if table.status != "playing":
             return
         for seat, spec in enumerate(table.seats):
@@ -322,7 +324,7 @@ class IncanRenderer:
                 continue
             if await hub.message_ref(table, "dm", seat) is None:
                 continue
-            if not hub.book.is_open((table.id, "dm", seat)) and await hub.notices.route(table, seat) != "dm":
+            if not hub.book.is_open((table.id, "dm", seat)) and await hub.notices.how(spec.user_id) != "dm":
                 continue
             with hub.readers.privately(table, seat):
                 embed, view = self.prompt(hub, table, seat)
