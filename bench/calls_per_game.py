@@ -20,7 +20,9 @@ settings (nobody chose ``/notify how``): a live table's people play as they are 
 away, so the board is their notice), a correspondence table's people are told by DM and play
 from wherever they were told (the drivers click the board's or the prompt's controls).
 
-Run: ``.venv/bin/python bench/calls_per_game.py [--games 3] [--seed 1] [--pace live]``.
+``--notify dm`` plays as if every player chose ``/notify how:dm`` (the line then ends ``notify=dm``).
+
+Run: ``.venv/bin/python bench/calls_per_game.py [--games 3] [--seed 1] [--pace live] [--notify dm]``.
 """
 
 from __future__ import annotations
@@ -91,12 +93,13 @@ live player is at the table; a correspondence player comes back an hour later)."
 
 
 def _unlimited(pace: str) -> Config:
-    return Config(token=None, ai_delay_s=0.0, decision_timeout_s=PACES[pace][0],  # type: ignore[call-arg]
+    return Config(token=None, ai_delay_s=0.0, decision_timeout_s=PACES[pace][0],
                   reminder_before_s=30.0, rate_limited=False)
 
 
-async def play(kind: str, games: int, seed: int, pace: str = "live") -> Count:
-    """Play ``games`` whole games of ``kind`` at ``pace`` and count their calls."""
+async def play(kind: str, games: int, seed: int, pace: str = "live", notify: str | None = None) -> Count:
+    """Play ``games`` whole games of ``kind`` at ``pace`` and count their calls; ``notify``: every
+    player's ``/notify how`` choice (None: the default)."""
     count = Count()
     unit = "card" if kind == "incan_gold" else "move"
     start = drivers.start
@@ -104,6 +107,9 @@ async def play(kind: str, games: int, seed: int, pace: str = "live") -> Count:
     async def counted_start(fake: FakeDiscord, store: Store, game: str, humans: int,
                             seed: int) -> tuple[Bot, Table, list[FakeUser]]:
         bot, table, users = await start(fake, store, game, humans, seed)
+        if notify is not None:
+            for user in users:
+                await bot.hub.notify_choices.choose(user.id, notify)  # type: ignore[arg-type]
         count.instrument(bot, unit)
         count.games += 1
         return bot, table, users
@@ -145,11 +151,13 @@ async def main() -> None:
     parser.add_argument("--game", choices=["incan_gold", "sakkara", "indus"], nargs="*",
                         default=["incan_gold", "sakkara", "indus"])
     parser.add_argument("--pace", choices=sorted(PACES), nargs="*", default=["live", "correspondence"])
+    parser.add_argument("--notify", choices=["dm", "mention", "off"], default=None,
+                        help="every player's /notify how choice (default: none made)")
     args = parser.parse_args()
     lines = []
     for kind, pace in ((kind, pace) for pace in args.pace for kind in args.game):
         began = time.perf_counter()
-        count = await play(kind, args.games, args.seed, pace)
+        count = await play(kind, args.games, args.seed, pace, args.notify)
         moves = max(count.moves, 1)
         unit = "card" if kind == "incan_gold" else "move"
         total = sum(count.calls.values())
@@ -160,7 +168,7 @@ async def main() -> None:
             print(f"{what:<40} {n:>7} {n / moves:>9.3f} {n / max(count.games, 1):>9.1f}")
         print(f"{'all':<40} {total:>7} {total / moves:>9.3f} {total / max(count.games, 1):>9.1f}")
         lines.append(f"calls game={kind} limited_calls_per_move={total / moves:.3f} games={count.games} "
-                     f"moves={count.moves} pace={pace}")
+                     f"moves={count.moves} pace={pace}" + (f" notify={args.notify}" if args.notify else ""))
     print()
     print("\n".join(lines))
 
