@@ -16,10 +16,11 @@ from discord.ext import commands
 from cogs.incan_gold.render import IncanRenderer
 from cogs.table.commands.cog import TableCog
 from cogs.table.controls.buttons import refuse
-from cogs.table.controls.duration import DurationOption, read_decision_time
+from cogs.table.controls.duration import AWAY_AFTER_DESCRIPTION, AwayAfterOption, DurationOption, read_decision_time
 from cogs.table.controls.lobby import lobby_embed
 from cogs.table.messages.hub import TableBot
 from engine.session import SessionError
+from engine.session.absence import TAKEOVER_OPTION
 from i18n import t
 
 __all__ = ["IncanGold", "setup"]
@@ -38,12 +39,14 @@ class IncanGold(TableCog, group_name="incan", group_description="Play Incan Gold
     @app_commands.command(name="new", description="Open an Incan Gold table in this channel")
     @app_commands.describe(preset="Edition of the game", artifact_scoring="How artifacts score",
                            timeout="Time to decide before returning to camp: 90s, 10m, 8h, 3d (30 s to 7 days)",
+                           away_after=AWAY_AFTER_DESCRIPTION,
                            open_tents="Show everyone's banked gems", one_change="Allow one change of mind per game")
     @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction,
                   preset: Literal["incan-gold", "incan-gold-modern", "diamant", "forsvunna-diamanten"] = "incan-gold",
                   artifact_scoring: Literal["claim-order", "entry-order", "printed", "pickup-round"] | None = None,
                   timeout: DurationOption | None = None,
+                  away_after: AwayAfterOption | None = None,
                   open_tents: bool = False, one_change: bool = False) -> None:
         """Open a table; the lobby message has Join / Leave / Add bot / Start buttons."""
         assert interaction.channel is not None and interaction.guild is not None
@@ -57,7 +60,9 @@ class IncanGold(TableCog, group_name="incan", group_description="Play Incan Gold
             options["open_tents"] = True
         if one_change:
             options["one_change_per_game"] = True
-        table_options = {"decision_timeout_s": seconds} if seconds else {}
+        table_options: dict[str, Any] = {"decision_timeout_s": seconds} if seconds else {}
+        if away_after is not None:
+            table_options[TAKEOVER_OPTION] = away_after
         dm_ok = t("lobby.dm_ok", game=self.renderer.title(), channel=f"<#{interaction.channel.id}>")
         await self.open_table(interaction, options, table_options, dm_ok, t("lobby.dm_closed"))
 

@@ -26,7 +26,7 @@ from cogs.incan_gold.words import HAZARD_ICONS, artifact_worth, card_text, hazar
 from cogs.table.answer import Answer, answer_of
 from cogs.table.controls.buttons import PeekButton
 from cogs.table.messages.hub import TableHub
-from cogs.table.messages.text import deadline_line, name_of, pace_line, seat_label, seat_names
+from cogs.table.messages.text import deadline_line, name_of, pace_rules, seat_label, seat_names
 from engine.core import Event
 from engine.incan_gold import GAME
 from engine.incan_gold import editions as ed
@@ -78,7 +78,7 @@ class IncanRenderer:
             parts.append(t("incan.opt_open_tents"))
         if o.get("one_change_per_game"):
             parts.append(t("incan.opt_one_change"))
-        parts.append(pace_line(table))
+        parts.append(pace_rules(table))
         return "\n".join(parts)
 
     # ------------------------------------------------------------------ the log

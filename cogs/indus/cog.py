@@ -18,7 +18,7 @@ from cogs.indus.render import IndusRenderer
 from cogs.indus.words import board_png
 from cogs.table.commands.cog import TableCog
 from cogs.table.controls.buttons import refuse
-from cogs.table.controls.duration import DurationOption, read_decision_time
+from cogs.table.controls.duration import AWAY_AFTER_DESCRIPTION, AwayAfterOption, DurationOption, read_decision_time
 from cogs.table.controls.lobby import lobby_embed
 from cogs.table.messages.attach import board_file
 from cogs.table.messages.hub import TableBot
@@ -26,6 +26,7 @@ from engine.indus import GAME
 from engine.indus.generator import generate_layout
 from engine.indus.layout import layout_to_text
 from engine.session import SessionError
+from engine.session.absence import TAKEOVER_OPTION
 from i18n import t
 from pictures.drawing import drawn
 
@@ -61,11 +62,13 @@ class Indus(TableCog, group_name="indus", group_description="Play Indus (2-4 pla
     @app_commands.describe(layout="The board: the default layout or a random one",
                            seed="With layout random: the board's seed (the same seed, the same board)",
                            timeout="Time per decision before the Easy bot plays the turn: 90s, 10m, 8h, 3d "
-                                   "(30 s to 7 days)")
+                                   "(30 s to 7 days)",
+                           away_after=AWAY_AFTER_DESCRIPTION)
     @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction, layout: Literal["default", "random"] = "default",
                   seed: app_commands.Range[int, 0, MAX_LAYOUT_SEED] | None = None,
-                  timeout: DurationOption | None = None) -> None:
+                  timeout: DurationOption | None = None,
+                  away_after: AwayAfterOption | None = None) -> None:
         """Open a table; the lobby message has Join / Leave / Add bot / Start buttons."""
         assert interaction.channel is not None
         seconds = None if timeout is None else await read_decision_time(interaction, timeout)
@@ -78,6 +81,8 @@ class Indus(TableCog, group_name="indus", group_description="Play Indus (2-4 pla
             return
         if seconds:
             table_options["decision_timeout_s"] = seconds
+        if away_after is not None:
+            table_options[TAKEOVER_OPTION] = away_after
         await self.open_table(interaction, options, table_options,
                               t("indus.dm_ok", channel=f"<#{interaction.channel.id}>"), t("indus.dm_closed"))
 

@@ -34,7 +34,7 @@ from cogs.indus.words import (
 from cogs.table.answer import Answer, acknowledged_while_drawing, answer_of
 from cogs.table.messages.attach import board_file
 from cogs.table.messages.hub import TableHub
-from cogs.table.messages.text import deadline_line, name_of, pace_line, seat_label
+from cogs.table.messages.text import deadline_line, name_of, pace_rules, seat_label
 from engine.core import CHANCE, Event
 from engine.indus import GAME
 from engine.session import Table, Update
@@ -78,7 +78,7 @@ class IndusRenderer:
             layout = t("indus.opt_layout_random")
         else:
             layout = t("indus.opt_layout_default")
-        return "\n".join([layout, pace_line(table)])
+        return "\n".join([layout, pace_rules(table)])
 
     # ------------------------------------------------------------------ the log
 

@@ -19,12 +19,13 @@ from cogs.sakkara.render import SakkaraRenderer
 from cogs.sakkara.words import names
 from cogs.table.commands.cog import TableCog
 from cogs.table.controls.buttons import refuse
-from cogs.table.controls.duration import DurationOption, read_decision_time
+from cogs.table.controls.duration import AWAY_AFTER_DESCRIPTION, AwayAfterOption, DurationOption, read_decision_time
 from cogs.table.controls.lobby import lobby_embed
 from cogs.table.messages.attach import board_file
 from cogs.table.messages.hub import TableBot
 from engine.sakkara import GAME
 from engine.session import SessionError
+from engine.session.absence import TAKEOVER_OPTION
 from i18n import t
 from pictures.drawing import drawn
 
@@ -44,16 +45,20 @@ class Sakkara(TableCog, group_name="sakkara", group_description="Play Sakkara (2
 
     @app_commands.command(name="new", description="Open a Sakkara table in this channel")
     @app_commands.describe(
-        timeout="Time per decision before the Easy bot plays your turn: 90s, 10m, 8h, 3d (30 s to 7 days)")
+        timeout="Time per decision before the Easy bot plays your turn: 90s, 10m, 8h, 3d (30 s to 7 days)",
+                           away_after=AWAY_AFTER_DESCRIPTION)
     @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction,
-                  timeout: DurationOption | None = None) -> None:
+                  timeout: DurationOption | None = None,
+                  away_after: AwayAfterOption | None = None) -> None:
         """Open a table; the lobby message has Join / Leave / Add bot / Start buttons."""
         assert interaction.channel is not None
         seconds = None if timeout is None else await read_decision_time(interaction, timeout)
         if timeout is not None and seconds is None:
             return  # refused privately: nothing is opened
-        table_options = {"decision_timeout_s": seconds} if seconds else {}
+        table_options: dict[str, Any] = {"decision_timeout_s": seconds} if seconds else {}
+        if away_after is not None:
+            table_options[TAKEOVER_OPTION] = away_after
         await self.open_table(interaction, {}, table_options,
                               t("sakkara.dm_ok", channel=f"<#{interaction.channel.id}>"), t("lobby.dm_closed"))
 

@@ -27,7 +27,7 @@ from cogs.table.answer import Answer, acknowledged_while_drawing, answer_of
 from cogs.table.controls.buttons import PeekButton
 from cogs.table.messages.attach import board_file
 from cogs.table.messages.hub import TableHub
-from cogs.table.messages.text import deadline_line, pace_line, seat_label
+from cogs.table.messages.text import deadline_line, pace_rules, seat_label
 from engine.core import CHANCE, Event
 from engine.sakkara import GAME
 from engine.session import Table, Update
@@ -70,7 +70,7 @@ class SakkaraRenderer:
 
     def options_text(self, table: Table) -> str:
         """Return the options as lobby text."""
-        return pace_line(table)
+        return pace_rules(table)
 
     # ------------------------------------------------------------------ the public log
 

@@ -15,11 +15,18 @@ from cogs.table.messages.text import escape
 from engine.session.pace import DurationError, check_decision_time
 from i18n import t
 
-__all__ = ["SHOWN_MAX", "DurationOption", "read_decision_time"]
+__all__ = ["AWAY_AFTER_DESCRIPTION", "SHOWN_MAX", "AwayAfterOption", "DurationOption", "read_decision_time"]
 
 DurationOption = app_commands.Range[str, 1, 20]
 """A command option holding a decision time: a short string (Discord's client enforces the length;
 the gate, :mod:`cogs.table.controls.gate`, refuses a longer one sent by a modified client)."""
+
+AwayAfterOption = app_commands.Range[int, 1, 10]
+"""``/<game> new away_after:``: on a correspondence table, how many decisions in a row a person may
+let time out before the table's bot plays their seat until they are back (engine.session.absence)."""
+
+AWAY_AFTER_DESCRIPTION = "Correspondence: decisions in a row a player may miss before the bot plays for them (2)"
+"""The option's description (Discord's limit: 100 characters), the same in every game's ``new``."""
 
 SHOWN_MAX = 40
 """The refusal quotes at most this much of what was written."""

@@ -17,14 +17,15 @@ from typing import Any
 import discord
 
 from engine.session import SeatSpec, Table, bot_seconds
+from engine.session.absence import takeover_after
 from engine.session.options import DEFAULT_DECISION_TIMEOUT_S
 from engine.session.pace import CORRESPONDENCE, pace_of
 from i18n import t, tn
 from i18n.names import visible
 
 __all__ = ["absence_lines", "deadline_line", "decision_time", "duration", "escape", "jump_url", "name_of",
-           "pace_line", "pace_text", "place_of", "player_name", "seat_label", "seat_names", "standings", "when",
-           "winner_line"]
+           "pace_line", "pace_rules", "pace_text", "place_of", "player_name", "seat_label", "seat_names", "standings",
+           "when", "winner_line"]
 
 FSI, PDI = "\u2068", "\u2069"
 """First-strong isolate and its end: a right-to-left name between them keeps to itself."""
@@ -121,6 +122,15 @@ def duration(seconds: float) -> str:
 def pace_line(table: Table) -> str:
     """Return the table's pace and decision time ("Correspondence · 1 day per decision")."""
     return pace_text(decision_time(table))
+
+
+def pace_rules(table: Table) -> str:
+    """Return what the lobby says of the table's pace: :func:`pace_line`, and on a correspondence
+    table when the bot plays the seat of a person who stays away."""
+    line = pace_line(table)
+    if pace_of(decision_time(table)) == CORRESPONDENCE:
+        line = f"{line}\n{tn('play.takeover_rule', takeover_after(table))}"
+    return line
 
 
 def pace_text(seconds: float) -> str:

@@ -139,3 +139,22 @@ async def test_a_correspondence_game_over_four_days_with_two_restarts_and_a_seat
     log = await fake.slash(cy, table, "game log", {"id": game.id})
     assert log.replies and log.replies[-1].files  # the whole game's log, as for a live game
     await fake.stop(bot)
+
+
+async def test_away_after_is_a_table_option_shown_on_the_lobby(
+        fake: FakeDiscord, table: FakeChannel, store: Store, clock: ManualClock, people: list[FakeUser]) -> None:
+    """``/indus new timeout:1d away_after:1``: the lobby says when the bot steps in, and one missed
+    decision is enough."""
+    ann, bo, _ = people
+    bot = await start_bot(fake, store, clock, ai_delay_s=BOT_DELAY)
+    await fake.slash(ann, table, "indus new", {"timeout": "1d", "away_after": 1})
+    lobby = next(m for m in fake.channel_messages(table) if buttons(m, "lobby:"))
+    assert "misses 1 decision in a row is played by the table's bot" in lobby.render()
+    await fake.slash(ann, table, "indus cancel", {})
+    game = await open_table(fake, bot, table, people, options={"timeout": "1d", "away_after": 1})
+    seat = game.seat_of(bo.id)
+    assert seat is not None
+    days = Days(fake, clock, table, people)
+    await days.play(bot, game, bo, lambda: [e.kind for e in game.seat_events].count("timeout") >= 1)
+    assert game.seats[seat].away == "easy"  # after one timeout, not two
+    await fake.stop(bot)
