@@ -124,6 +124,7 @@ class InteractionCallbacks:
             if ctype == ix.CALLBACK_UPDATE_MESSAGE:
                 self.store.edit(target, data, r.files)
                 message = target
+                rec.update_content = target.content
             rec.original_message_id = target.id
         elif ctype == ix.CALLBACK_AUTOCOMPLETE:
             choices = data.get("choices") or []

@@ -286,6 +286,7 @@ class InteractionRecord:
     original_message_id: int | None = None
     followup_ids: list[int] = field(default_factory=list)
     original_edits: int = 0  # PATCHes of @original (after a deferral: the bot's actual answer)
+    update_content: str | None = None  # the content an UPDATE_MESSAGE callback (7) gave the pressed message
     modal: Json | None = None
     autocomplete_choices: list[Json] | None = None
     errors: list[Json] = field(default_factory=list)  # error bodies the fake returned for it

@@ -24,6 +24,7 @@ from fakediscord import interactions as ix
 from fakediscord.fake import FakeDiscord
 from fakediscord.loopback import LoopbackServer
 from fakediscord.objects import FakeChannel, FakeMessage, FakeUser, InteractionRecord
+from i18n import t
 from tests.chaos.harness.verdict import Move, Reader
 
 __all__ = ["Players", "accepted", "open_channels"]
@@ -44,14 +45,22 @@ def open_channels(fake: FakeDiscord, tables: int) -> list[FakeChannel]:
     return [fake.text_channel(f"table-{n}", guild_id=guilds[n % len(guilds)]) for n in range(tables)]
 
 
+STALE = t("error.stale", "en")
+"""What a stale press on a private panel is answered with, on top of the panel redrawn as the game
+stands (a refusal, though its answer is a redraw like an accepted move's)."""
+
+
 def accepted(rec: InteractionRecord) -> bool:
-    """Whether the bot accepted a move: answered by a redraw of the pressed message (7), or,
-    pressed on a public message, privately with the player's prompt (an embed); a refusal is a
-    private text. A slow move is deferred first (6), before its outcome is known: it counts once the
-    redraw edits the pressed message (``@original``) or the prompt follows, never on the deferral."""
+    """Whether the bot accepted a move: answered by a redraw of the pressed message (7) that is not
+    a stale press's refusal, or, pressed on a public message, privately with the player's prompt (an
+    embed); a refusal is a private text. A slow move is deferred first (6), before its outcome is
+    known: it counts once the redraw edits the pressed message (``@original``) or the prompt follows,
+    never on the deferral."""
     if rec.ack_type == 6:
         return rec.original_edits > 0 or any(m.embeds for m in rec.followups)
-    return rec.ack_type == 7 or (rec.ack_type == 4 and any(m.embeds for m in rec.replies))
+    if rec.ack_type == 7:
+        return not (rec.update_content or "").startswith(STALE)
+    return rec.ack_type == 4 and any(m.embeds for m in rec.replies)
 
 
 class Players:
