@@ -201,6 +201,8 @@ class FakeDiscord:
     close_dms = _method("world", World.close_dms)
     open_dms = _method("world", World.open_dms)
     set_bot_permissions = _method("world", World.set_bot_permissions)
+    grant_bot = _method("world", World.grant_bot)
+    bot_permissions_in = _method("world", World.bot_permissions_in)
 
     # ---------------------------------------------------------------- time (FakeClock)
 
@@ -225,6 +227,7 @@ class FakeDiscord:
     rest_calls = _Part[list[RestCall]]("router")  # every REST request of the bot, with the fake's answer
     limiter = _Part[RateLimiter | None]("router")  # Discord's rate limits, when turned on (`limit`)
     invalid_requests = _Part[int]("router")  # answers of 401, 403 and 429 (Discord bans at 10,000)
+    forbidden = _Part[list[RestCall]]("router")  # the calls answered 403 Forbidden, oldest first
     limit = _method("router", RestRouter.limit)
     calls = _method("router", RestRouter.calls)
     add_listener = _method("router", RestRouter.add_listener)

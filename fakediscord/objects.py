@@ -152,6 +152,8 @@ class FakeChannel:
     bot_can_view: bool = True
     bot_can_create_threads: bool = True  # Create Public Threads (in a text channel)
     bot_can_send_in_threads: bool = True  # Send Messages in Threads (in its threads)
+    bot_can_attach: bool = True  # Attach Files
+    bot_can_embed: bool = True  # Embed Links
     parent_id: int | None = None  # set for a thread: the text channel it belongs to
     starter_message_id: int | None = None  # a thread's starting message
     auto_archive_duration: int = 1440

@@ -21,13 +21,22 @@ BASE_TIME_MS = 1_735_689_600_000
 # Permission bits used by the fake (see the Discord permissions table).
 PERM_MANAGE_GUILD = 1 << 5
 PERM_ADMINISTRATOR = 1 << 3
+PERM_VIEW_CHANNEL = 1 << 10
+PERM_SEND_MESSAGES = 1 << 11
+PERM_EMBED_LINKS = 1 << 14
+PERM_ATTACH_FILES = 1 << 15
+PERM_READ_MESSAGE_HISTORY = 1 << 16
+PERM_USE_EXTERNAL_EMOJIS = 1 << 18
+PERM_CREATE_PUBLIC_THREADS = 1 << 35
+PERM_SEND_MESSAGES_IN_THREADS = 1 << 38
 ALL_PERMISSIONS = (1 << 51) - 1
 # What @everyone may do in a fresh guild: view, send, embed, attach, history, reactions, slash...
 EVERYONE_PERMISSIONS = (
     (1 << 6) | (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 18) | (1 << 31)
 )
-# What the bot is granted by the invite the README documents (plus view/read).
-BOT_PERMISSIONS = EVERYONE_PERMISSIONS | (1 << 13)
+# What the bot's role grants unless a test says otherwise: more than the bot asks for (a generous
+# server), threads included.
+BOT_PERMISSIONS = EVERYONE_PERMISSIONS | (1 << 13) | PERM_CREATE_PUBLIC_THREADS | PERM_SEND_MESSAGES_IN_THREADS
 
 # Gateway channel types.
 CHANNEL_TEXT = 0

@@ -47,6 +47,7 @@ class RestRouter:
         self.rest_calls: list[RestCall] = []
         self.limiter: RateLimiter | None = None  # Discord's rate limits, when turned on (`limit`)
         self.invalid_requests = 0  # answers of 401, 403 and 429: Discord bans at 10,000 in 10 minutes
+        self.forbidden: list[RestCall] = []  # the calls answered 403 (each counts toward that limit)
         self._listeners: list[Callable[[RestCall], None]] = []
         self._routes: dict[tuple[str, str], Handler] = {}
         self._route_list: list[tuple[str, str, re.Pattern[str], Handler]] = []
@@ -133,6 +134,8 @@ class RestRouter:
         """Count an invalid answer (401/403/429, as Discord counts them) and tell the limiter."""
         if call.status in INVALID_STATUSES and not (verdict is not None and verdict.scope == "shared"):
             self.invalid_requests += 1
+        if call.status == 403:
+            self.forbidden.append(call)
         if self.limiter is not None:
             created = None
             if call.status == 200 and call.method == "POST" and call.route == "/channels/{channel_id}/messages":
@@ -242,9 +245,24 @@ class RestRouter:
         ch = self.world.channels.get(int(r.params["channel_id"]))
         if ch is None:
             raise Fail(404, 10003, "Unknown Channel")
-        if not ch.bot_can_view:
+        if not ch.is_dm and not self.world.bot_permissions_in(ch) & p.PERM_VIEW_CHANNEL:
             raise Fail(403, 50001, "Missing Access")
         return ch
+
+    def _require(self, ch: FakeChannel, bit: int) -> None:
+        """403 50013 unless the bot has permission ``bit`` in the channel (a thread: its channel)."""
+        if not self.world.bot_permissions_in(ch) & bit:
+            raise Fail(403, 50013, "Missing Permissions")
+
+    def _require_content(self, ch: FakeChannel, body: Any, files: list[SentFile]) -> None:
+        """What a message's content needs in a server channel: Attach Files for files, Embed Links
+        for embeds (Discord refuses the request without them)."""
+        if ch.is_dm:
+            return
+        if files:
+            self._require(ch, p.PERM_ATTACH_FILES)
+        if isinstance(body, dict) and body.get("embeds"):
+            self._require(ch, p.PERM_EMBED_LINKS)
 
     def _r_get_channel(self, r: Request) -> Reply:
         return 200, self.world.channel_payload(self._channel(r))
@@ -259,11 +277,11 @@ class RestRouter:
                 # Discord only lets a bot DM users it shares a server with.
                 raise Fail(403, 50007, "Cannot send messages to this user")
         elif ch.parent_id is not None:
-            if not self.world.channels[ch.parent_id].bot_can_send_in_threads:
-                raise Fail(403, 50013, "Missing Permissions")
-        elif not ch.bot_can_send:
-            raise Fail(403, 50013, "Missing Permissions")
+            self._require(ch, p.PERM_SEND_MESSAGES_IN_THREADS)  # Send Messages has no effect in a thread
+        else:
+            self._require(ch, p.PERM_SEND_MESSAGES)
         body = r.payload or {}
+        self._require_content(ch, body, r.files)
         validate_message_body(body, has_files=bool(r.files), creating=True)
         msg = self.store.create(ch, self.world.bot_user, body, r.files, ephemeral_to=None, interaction=None)
         return 200, msg.data
@@ -293,6 +311,7 @@ class RestRouter:
         msg = self._message(r, ch)
         if int(msg.data["author"]["id"]) != self.world.bot_user.id:
             raise Fail(403, 50005, "Cannot edit a message authored by another user")
+        self._require_content(ch, r.payload, r.files)
         self.store.edit(msg, r.payload or {}, r.files)
         return 200, msg.data
 
@@ -301,8 +320,7 @@ class RestRouter:
         if ch.is_dm or ch.is_thread:
             raise Fail(400, 50024, "Cannot execute action on this channel type")
         msg = self._message(r, ch)
-        if not ch.bot_can_create_threads:
-            raise Fail(403, 50013, "Missing Permissions")
+        self._require(ch, p.PERM_CREATE_PUBLIC_THREADS)
         if any(c.starter_message_id == msg.id for c in self.world.channels.values()):
             raise Fail(400, 160004, "A thread has already been created for this message")
         body = r.payload or {}

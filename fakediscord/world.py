@@ -2,8 +2,10 @@
 
 `World` holds what Discord knows besides messages: the ids it hands out, the users (guild members
 or not), text channels, threads and DM channels, the commands the bot synced, and the bots
-connected to it. It creates users and channels, opens and closes DMs, grants or denies the bot's
-channel permissions (telling connected bots through gateway events), and assembles the payloads
+connected to it. It creates users and channels, opens and closes DMs, grants the bot's role its
+permissions and denies the bot permissions per channel (telling connected bots through gateway
+events), computes what the bot may do in a channel as Discord does (`bot_permissions_in`: roles,
+then the channel's overwrite; a thread follows its channel), and assembles the payloads
 discord.py parses for them: members, channels, the guild (GUILD_CREATE), app permissions, and a
 new interaction (`interaction_payload`).
 """
@@ -20,8 +22,8 @@ from fakediscord.wire import round_trip
 
 __all__ = ["PERM_SEND_MESSAGES", "PERM_VIEW_CHANNEL", "World"]
 
-PERM_SEND_MESSAGES = 1 << 11
-PERM_VIEW_CHANNEL = 1 << 10
+PERM_SEND_MESSAGES = p.PERM_SEND_MESSAGES
+PERM_VIEW_CHANNEL = p.PERM_VIEW_CHANNEL
 
 
 class World:
@@ -38,6 +40,7 @@ class World:
         self.guild_locale = guild_locale  # the guild's preferred locale (a Community guild's language)
         self.manager_role_id = self.ids.next()
         self.bot_role_id = self.ids.next()
+        self.everyone_permissions = p.EVERYONE_PERMISSIONS  # the @everyone role's (the bot has them too)
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, FakeChannel] = {}
         self.dm_channel_ids: dict[int, int] = {}  # user id -> DM channel id
@@ -106,16 +109,61 @@ class World:
 
     def set_bot_permissions(
         self, channel: FakeChannel, *, send: bool = True, view: bool = True, create_threads: bool = True,
-        send_in_threads: bool = True,
+        send_in_threads: bool = True, attach: bool = True, embed: bool = True, tell: bool = True,
     ) -> None:
         """Deny (or grant back) the bot Send Messages / View Channel / Create Public Threads / Send
-        Messages in Threads in a channel (403 50013 / 50001)."""
+        Messages in Threads / Attach Files / Embed Links in a channel, by an overwrite for the bot
+        (a request that needs one gets 403 50013 / 50001). ``tell=False``: the running bots are not
+        sent the CHANNEL_UPDATE yet (a change between the bot's check and its call)."""
         channel.bot_can_send = send
         channel.bot_can_view = view
         channel.bot_can_create_threads = create_threads
         channel.bot_can_send_in_threads = send_in_threads
+        channel.bot_can_attach = attach
+        channel.bot_can_embed = embed
+        if tell:
+            for bot in self.bots:
+                bot._connection.parsers["CHANNEL_UPDATE"](self.channel_payload(channel))
+
+    def grant_bot(self, permissions: int, *, everyone: int | None = None) -> None:
+        """Give the bot's role exactly ``permissions`` (what an invite with that integer grants) and,
+        with ``everyone``, the @everyone role those (a server whose @everyone may do little); the
+        running bots get the GUILD_ROLE_UPDATEs."""
+        self.bot_user.permissions = permissions
+        if everyone is not None:
+            self.everyone_permissions = everyone
         for bot in self.bots:
-            bot._connection.parsers["CHANNEL_UPDATE"](self.channel_payload(channel))
+            for gid in self.guild_ids:
+                for role in self._roles(gid):
+                    bot._connection.parsers["GUILD_ROLE_UPDATE"]({"guild_id": str(gid), "role": role})
+
+    def bot_permissions_in(self, ch: FakeChannel) -> int:
+        """What the bot may do in a channel (a thread: in its channel), as Discord computes it: the
+        @everyone role's and the bot role's permissions, less the channel's overwrite for the bot."""
+        if ch.parent_id is not None:
+            ch = self.channels[ch.parent_id]
+        base = self.everyone_permissions | self.bot_user.permissions
+        if ch.is_dm:
+            return self.bot_user.permissions
+        if base & p.PERM_ADMINISTRATOR:
+            return p.ALL_PERMISSIONS
+        perms = base & ~self._denied(ch)
+        return perms if perms & PERM_VIEW_CHANNEL else 0
+
+    @staticmethod
+    def _denied(ch: FakeChannel) -> int:
+        """The bits the channel's overwrite denies the bot."""
+        flags = (
+            (ch.bot_can_send, PERM_SEND_MESSAGES), (ch.bot_can_view, PERM_VIEW_CHANNEL),
+            (ch.bot_can_create_threads, p.PERM_CREATE_PUBLIC_THREADS),
+            (ch.bot_can_send_in_threads, p.PERM_SEND_MESSAGES_IN_THREADS),
+            (ch.bot_can_attach, p.PERM_ATTACH_FILES), (ch.bot_can_embed, p.PERM_EMBED_LINKS),
+        )
+        deny = 0
+        for allowed, bit in flags:
+            if not allowed:
+                deny |= bit
+        return deny
 
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         """The DM channel between the bot and this user (created on first use, as Discord does)."""
@@ -161,7 +209,7 @@ class World:
         if ch.is_dm:
             assert ch.recipient_id is not None
             return p.dm_channel_payload(ch.id, self.users[ch.recipient_id].payload())
-        deny = (0 if ch.bot_can_send else PERM_SEND_MESSAGES) | (0 if ch.bot_can_view else PERM_VIEW_CHANNEL)
+        deny = self._denied(ch)
         overwrites = (
             [p.permission_overwrite_payload(self.bot_user.id, allow=0, deny=deny, member=True)]
             if deny
@@ -174,11 +222,7 @@ class World:
         """GUILD_CREATE for the fake guild (or another one of `other_guild`) as it is now."""
         guild_id = guild_id or self.guild_id
         members = [self.member_payload(u) for u in self.users.values() if u.in_guild or guild_id != self.guild_id]
-        roles = [
-            p.role_payload(guild_id, "@everyone", p.EVERYONE_PERMISSIONS),
-            p.role_payload(self.manager_role_id, "Managers", p.EVERYONE_PERMISSIONS | p.PERM_MANAGE_GUILD, 1),
-            p.role_payload(self.bot_role_id, self.bot_user.name, p.BOT_PERMISSIONS, 2),
-        ]
+        roles = self._roles(guild_id)
         channels = [
             self.channel_payload(c) for c in self.channels.values() if c.guild_id == guild_id and not c.is_thread
         ]
@@ -193,13 +237,16 @@ class World:
             preferred_locale=self.guild_locale if guild_id == self.guild_id else "en-US",
         )
 
+    def _roles(self, guild_id: int) -> list[Json]:
+        return [
+            p.role_payload(guild_id, "@everyone", self.everyone_permissions),
+            p.role_payload(self.manager_role_id, "Managers", p.EVERYONE_PERMISSIONS | p.PERM_MANAGE_GUILD, 1),
+            p.role_payload(self.bot_role_id, self.bot_user.name, self.bot_user.permissions, 2),
+        ]
+
     def app_permissions(self, ch: FakeChannel) -> int:
-        perms = p.BOT_PERMISSIONS
-        if not ch.bot_can_send:
-            perms &= ~PERM_SEND_MESSAGES
-        if not ch.bot_can_view:
-            perms &= ~PERM_VIEW_CHANNEL
-        return perms
+        """What an interaction in this channel says the bot may do there (``app_permissions``)."""
+        return self.bot_permissions_in(ch)
 
     def interaction_payload(
         self,
