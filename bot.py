@@ -124,6 +124,12 @@ class Bot(TableBot):
                          tree_cls=Tree, help_command=None, chunk_guilds_at_startup=False, **options)
         self.config = config
         self.add_listener(self.hub.private.on_interaction, "on_interaction")
+        # What the bot may do in each channel: told by every interaction, renewed by channel and role changes.
+        permissions = self.hub.permissions
+        self.add_listener(permissions.on_interaction, "on_interaction")
+        self.add_listener(permissions.on_guild_channel_update, "on_guild_channel_update")
+        self.add_listener(permissions.on_guild_role_update, "on_guild_role_update")
+        self.add_listener(permissions.on_guild_role_delete, "on_guild_role_delete")
         self._opening: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:

@@ -104,6 +104,9 @@ class Help(commands.Cog):
             text = t("help.mention", help="`/help`")
         channel_id = message.channel.id
 
+        if not self.bot.hub.permissions.may(channel_id, "send"):
+            return  # a server may let people mention the bot where it may not answer: nothing is tried
+
         async def send(latest: dict[str, Any], fresh: bool) -> None:
             try:
                 await self.bot.get_partial_messageable(channel_id).send(**latest)

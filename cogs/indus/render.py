@@ -67,7 +67,8 @@ class IndusRenderer:
         """Redraw the board's embed as it stands (no deadline) when it closes; its image stays."""
         if kind != "board" or table.state is None:
             return {}
-        return {"embed": self.board_embed(table, board_png_available(), hub)}
+        pictures = board_png_available() and hub.permissions.may(table.channel_id, "attach")
+        return {"embed": self.board_embed(table, pictures, hub)}
 
     def options_text(self, table: Table) -> str:
         """Return the options as lobby text."""
@@ -197,8 +198,10 @@ class IndusRenderer:
         return " · ".join(parts)
 
     async def _fields(self, hub: TableHub, table: Table, answer: Answer | None) -> tuple[dict[str, Any], bytes | None]:
-        with acknowledged_while_drawing(answer):
-            png = await drawn(board_png, GAME.view(table.state, None), [seat.display_name for seat in table.seats])
+        png = None
+        if await hub.may(table, "attach"):  # else the text board: nothing is drawn that cannot be sent
+            with acknowledged_while_drawing(answer):
+                png = await drawn(board_png, GAME.view(table.state, None), [seat.display_name for seat in table.seats])
         owing = table.humans_owing()
         content = t("indus.your_turn_public", mention=f"<@{table.seats[owing[0]].user_id}>") if owing else None
         # The mention marks the line for its player but never pings: a turn is told by a notice of

@@ -66,7 +66,8 @@ class SakkaraRenderer:
         """Redraw the board's embed as it stands (no deadline) when it closes; its image stays."""
         if kind != "board" or table.state is None:
             return {}
-        return {"embed": self.public_embed(table, words.boards() is not None, hub)}
+        pictures = words.boards() is not None and hub.permissions.may(table.channel_id, "attach")
+        return {"embed": self.public_embed(table, pictures, hub)}
 
     def options_text(self, table: Table) -> str:
         """Return the options as lobby text."""
@@ -129,7 +130,7 @@ class SakkaraRenderer:
         (``answer``: the click it is drawn for)."""
         if not new and await hub.post_when_sent(table, kind, lambda: self._drawn_when_sent(hub, table), answer):
             return  # an edit of the board waits for budget: it is drawn when it goes
-        module = words.boards()
+        module = words.boards() if await hub.may(table, "attach") else None  # Attach Files off: the text board
         png = None
         if module is not None:
             with acknowledged_while_drawing(answer):
@@ -139,7 +140,7 @@ class SakkaraRenderer:
 
     async def _drawn_when_sent(self, hub: TableHub, table: Table) -> dict[str, Any]:
         """The board message's fields, drawn as the table stands (by a queued edit, when it is sent)."""
-        module = words.boards()
+        module = words.boards() if await hub.may(table, "attach") else None  # Attach Files off: the text board
         with hub.readers.publicly(table):
             png = None if module is None else await drawn(module.board_image, GAME.view(table.state, None),
                                                              names(table))

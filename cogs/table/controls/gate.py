@@ -219,6 +219,8 @@ class Tree(app_commands.CommandTree[TableBot]):
     async def interaction_check(self, interaction: discord.Interaction[TableBot]) -> bool:
         """Refuse crafted input, and commands in a channel where the bot lacks what a table needs."""
         self.client.hub.readers.saw(interaction)  # this command's replies are in its user's language
+        # What Discord says the bot may do here, known before the command draws anything.
+        self.client.hub.permissions.learn(interaction.channel_id, interaction.guild_id, interaction.app_permissions)
         if interaction.type is discord.InteractionType.autocomplete:
             # No option of this bot autocompletes: a request for it is crafted.
             with contextlib.suppress(discord.HTTPException):

@@ -66,6 +66,8 @@ async def post_summary(hub: TableHub, table: Table, title: str, lines: Sequence[
         embed.add_field(name=name, value=value, inline=False)
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(table.id, t("play.rematch")))
+    if picture is not None and not await hub.may(table, "attach"):
+        picture = None  # Attach Files is off in the channel: the standings go alone
     if picture is None:
         await hub.post(table, "summary", embed=embed, view=view)
         return

@@ -6,8 +6,9 @@ restart) through the one path of every table message, which answers a click with
 the message it pressed (:mod:`cogs.table.answer`), and holds each game's :class:`Renderer`. It owns
 the parts it hands what they need: the message book (:mod:`cogs.table.messages.book`), the private channel
 (DM prompts and notes, :mod:`cogs.table.messages.private`), the closer (:mod:`cogs.table.messages.closing`), the
-outbox, the panels, the readers, the players' notification choices (:mod:`cogs.table.messages.reach`)
-and the story. The session's listener is :class:`cogs.table.listener.TableListener`; the lobby is drawn
+outbox, the panels, the readers, the players' notification choices (:mod:`cogs.table.messages.reach`),
+what the bot may do in each channel (:mod:`cogs.table.messages.permissions`) and the story. The
+session's listener is :class:`cogs.table.listener.TableListener`; the lobby is drawn
 in :mod:`cogs.table.controls.lobby`, the buttons are in :mod:`cogs.table.controls.buttons`. No rule
 lives here: legality is the session's and engine's.
 """
@@ -30,6 +31,7 @@ from cogs.table.messages.delivery import edit_or_send, rewind
 from cogs.table.messages.notices import TurnNotices
 from cogs.table.messages.outbox import BucketKey, Outbox, Plan, RestBudget, Run
 from cogs.table.messages.panels import Panels
+from cogs.table.messages.permissions import BY_KEY, ChannelPermissions, needs_of, plain, shown
 from cogs.table.messages.private import PrivateChannel
 from cogs.table.messages.reach import NotifyChoices
 from cogs.table.messages.readers import Readers
@@ -154,7 +156,11 @@ class TableHub:
         # session's clock, the world's time: tests move it as the fake Discord moves its own).
         self.panels = Panels(now=lambda: bot.sessions.clock.now())
         self.book = MessageBook(store, repo)  # the bot's messages: where, open or not, what they show
-        self.story = Story(bot, repo, self.outbox)  # every game's log, on its board and in its thread
+        # What the bot may do in each channel now: every send path asks it before acting (no 403).
+        self.permissions = ChannelPermissions(bot)
+        self._lacking: set[tuple[int, str]] = set()  # (table, need) the channel was told is off
+        self.story = Story(bot, repo, self.outbox, may=self.may,
+                           refused=self.permissions.refused)  # every game's log, on its board and in its thread
         self.private = PrivateChannel(
             bot, self.book, self.outbox, self.panels, self.readers, ClosedDms(store),
             # The session's clock (the world's time: tests move it, as they move the game's timers);
@@ -177,6 +183,22 @@ class TableHub:
     def renderer(self, table: Table) -> Renderer:
         """Return the renderer of a table's game."""
         return self.renderers[table.spec.name]
+
+    # ------------------------------------------------------------------ permissions
+
+    async def may(self, table: Table, need: str) -> bool:
+        """May the bot do ``need`` (a key of :data:`~cogs.table.messages.permissions.NEEDS`) in the
+        table's channel now? The first time a table meets it off, the channel gets one line saying
+        what is off and what it costs (when the bot may post there at all)."""
+        if self.permissions.may(table.channel_id, need):
+            return True
+        if (table.id, need) not in self._lacking and need not in ("send", "view"):
+            self._lacking.add((table.id, need))
+            with self.readers.publicly(table):
+                text = t(f"permissions.off.{need}", permission=shown([BY_KEY[need]]))
+            await self.post(table, f"lacking-{need}", new=True, content=text,
+                            allowed_mentions=discord.AllowedMentions.none())
+        return False
 
     # ------------------------------------------------------------------ messages
 
@@ -278,7 +300,10 @@ class TableHub:
             # the rate limits. A queued edit of it is stale now; one on the wire goes first.
             self.outbox.discard(key)
             await self.outbox.settle(key)
-            if await (self._answer(pressed, fields) if pressed is not None else self.panels.redraw(ref[1], fields)):
+            # The same message whichever way it goes: as the channel allows (a response needs no
+            # permission, but a board must not change form with the path it took).
+            shaped = await self._shaped(table, kind, fields)
+            if await (self._answer(pressed, shaped) if pressed is not None else self.panels.redraw(ref[1], shaped)):
                 self.book.showing(key, shown)
                 return
         self.book.showing(key, shown)
@@ -304,11 +329,23 @@ class TableHub:
         """Edit or send a channel message now (the outbox calls this when the budget allows)."""
         ref = None if new else await self.message_ref(table, kind, seat)
         channel = self.bot.get_partial_messageable(table.channel_id)
+        allowed = await self._allowed_fields(table, kind, fields)
+        if allowed is None:  # the bot may not post there: nothing is tried (a 403 counts against it)
+            self.book.showing((table.id, kind, seat), None)
+            return
+        fields = allowed
         try:
             message = await edit_or_send(self.bot, ref, fields, lambda latest: channel.send(**latest))
         except discord.Forbidden:
-            log.warning("table %s: no permission to post in channel %s", table.id, table.channel_id)
+            # A permission changed between the check and the call: not tried again until it changes back.
+            # Which permission was missing Discord does not say: the optional one first (the next
+            # redraw goes without it), so each permission costs at most one 403 per change.
+            needs = needs_of(fields)
+            culprit = next(need for need in ("attach", "embed", "send") if need in needs)
+            self.permissions.refused(table.channel_id, {culprit}, f"a {kind} message of table {table.id}")
             self.book.showing((table.id, kind, seat), None)
+            if culprit != "send":
+                await self._without(table, kind, seat, new, fields)
             return
         except discord.HTTPException as exc:  # Discord refused it: the next redraw tries again
             log.warning("table %s: Discord refused a %s message (%s %s)", table.id, kind, exc.status, exc.text)
@@ -317,6 +354,39 @@ class TableHub:
         self.outbox.requests_ended()  # recording the message sends nothing: the budget is free again
         if message is not None:
             await self.book.remember(table, kind, message, seat, open=opens(kind, fields))
+
+    async def _without(self, table: Table, kind: str, seat: int | None, new: bool, fields: dict[str, Any]) -> None:
+        """Show again what was refused, without what is off now: the board is redrawn by its game
+        (a text board in place of the picture; queued behind this call), anything else goes at
+        once without its pictures or embeds. Never stale controls, never a second 403 for it."""
+        if seat is None and kind == self.renderer(table).board_kind(table) and table.status == "playing":
+            await self.renderer(table).refresh(self, table)
+            return
+        rewind(fields)
+        await self._post_now(table, kind, seat, new, fields)
+
+    async def _allowed_fields(self, table: Table, kind: str, fields: dict[str, Any]) -> dict[str, Any] | None:
+        """Return ``fields`` as the bot may send them in the table's channel now: without pictures
+        when Attach Files is off (the renderers drew a text board already: this only catches the
+        rest), as plain text when Embed Links is off; None when it may not post there at all."""
+        if not self.permissions.may(table.channel_id, "send"):
+            self.permissions.skipped(table.channel_id, "send", f"a {kind} message of table {table.id}")
+            return None
+        return await self._shaped(table, kind, fields)
+
+    async def _shaped(self, table: Table, kind: str, fields: dict[str, Any]) -> dict[str, Any]:
+        """Return a channel message's ``fields`` without pictures when Attach Files is off there, as
+        plain text when Embed Links is (a DM prompt: as they are, no server permission applies)."""
+        if kind == "dm":
+            return fields
+        needs = needs_of(fields)
+        if "attach" in needs and not await self.may(table, "attach"):
+            fields = {k: v for k, v in fields.items() if k not in ("files", "file")}
+            if "attachments" in fields:
+                fields["attachments"] = [a for a in fields["attachments"] if not isinstance(a, discord.File)]
+        if "embed" in needs and not await self.may(table, "embed"):
+            fields = plain(fields)
+        return fields
 
     async def remind(self, table: Table, seats: Sequence[int], private_key: str, channel_key: str,
                      cover: Sequence[int] | None = None) -> None:

@@ -6,7 +6,8 @@ the one mechanism that keeps them:
 - the **board** (the game's public message) shows every line since the last batch was written,
   so nothing that happened is only in the past;
 - a **batch** goes to the game's thread (created from its lobby message at the start, where the
-  server allows threads and the bot may create one; else straight into the channel) when the
+  server allows threads and the bot may create one and post in it — asked before, so no request
+  fails for it; else straight into the channel) when the
   renderer says a natural chapter ended (an expedition, a round), when the board's log would
   overflow its field, and at the end of the game — so the thread ends up holding every event in
   order, at the cost of one rate-limited post per chapter instead of one per event;
@@ -22,7 +23,7 @@ events of the table; a seat event at version ``v`` comes before action ``v``.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -83,10 +84,15 @@ class _Log:
 class Story:
     """Every table's log: lines since the last batch (for the board) and the batches (to a thread)."""
 
-    def __init__(self, bot: discord.Client, repo: HubRecords, outbox: Outbox | None = None) -> None:
+    def __init__(self, bot: discord.Client, repo: HubRecords, outbox: Outbox | None = None,
+                 may: Callable[[Table, str], Awaitable[bool]] | None = None,
+                 refused: Callable[[int, set[str], str], None] | None = None) -> None:
         self.bot = bot
         self.repo = repo
         self.outbox = outbox
+        # May the bot do this in the table's channel now (the hub's answer; None: always tried).
+        self.may = may
+        self.refused = refused  # a 403 anyway: the hub's permissions learn it (nothing retries it in a loop)
         self._logs: dict[int, _Log] = {}
 
     # ------------------------------------------------------------------ reading
@@ -249,13 +255,18 @@ class Story:
             return
         channel_id, message_id, title = story.opening
         story.opening = None
+        if not (await self._may(table, "threads") and await self._may(table, "thread_send")):
+            return  # the log goes to the channel at once, without a request that would fail
         channel = self.bot.get_partial_messageable(channel_id, guild_id=table.guild_id)
         try:
             thread = await channel.get_partial_message(message_id).create_thread(
                 name=title[:100], auto_archive_duration=THREAD_ARCHIVE_MIN)
         except (discord.HTTPException, ValueError) as exc:
-            # No permission, too many active threads, a DM...: the log goes to the channel.
+            # Too many active threads, a DM, a permission taken away since the check...: the log
+            # goes to the channel.
             log.info("table %s: no thread (%s); the log goes to the channel", table.id, exc)
+            if isinstance(exc, discord.Forbidden) and self.refused is not None:
+                self.refused(channel_id, {"threads"}, "creating a thread")
             return
         story.thread_id = thread.id
 
@@ -298,12 +309,18 @@ class Story:
     async def _post(self, table: Table, story: _Log, text: str) -> bool:
         """Post one text to the thread or else the channel; False when it cannot be posted now."""
         while True:
+            if story.thread_id is not None and not await self._may(table, "thread_send"):
+                story.thread_id = None  # the thread is closed to the bot now: the story goes on in the channel
             target = story.thread_id or table.channel_id
+            if story.thread_id is None and not await self._may(table, "send"):
+                return False  # kept for the next batch: nothing is tried where it cannot be posted
             try:
                 await self.bot.get_partial_messageable(target, guild_id=table.guild_id).send(
                     text, allowed_mentions=discord.AllowedMentions.none())
                 return True
             except (discord.Forbidden, discord.NotFound) as exc:
+                if isinstance(exc, discord.Forbidden) and self.refused is not None:
+                    self.refused(table.channel_id, {"thread_send"} if story.thread_id else {"send"}, "a log post")
                 if story.thread_id is None:
                     log.warning("table %s: the log cannot be posted in its channel (%s)", table.id, exc)
                     return False
@@ -314,6 +331,9 @@ class Story:
             except discord.HTTPException as exc:
                 log.warning("table %s: a log batch was not posted (%s); it is tried again later", table.id, exc)
                 return False
+
+    async def _may(self, table: Table, need: str) -> bool:
+        return self.may is None or await self.may(table, need)
 
 
 def _chunks(lines: list[str]) -> list[str]:

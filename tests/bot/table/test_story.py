@@ -75,25 +75,35 @@ async def test_the_board_shows_every_line_since_the_last_batch(fake, table, stor
 
 
 async def test_without_permission_to_create_a_thread_the_log_goes_to_the_channel(fake, table, store, clock, players):
+    """Issue 45: the bot knows it may not make a thread there, so it does not try (no 403)."""
     fake.set_bot_permissions(table, create_threads=False)
     bot = await start_bot(fake, store, clock)
     game = await incan_table(fake, bot, table, players, bots=("medium",))
     await incan_to_the_end(fake, game, players)
     assert fake.threads(table) == []
-    logged = [line for m in fake.channel_messages(table) if not m.embeds for line in m.content.splitlines()]
+    texts = [m.content for m in fake.channel_messages(table) if not m.embeds]
+    told = [text for text in texts if text.startswith("⚠️")]
+    assert told == ["⚠️ **Create Public Threads** is off for me in this channel: the game's log is posted "
+                    "here, not in a thread."]  # once
+    logged = [line for text in texts if not text.startswith("⚠️") for line in text.splitlines()]
     assert logged[1:-1] == await expected_story(bot, store, game) and game.status == "finished"
+    assert fake.forbidden == [] and not fake.calls("POST", "/channels/{channel_id}/messages/{message_id}/threads")
     await fake.stop(bot)
 
 
 async def test_a_thread_the_bot_cannot_post_in_falls_back_to_the_channel(fake, table, store, clock, players):
+    """Without Send Messages in Threads no thread is made (nobody could write in it): the log goes
+    to the channel at once, without a 403 (issue 45)."""
     fake.set_bot_permissions(table, send_in_threads=False)
     bot = await start_bot(fake, store, clock)
     game = await incan_table(fake, bot, table, players)
     await incan_to_the_end(fake, game, players)
-    thread = thread_of(fake, table)
-    assert fake.channel_messages(thread) == []
-    logged = [line for m in fake.channel_messages(table) if not m.embeds for line in m.content.splitlines()]
+    assert fake.threads(table) == []
+    texts = [m.content for m in fake.channel_messages(table) if not m.embeds]
+    assert sum(text.startswith("⚠️ **Send Messages in Threads** is off") for text in texts) == 1
+    logged = [line for text in texts if not text.startswith("⚠️") for line in text.splitlines()]
     assert logged[1:-1] == await expected_story(bot, store, game)
+    assert fake.forbidden == []
     await fake.stop(bot)
 
 
