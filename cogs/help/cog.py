@@ -20,8 +20,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.table.commands.translator import localised_description, localised_name
-from cogs.table.controls.buttons import reply
+from cogs.table.controls.buttons import can_manage, reply
 from cogs.table.messages.hub import TableBot
+from cogs.table.messages.permissions import invite_text
 from db import Unavailable
 from i18n import reading, t
 
@@ -38,8 +39,10 @@ MENTION_COOLDOWN_S = 60.0
 """A channel gets at most one answer to mentions per this many seconds."""
 
 
-def help_embed(tree: app_commands.CommandTree[TableBot], game: str | None) -> discord.Embed:
-    """Return the help for all games (``game`` None) or for one game, in the current reader's language."""
+def help_embed(tree: app_commands.CommandTree[TableBot], game: str | None,
+               client_id: int | str | None = None) -> discord.Embed:
+    """Return the help for all games (``game`` None) or for one game, in the current reader's language;
+    with ``client_id`` (asked by a manager) the general help also says what the invite asks for."""
     embed = discord.Embed(title=t("help.title"), colour=discord.Colour.gold())
     if game is None:
         news = ", ".join(f"`/{localised_name(f'{group} new')}`" for _, group in GAMES)
@@ -51,6 +54,8 @@ def help_embed(tree: app_commands.CommandTree[TableBot], game: str | None) -> di
             settings=f"`/{localised_name('settings language')}`", help="`/help`")
             + "\n" + t("help.yours", games=f"`/{localised_name('games')}`", notify=f"`/{localised_name('notify')}`"),
             inline=False)
+        if client_id is not None:
+            embed.add_field(name=t("help.invite_title"), value=invite_text(client_id), inline=False)
         return embed
     group = dict(GAMES)[game]
     embed.description = t(f"help.game.{game}")
@@ -84,7 +89,9 @@ class Help(commands.Cog):
         if game is not None and game not in dict(GAMES):  # a crafted value outside the choices
             await reply(interaction, t("error.not_valid"))
             return
-        await reply(interaction, None, embed=help_embed(self.bot.tree, game))
+        manager = interaction.guild_id is not None and can_manage(interaction)
+        client_id = (self.bot.application_id or "YOUR_CLIENT_ID") if manager else None
+        await reply(interaction, None, embed=help_embed(self.bot.tree, game, client_id))
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:

@@ -9,6 +9,8 @@ of this server starts with (a table opened with its own ``timeout`` keeps it): t
 how long a bot seat waits before acting, and whether the game's log goes to a thread of its own or
 to the channel. Left out, each tells the current value. A running table keeps what it started with.
 ``/settings host_tables`` sets how many lobbies and games one member may host at once here.
+``/settings permissions`` lists, per channel with a table, what the bot lacks there and so does
+without (what the bot may do where is :mod:`cogs.table.messages.permissions`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from discord.ext import commands
 from cogs.table.controls.buttons import can_manage, reply
 from cogs.table.controls.duration import DurationOption, read_decision_time
 from cogs.table.messages.hub import TableBot
+from cogs.table.messages.permissions import shown
 from cogs.table.messages.text import pace_text
 from engine.session import SessionError
 from engine.session.options import DEFAULT_TABLES_PER_HOST, DEFAULT_THREADS
@@ -99,6 +102,29 @@ class Settings(commands.GroupCog, group_name="settings", group_description="This
                           count: app_commands.Range[int, 1, 50] | None = None) -> None:
         """Show or set how many lobbies and games one member may host at once on the server."""
         await self._server_setting(interaction, "tables_per_host", count, DEFAULT_TABLES_PER_HOST)
+
+    @app_commands.command(name="permissions", description="What the bot lacks in the channels with tables")
+    async def permissions(self, interaction: discord.Interaction) -> None:
+        """List, per channel with a table here, the permissions the bot uses and lacks there."""
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            await reply(interaction, t("error.guild_only"))
+            return
+        if not can_manage(interaction):  # the command is hidden from others; a crafted call lands here
+            await reply(interaction, t("error.not_manager"))
+            return
+        tables = await self.bot.sessions.active_in_guild(guild_id)
+        if not tables:
+            await reply(interaction, t("settings.permissions_none"))
+            return
+        known = self.bot.hub.permissions
+        lines = [f"<#{channel_id}>: {shown(missing)}"
+                 for channel_id in dict.fromkeys(table.channel_id for table in tables)
+                 if (missing := known.missing(channel_id))]
+        if not lines:
+            await reply(interaction, t("settings.permissions_all"))
+            return
+        await reply(interaction, "\n".join([t("settings.permissions_title"), *lines])[:2000])
 
     async def _server_setting(self, interaction: discord.Interaction, key: str, value: float | bool | None,
                               default: float | bool, shown: Callable[[object], str] | None = None) -> None:

@@ -31,7 +31,7 @@ import discord
 
 from i18n import t
 
-__all__ = ["BY_KEY", "INVITE_PERMISSIONS", "NEEDS", "ChannelPermissions", "Need", "invite_url",
+__all__ = ["BY_KEY", "INVITE_PERMISSIONS", "NEEDS", "ChannelPermissions", "Need", "invite_text", "invite_url",
            "needs_of", "plain", "shown"]
 
 CONTENT_LIMIT = 2000
@@ -77,6 +77,13 @@ def invite_url(client_id: int | str = "YOUR_CLIENT_ID") -> str:
 def shown(needs: list[Need] | tuple[Need, ...]) -> str:
     """Return the permissions' names as Discord shows them in the reader's language, joined."""
     return ", ".join(f"**{t(f'permissions.name.{need.key}')}**" for need in needs)
+
+
+def invite_text(client_id: int | str = "YOUR_CLIENT_ID") -> str:
+    """Return what the invite asks for, in the reader's language, with its integer and URL."""
+    return t("help.invite", required=shown([n for n in NEEDS if n.required]),
+             optional=shown([n for n in NEEDS if not n.required]), value=INVITE_PERMISSIONS.value,
+             url=f"<{invite_url(client_id)}>")
 
 
 class ChannelPermissions:
