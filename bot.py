@@ -120,8 +120,11 @@ class Bot(TableBot):
                             ai=AiPool(SPECS, workers=config.ai_workers, budget_s=config.ai_budget_s,
                                       think_s=config.ai_think_s))
 
+        # Nothing pings unless its message names exactly whom (a board line naming a player, a
+        # display name that looks like a mention): the messages that must notify say so themselves.
         super().__init__(store, hub, sessions, command_prefix=commands.when_mentioned, intents=INTENTS,
-                         tree_cls=Tree, help_command=None, chunk_guilds_at_startup=False, **options)
+                         tree_cls=Tree, help_command=None, chunk_guilds_at_startup=False,
+                         allowed_mentions=discord.AllowedMentions.none(), **options)
         self.config = config
         self.add_listener(self.hub.private.on_interaction, "on_interaction")
         # What the bot may do in each channel: told by every interaction, renewed by channel and role changes.
