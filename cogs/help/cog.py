@@ -21,6 +21,7 @@ from discord.ext import commands
 
 from cogs.table.commands.translator import localised_description, localised_name
 from cogs.table.controls.buttons import can_manage, reply
+from cogs.table.messages.fields import add_split_field
 from cogs.table.messages.hub import TableBot
 from cogs.table.messages.permissions import invite_text
 from db import Unavailable
@@ -65,7 +66,7 @@ def help_embed(tree: app_commands.CommandTree[TableBot], game: str | None,
         for sub in command.commands:
             path = f"{group} {sub.name}"
             lines.append(f"`/{localised_name(path)}` — {localised_description(path, sub.description)}")
-    embed.add_field(name=t("help.commands"), value="\n".join(lines)[:1024], inline=False)
+    add_split_field(embed, t("help.commands"), lines, "\n")
     embed.add_field(name=t("help.turn_title"), value=t(f"help.turn.{game}"), inline=False)
     embed.add_field(name=t("help.levels_title"),
                     value="\n".join(t(f"help.level.{game}.{level}") for level in LEVELS), inline=False)

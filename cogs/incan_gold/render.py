@@ -25,6 +25,7 @@ from cogs.incan_gold.summary import summary
 from cogs.incan_gold.words import HAZARD_ICONS, artifact_worth, card_text, hazard_name
 from cogs.table.answer import Answer, answer_of
 from cogs.table.controls.buttons import PeekButton
+from cogs.table.messages.fields import add_split_field, newest_lines
 from cogs.table.messages.hub import TableHub
 from cogs.table.messages.text import deadline_line, name_of, pace_rules, seat_label, seat_names
 from engine.core import Event
@@ -162,11 +163,10 @@ class IncanRenderer:
         embed.description = "\n".join(lines)
         inside = [t("incan.carrying", name=seat_label(table.seats[s]), gems=view["carried"][s])
                   for s in view["inside"]] or [t("incan.nobody")]
-        embed.add_field(name=t("incan.inside"), value=", ".join(inside)[:1024], inline=False)
+        add_split_field(embed, t("incan.inside"), inside, ", ")
         if "banked" in view:
-            tents = ", ".join(t("incan.tent", name=name_of(spec), gems=view["banked"][s])
-                              for s, spec in enumerate(table.seats))
-            embed.add_field(name=t("incan.tents"), value=tents[:1024], inline=False)
+            tents = [t("incan.tent", name=name_of(spec), gems=view["banked"][s]) for s, spec in enumerate(table.seats)]
+            add_split_field(embed, t("incan.tents"), tents, ", ")
         embed.add_field(name=t("incan.hazards_seen"),
                         value=", ".join(hazard_name(h) for h in view["hazards_seen"]) or t("incan.none"))
         if view["removed_hazards"]:  # none with one pile per temple (forsvunna-diamanten)
@@ -176,7 +176,7 @@ class IncanRenderer:
             embed.set_footer(text=tn("incan.chosen", view["chosen"], deciding=view["deciding"]))
         log_lines = hub.story.lines(table) if hub is not None else []
         if log_lines:
-            embed.add_field(name=t("incan.log"), value="\n".join(log_lines)[-1024:], inline=False)
+            embed.add_field(name=t("incan.log"), value=newest_lines(log_lines), inline=False)
         return embed
 
     def _closed_embed(self, hub: TableHub, table: Table, end: Event) -> discord.Embed:
@@ -190,7 +190,7 @@ class IncanRenderer:
         embed.description = "\n".join(lines)
         log_lines = hub.story.last_batch(table)  # the expedition's log, just written to the thread
         if log_lines:
-            embed.add_field(name=t("incan.log"), value="\n".join(log_lines)[-1024:], inline=False)
+            embed.add_field(name=t("incan.log"), value=newest_lines(log_lines), inline=False)
         return embed
 
     def _public_fields(self, hub: TableHub, table: Table) -> dict[str, Any]:

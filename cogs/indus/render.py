@@ -33,6 +33,7 @@ from cogs.indus.words import (
 )
 from cogs.table.answer import Answer, acknowledged_while_drawing, answer_of
 from cogs.table.messages.attach import board_file
+from cogs.table.messages.fields import add_split_field, newest_lines
 from cogs.table.messages.hub import TableHub
 from cogs.table.messages.text import deadline_line, name_of, pace_rules, seat_label
 from engine.core import CHANCE, Event
@@ -147,7 +148,7 @@ class IndusRenderer:
             return text
         return t("indus.status_turn", who=who, turn=view["turn"])
 
-    def _players_field(self, table: Table, view: dict[str, Any]) -> str:
+    def _players_field(self, table: Table, view: dict[str, Any]) -> list[str]:
         lines = []
         scores = view["standing"]["scores"]
         for seat in range(len(table.seats)):
@@ -160,7 +161,7 @@ class IndusRenderer:
             prison = sum({"W": 1, "A": 2, "P": 3}[p["rank"]] for p in taken)
             lines.append(t("indus.player_line", name=seat_label(table.seats[seat]), pools=" · ".join(parts),
                            prisoners=len(taken), prison_points=prison, score=scores[seat]))
-        return "\n".join(lines)
+        return lines
 
     def board_embed(self, table: Table, png: bool, hub: TableHub | None = None) -> discord.Embed:
         """Return the public embed (drawn from the public view); ``png``: the image is attached."""
@@ -175,18 +176,18 @@ class IndusRenderer:
             status += "\n" + deadline
         embed.description = status if png else f"{status}\n{board_text(view)}"
         players = t("indus.players_setup") if view["phase"] == "setup" else t("indus.players")
-        embed.add_field(name=players, value=self._players_field(table, view)[:1024], inline=False)
-        embed.add_field(name=t("indus.ruins_now"), value=self._ruins_field(view)[:1024], inline=False)
+        add_split_field(embed, players, self._players_field(table, view), "\n")
+        add_split_field(embed, t("indus.ruins_now"), self._ruins_field(view), " · ")
         log_lines = hub.story.lines(table) if hub is not None else []
         if log_lines:
-            embed.add_field(name=t("indus.log"), value="\n".join(log_lines)[-1024:], inline=False)
+            embed.add_field(name=t("indus.log"), value=newest_lines(log_lines), inline=False)
         if png:
             embed.set_image(url=f"attachment://{IMAGE_NAME}")
             embed.set_footer(text=t("indus.legend"))
         return embed
 
     @staticmethod
-    def _ruins_field(view: dict[str, Any]) -> str:
+    def _ruins_field(view: dict[str, Any]) -> list[str]:
         """Each ruin's value and who would score it if the game ended now (the picture names the ruins)."""
         got = view["standing"]["ruins"]
         parts = []
@@ -195,7 +196,7 @@ class IndusRenderer:
             takers = " ".join(f"{COLOUR_EMOJI[int(c)]}{p}" for c, p in
                               sorted(got.get(ruin["id"], {}).items(), key=lambda kv: (-kv[1], int(kv[0]))))
             parts.append(f"**{ruin['id']}** {value}" + (f" {takers}" if takers else ""))
-        return " · ".join(parts)
+        return parts
 
     async def _fields(self, hub: TableHub, table: Table, answer: Answer | None) -> tuple[dict[str, Any], bytes | None]:
         png = None

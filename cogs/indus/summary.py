@@ -7,6 +7,7 @@ from typing import Any
 
 from cogs.indus.words import COLOUR_EMOJI, final_png
 from cogs.table.controls.lobby import post_summary
+from cogs.table.messages.fields import split_items
 from cogs.table.messages.hub import TableHub
 from cogs.table.messages.text import absence_lines, name_of, place_of, seat_label, standings, winner_line
 from engine.indus import GAME
@@ -42,9 +43,8 @@ async def summary(hub: TableHub, table: Table, result: dict[str, Any]) -> None:
     total_lines += absence_lines(table, hub.bot.sessions.clock.now())
     if sum(1 for s in scores if s == max(scores)) > len(result["winners"]):
         total_lines.append(t("indus.tiebreak"))
-    ruins = "\n".join(ruin_lines)
-    fields = [(t("indus.summary_ruins"), ruins[:1024])]
-    if len(ruins) > 1024:  # a huge custom layout: the rest in a second field
-        fields.append(("…", ruins[1024:2048]))
+    # A huge custom layout: the rest in further fields, split between ruins.
+    fields = [(t("indus.summary_ruins") if index == 0 else "…", part)
+              for index, part in enumerate(split_items(ruin_lines, "\n"))]
     picture = await drawn(final_png, view, [seat.display_name for seat in table.seats], result)
     await post_summary(hub, table, t("indus.summary_title"), total_lines, fields, picture=picture)

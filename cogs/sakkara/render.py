@@ -26,6 +26,7 @@ from cogs.sakkara.words import builder_text, event_line, motif, names, round_tit
 from cogs.table.answer import Answer, acknowledged_while_drawing, answer_of
 from cogs.table.controls.buttons import PeekButton
 from cogs.table.messages.attach import board_file
+from cogs.table.messages.fields import newest_lines
 from cogs.table.messages.hub import TableHub
 from cogs.table.messages.text import deadline_line, pace_rules, seat_label
 from engine.core import CHANCE, Event
@@ -105,7 +106,7 @@ class SakkaraRenderer:
             embed.add_field(name=seat_field(table, seat, seat_label(spec)), value=builder_text(view, seat), inline=True)
         log_lines = hub.story.lines(table) if hub is not None else []
         if log_lines:
-            embed.add_field(name=t("sakkara.log_title"), value="\n".join(log_lines)[-1024:], inline=False)
+            embed.add_field(name=t("sakkara.log_title"), value=newest_lines(log_lines), inline=False)
         if image:
             embed.set_image(url="attachment://board.png")
         return embed

@@ -7,6 +7,7 @@ from __future__ import annotations
 import discord
 
 from cogs.table.commands.translator import localised_name
+from cogs.table.messages.fields import DESCRIPTION_LIMIT, split_items
 from cogs.table.messages.hub import TableHub
 from cogs.table.messages.text import seat_label
 from engine.session import Table
@@ -42,7 +43,7 @@ async def tables_embed(hub: TableHub, tables: list[Table]) -> discord.Embed:
         lines.append(t("tables.line", game=hub.renderer(table).title(), channel=f"<#{table.channel_id}>",
                        state=t(f"tables.state.{table.status}"), players=players,
                        link=await link_text(hub, table)))
-    embed.description = "\n".join(lines)[:4096]
+    embed.description = split_items(lines, "\n", DESCRIPTION_LIMIT)[0] if lines else ""
     if len(tables) > LISTED:
         embed.set_footer(text=t("tables.more", count=len(tables) - LISTED))
     return embed

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import discord
 
+from cogs.table.messages.fields import split_items
 from cogs.table.messages.text import name_of
 from engine.core import Event
 from engine.session import SeatEvent, Table, Update
@@ -165,7 +166,7 @@ class Story:
         story = self._logs.get(table.id)
         if story is None or not story.pending:
             return
-        story.unposted.append((_chunks(story.pending), story.upto))
+        story.unposted.append((split_items(story.pending, "\n", POST_LIMIT), story.upto))
         story.last_batch, story.pending = story.pending, []
         if self.outbox is None:
             await self._post_all(table, story)
@@ -334,18 +335,3 @@ class Story:
 
     async def _may(self, table: Table, need: str) -> bool:
         return self.may is None or await self.may(table, need)
-
-
-def _chunks(lines: list[str]) -> list[str]:
-    """Return the lines joined into texts of at most ``POST_LIMIT`` characters (a long line is cut)."""
-    out: list[str] = []
-    current = ""
-    for line in lines:
-        line = line[:POST_LIMIT]
-        if current and len(current) + 1 + len(line) > POST_LIMIT:
-            out.append(current)
-            current = ""
-        current = f"{current}\n{line}" if current else line
-    if current:
-        out.append(current)
-    return out
