@@ -21,6 +21,7 @@ from typing import Any
 import discord
 
 from cogs.incan_gold.controls import choice_buttons
+from cogs.incan_gold.count import CountRedraw
 from cogs.incan_gold.summary import summary
 from cogs.incan_gold.words import HAZARD_ICONS, artifact_worth, card_text, hazard_name
 from cogs.table.answer import Answer, answer_of
@@ -49,9 +50,9 @@ class IncanRenderer:
     dm_prompts = False  # decided on the public message, or from a DM prompt when told by DM: DMs not required
 
     def __init__(self) -> None:
-        self.last_ending: dict[int, str] = {}  # table id -> how the previous expedition ended
         self._told: set[tuple[int, int, int]] = set()  # (table, window, seat) told that the table waits for them
         self._opening: dict[int, tuple[int, str, list[int]]] = {}  # table -> (expedition, its first line, mentioned)
+        self.count = CountRedraw(self.refresh)  # "k of n have chosen", redrawn while the table waits
 
     def title(self) -> str:
         """Return the game's name."""
@@ -147,10 +148,8 @@ class IncanRenderer:
         view = GAME.view(table.state, None)
         embed = discord.Embed(title=t("incan.round_title", round=view["round"], rounds=view["rounds"]),
                               colour=discord.Colour.dark_gold())
+        # How the previous expedition ended stays on its own closed message, not atop this one.
         lines = []
-        ending = self.last_ending.get(table.id)
-        if ending and view["round"] > 1:
-            lines.append(ending)
         lines.append(" · ".join(card_text(c["card"], c["gems"]) for c in view["path"]) or t("incan.path_empty"))
         lines.append(t("incan.path_gems", gems=view["path_gems"]))
         if view["artifacts_on_path"]:
@@ -233,18 +232,17 @@ class IncanRenderer:
         if ended:
             end = next(e for e in events if e["type"] == "round_end")
             ending = self._ending(table, events)
-            self.last_ending[table.id] = ending
             await hub.closer.close(table, f"round{end['round']}", None, ending, answer=answer,
                                    embed=self._closed_embed(hub, table, end))
             if table.status != "playing":
-                self._told = {told for told in self._told if told[0] != table.id}
-                self._opening.pop(table.id, None)
+                self._forget(table)
                 return
         elif not update.new_window and not any(e["type"] == "reveal" for e in events):
             # A choice was made: nothing public changed (who has chosen stays secret). The chooser's
             # DM prompt shows their choice; the few the table still waits for may be told.
             await self._keep_prompts(hub, table, set(), answer)
             await self._tell_the_last(hub, table)
+            self.count.chosen(hub, table)
             return
         kind = f"round{table.state.round}"
         fields = self._public_fields(hub, table)
@@ -363,9 +361,13 @@ class IncanRenderer:
     async def finished(self, hub: TableHub, table: Table, result: dict[str, Any]) -> None:
         """Post the final scores and a Rematch button."""
         await summary(hub, table, result)
-        self.last_ending.pop(table.id, None)
+        self._forget(table)
+
+    def _forget(self, table: Table) -> None:
+        """The game is over: nothing of it is kept or redrawn any more."""
         self._told = {told for told in self._told if told[0] != table.id}
         self._opening.pop(table.id, None)
+        self.count.forget(table)
 
     def prompt(self, hub: TableHub, table: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:
         """Return a seat's private state and its Torch / Camp buttons."""

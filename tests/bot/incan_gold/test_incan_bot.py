@@ -436,8 +436,9 @@ async def test_on_the_real_clock_bot_seats_play_and_every_step_is_drawn(fake, ta
     await fake.stop(bot)
 
 
-async def test_the_next_expedition_message_opens_with_how_the_last_one_ended(fake, table, store, clock, players):
-    """The card that ends an expedition comes with the next one's start: the collapse must still be shown."""
+async def test_how_an_expedition_ended_stays_on_its_own_message(fake, table, store, clock, players):
+    """The card that ends an expedition comes with the next one's start: the collapse is shown on the
+    closed message of the expedition it ended, not atop the next one's board (issue 43)."""
     bot = await start_bot(fake, store, clock)
     game = await open_seeded(fake, bot, table, players)
     while game.state.round == 1:
@@ -445,9 +446,10 @@ async def test_the_next_expedition_message_opens_with_how_the_last_one_ended(fak
             await decide(fake, game, next(u for u in players if u.id == game.seats[seat].user_id), "torch")
     second = [m for m in fake.channel_messages(table) if buttons(m, "peek:")][-1]
     assert "expedition 2/5" in second.render().lower()
-    assert "the temple collapsed" in second.render()  # everyone pressed on: expedition 1 ended in a collapse
+    assert "collapsed" not in second.render() and "ended" not in second.render()
     # The first expedition's message is closed: no Choose, its final path and how it ended stay.
     first = next(m for m in fake.channel_messages(table) if "expedition 1/5" in m.render().lower())
     assert not first.custom_ids
+    # Everyone pressed on: expedition 1 ended in a collapse.
     assert "the temple collapsed" in first.render() and "🧟" in first.render()
     await fake.stop(bot)

@@ -1,0 +1,63 @@
+"""Incan Gold's "k of n have chosen", redrawn while a table waits.
+
+A choice changes nothing else public (who has chosen stays secret), so a card decided at a normal
+pace is drawn once, at its reveal: the budget is one public edit per card. A table kept waiting
+:data:`COUNT_REDRAW_AFTER_S` or more (a slow player) sees how many have chosen, redrawn at most
+that often. The redraw is a timer in ``Table.timers``: a table that ends drops it, and a new
+decision window makes it do nothing (that window's own redraw shows the count anyway).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from cogs.table.messages.hub import TableHub
+from engine.session import Table
+
+__all__ = ["COUNT_REDRAW_AFTER_S", "CountRedraw"]
+
+COUNT_REDRAW_AFTER_S = 30.0
+"""The count is redrawn only in a decision window open this long, then at most this often (with
+5-30 s decisions a 10 s threshold cost 1.2 extra edits per card)."""
+
+
+class CountRedraw:
+    """The pending count redraw of each table: at most one armed per table and decision window."""
+
+    def __init__(self, redraw: Callable[[TableHub, Table], Awaitable[None]]) -> None:
+        self.redraw = redraw  # the renderer's redraw of the expedition message, as the table stands
+        self._armed: dict[int, int] = {}  # table id -> the window a redraw is armed for
+        self._drawn_at: dict[int, float] = {}  # table id -> when its count was last redrawn
+
+    def chosen(self, hub: TableHub, table: Table) -> None:
+        """A choice was made: redraw the count once for a burst of choices, if the window stays open."""
+        window = table.window
+        if self._armed.get(table.id) == window:
+            return
+        self._armed[table.id] = window
+        sessions = hub.bot.sessions
+        clock = sessions.clock
+
+        async def fire() -> None:
+            if self._armed.get(table.id) == window:
+                del self._armed[table.id]
+            live = sessions.loaded(table.id)
+            if live is None or live.status != "playing" or live.window != window:
+                return  # ended, or a reveal redrew the message already
+            async with live.lock:
+                if live.status != "playing" or live.window != window:
+                    return
+                self._drawn_at[table.id] = clock.now()
+                await hub.readers.load(live)
+                await hub.prepare(live)
+                with hub.readers.publicly(live):
+                    await self.redraw(hub, live)
+
+        last = self._drawn_at.get(table.id, float("-inf"))
+        due = max(clock.now(), table.opened_at + COUNT_REDRAW_AFTER_S, last + COUNT_REDRAW_AFTER_S)
+        table.timers.append(clock.call_at(due, fire))
+
+    def forget(self, table: Table) -> None:
+        """A table has finished or ended: nothing of it is redrawn any more."""
+        self._armed.pop(table.id, None)
+        self._drawn_at.pop(table.id, None)
