@@ -21,7 +21,7 @@ def test_a_long_list_splits_between_items_into_fields_that_fit():
     assert " · ".join(parts) == " · ".join(items)
     embed = discord.Embed()
     add_split_field(embed, "Ruins", items, " · ")
-    assert [f.name for f in embed.fields][0] == "Ruins" and len(embed.fields) == len(parts)
+    assert embed.fields[0].name == "Ruins" and len(embed.fields) == len(parts)
     assert all(f.value and len(f.value) <= FIELD_LIMIT for f in embed.fields)
 
 
