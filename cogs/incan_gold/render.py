@@ -20,7 +20,7 @@ from typing import Any
 
 import discord
 
-from cogs.incan_gold.controls import choice_buttons
+from cogs.incan_gold.controls import choice_buttons, choice_name
 from cogs.incan_gold.count import CountRedraw
 from cogs.incan_gold.summary import summary
 from cogs.incan_gold.words import HAZARD_ICONS, artifact_worth, card_text, hazard_name
@@ -222,13 +222,20 @@ class IncanRenderer:
     async def played(self, hub: TableHub, update: Update) -> None:
         """Log the events, close what ended, redraw the expedition message, tell people privately
         what became of them, keep their DM prompts in step, and tell who the table waits for."""
+        answer = answer_of(update.origin)
+        chooser = self._last_chooser(update.table, update.events, answer)
+        await self._draw(hub, update, answer, chooser)
+        if chooser is not None and answer is not None:
+            await self._tell_the_chooser(hub, update.table, update.events, chooser, answer)
+
+    async def _draw(self, hub: TableHub, update: Update, answer: Answer | None, chooser: int | None) -> None:
+        """Everything public of an update, and the private outcomes of everyone but ``chooser``."""
         table = update.table
         events = update.events
-        answer = answer_of(update.origin)
         ended = any(e["type"] == "round_end" for e in events)
         # An expedition is a chapter of the game's log: at its end the lines go to the thread.
         await hub.story.played(update, self, chapter_end=_round_ended)
-        await self._private_outcomes(hub, table, events, answer)
+        await self._private_outcomes(hub, table, events, answer, skip=chooser)
         if ended:
             end = next(e for e in events if e["type"] == "round_end")
             ending = self._ending(table, events)
@@ -328,28 +335,66 @@ class IncanRenderer:
                 embed, view = self.prompt(hub, table, seat)
             await hub.private.prompt(table, seat, answer=answer, content=None, embed=embed, view=view)
 
+    def _outcome(self, table: Table, events: Sequence[Event], seat: int) -> str | None:
+        """Return what became of a seat in these events, for its person (their language): what a
+        camper banked and their tent's total, or what a collapse took."""
+        for event in events:
+            if event["type"] == "camp" and seat in event["seats"]:
+                home = event["home"][event["seats"].index(seat)]
+                mine = GAME.view(table.state, seat)["you"]
+                arts = [f"{a['artifact']} ({a['points']})" for a in event["artifacts"] if event["lone"] == seat]
+                extra = tn("incan.you_took_artifacts", len(arts), artifacts=", ".join(arts)) if arts else ""
+                return tn("incan.you_camped", home, banked=mine["banked"], artifacts=extra)
+            if event["type"] == "collapse":
+                lost = dict((s, n) for s, n in event["lost"])
+                if seat in lost:
+                    return tn("incan.you_lost", lost[seat], hazard=hazard_name(event["hazard"]))
+        return None
+
     async def _private_outcomes(self, hub: TableHub, table: Table, events: Sequence[Event],
-                                answer: Answer | None) -> None:
+                                answer: Answer | None, skip: int | None = None) -> None:
         """Tell privately who went home what they banked and their tent's total, and who lost their
         gems in a collapse: through their latest private answer while it can be redrawn (no
-        rate-limited call), else (a DM prompt of old) by closing that prompt."""
-        for event in events:
-            if event["type"] == "camp":
-                for seat, home in zip(event["seats"], event["home"], strict=True):
-                    if table.seats[seat].is_ai:
-                        continue
-                    mine = GAME.view(table.state, seat)["you"]
-                    arts = [f"{a['artifact']} ({a['points']})" for a in event["artifacts"] if event["lone"] == seat]
-                    with hub.readers.privately(table, seat):
-                        extra = tn("incan.you_took_artifacts", len(arts), artifacts=", ".join(arts)) if arts else ""
-                        note = tn("incan.you_camped", home, banked=mine["banked"], artifacts=extra)
-                    await hub.private.note(table, seat, note, answer)
-            elif event["type"] == "collapse":
-                for seat, lost in event["lost"]:
-                    if not table.seats[seat].is_ai:
-                        with hub.readers.privately(table, seat):
-                            note = tn("incan.you_lost", lost, hazard=hazard_name(event["hazard"]))
-                        await hub.private.note(table, seat, note, answer)
+        rate-limited call), else (a DM prompt of old) by closing that prompt. ``skip``: the seat
+        whose press made the reveal, told with their choice afterwards."""
+        seats = {s for e in events if e["type"] == "camp" for s in e["seats"]}
+        seats |= {s for e in events if e["type"] == "collapse" for s, _ in e["lost"]}
+        for seat in sorted(seats):
+            if table.seats[seat].is_ai or seat == skip:
+                continue
+            with hub.readers.privately(table, seat):
+                note = self._outcome(table, events, seat)
+            if note is not None:
+                await hub.private.note(table, seat, note, answer)
+
+    @staticmethod
+    def _last_chooser(table: Table, events: Sequence[Event], answer: Answer | None) -> int | None:
+        """Return the seat whose press on the expedition's public message made this update's reveal
+        (that press is answered by the reveal itself, on the board), else None."""
+        if answer is None or not any(e["type"] == "reveal" for e in events):
+            return None
+        interaction = answer.interaction
+        message = interaction.message
+        if message is None or message.flags.ephemeral or interaction.guild_id is None:
+            return None  # pressed on a private prompt: its own redraw tells them
+        seat = table.seat_of(interaction.user.id)
+        return seat if seat is not None and not table.seats[seat].is_ai else None
+
+    async def _tell_the_chooser(self, hub: TableHub, table: Table, events: Sequence[Event], seat: int,
+                                answer: Answer) -> None:
+        """The press that completed a decision was answered by the reveal on the board: its presser
+        still gets their private word, what they chose and (a camper) what they banked, in their
+        private panel, or in a new private message when they have none yet."""
+        reveal = next(e for e in events if e["type"] == "reveal")
+        choice = reveal["choices"][seat]
+        if choice is None:
+            return
+        with hub.readers.privately(table, seat):
+            lines = [t("incan.you_chose_it", choice=choice_name(choice, hub.readers.pressed(table, seat)))]
+            outcome = self._outcome(table, events, seat)
+            if outcome is not None:
+                lines.append(outcome)
+        await hub.private.word(table, seat, answer, content="\n".join(lines), embed=None, view=None)
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
         """Remind privately: if you have not chosen, you go back to camp with what you carry. A person
@@ -369,6 +414,16 @@ class IncanRenderer:
         self._opening.pop(table.id, None)
         self.count.forget(table)
 
+    def already(self, hub: TableHub, table: Table, seat: int) -> str | None:
+        """Return "You already chose Torch for this card" to an explorer who chose (in the words of
+        the button they press now), else None."""
+        if table.state is None or table.state.phase != "decide":
+            return None
+        you = GAME.view(table.state, seat)["you"]
+        if not you["inside"] or not you["pending"]:
+            return None
+        return t("incan.already_chose", choice=choice_name(you["pending"], hub.readers.pressed(table, seat)))
+
     def prompt(self, hub: TableHub, table: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:
         """Return a seat's private state and its Torch / Camp buttons."""
         view = GAME.view(table.state, seat)
@@ -387,7 +442,7 @@ class IncanRenderer:
         elif not you["inside"]:
             lines.append(t("incan.you_out"))
         elif you["pending"]:
-            lines.append(t("incan.you_chose", choice=t(f"incan.{you['pending']}")))
+            lines.append(t("incan.you_chose", choice=choice_name(you["pending"], hub.readers.pressed(table, seat))))
             if legal:
                 lines.append(t("incan.you_can_change"))
         elif legal:

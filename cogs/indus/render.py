@@ -329,6 +329,10 @@ class IndusRenderer:
         """Post the final scoring, ruin by ruin, with a Rematch button."""
         await summary(hub, table, result)
 
+    def already(self, hub: TableHub, table: Table, seat: int) -> str | None:
+        """Nothing: one player decides at a time, and a decision made moves the turn on."""
+        return None
+
     def prompt(self, hub: TableHub, table: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:
         """Return the board with the controls of whoever is to move (the same for every seat).
 

@@ -211,6 +211,10 @@ class SakkaraRenderer:
         """Post the final pyramids with a Rematch button; the DM prompts lose their buttons."""
         await summary(hub, table, result)
 
+    def already(self, hub: TableHub, table: Table, seat: int) -> str | None:
+        """Nothing: one player decides at a time, and a decision made moves the turn on."""
+        return None
+
     def prompt(self, hub: TableHub, table: Table, seat: int) -> tuple[discord.Embed, discord.ui.View | None]:
         """Return a seat's private state (its rack) and its move controls."""
         return prompt_at(table, seat, "")

@@ -59,6 +59,19 @@ async def refuse_press(interaction: discord.Interaction, table_id: int, error: S
         embed, view = hub.renderer(table).prompt(hub, table, seat)
         await interaction.response.edit_message(content=t("error.stale"), embed=embed, view=view)
         return
+    already = None
+    if error.code == "not_your_turn" and table is not None and seat is not None and table.status == "playing":
+        already = hub.renderer(table).already(hub, table, seat)
+    if already is not None and table is not None and seat is not None:
+        # A repeated press: what they chose, on their private panel when it can be redrawn (this
+        # press then leaves no message of its own), else in a private reply.
+        embed, view = hub.renderer(table).prompt(hub, table, seat)
+        if not interaction.response.is_done() and await hub.panels.redraw_reply(
+                table.id, interaction.user.id, {"content": already, "embed": embed, "view": view}):
+            await interaction.response.defer()
+            return
+        await reply(interaction, already)
+        return
     await refuse(interaction, error)
 
 
@@ -232,6 +245,12 @@ async def confirm_move(hub: TableHub, interaction: discord.Interaction, answer: 
         if seat is not None and table.status == "playing":
             embed, view = hub.renderer(table).prompt(hub, table, seat)
             first = not interaction.response.is_done()
+            # One private panel a player: the one this player has is redrawn through its own click
+            # (an interaction call), and this press is acknowledged without a new message.
+            if first and await hub.panels.redraw_reply(table.id, interaction.user.id,
+                                                       {"content": None, "embed": embed, "view": view}):
+                await answer.defer()
+                return
             await reply(interaction, None, embed=embed, **({"view": view} if view is not None else {}))
             if first:  # the reply is the original response: it can be redrawn later
                 hub.panels.replied(table.id, interaction)

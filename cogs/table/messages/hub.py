@@ -101,6 +101,11 @@ class Renderer(Protocol):
         """Return a seat's private state and its move buttons (DM or ephemeral)."""
         ...
 
+    def already(self, hub: TableHub, table: Table, seat: int) -> str | None:
+        """Return what a seat already decided in this window, said to its person ("You already chose
+        Torch for this card"), when a repeated press finds nothing left for them to decide; else None."""
+        ...
+
 
 class TableBot(commands.Bot):
     """The bot as the cogs see it: discord.py's Bot plus the store, the hub and the sessions.

@@ -43,9 +43,10 @@ class Panels:
         self.now = now  # seconds; the hub passes the session's clock
         self._by_message: dict[int, tuple[discord.Interaction, float]] = {}  # message id -> (click, when)
         self._ephemeral: dict[tuple[int, int], int] = {}  # (table id, user id) -> their ephemeral prompt
-        self._replies: dict[tuple[int, int], tuple[discord.Interaction, float]] = {}
+        self._replies: dict[tuple[int, int], tuple[discord.Interaction, float, int | None]] = {}
         """(table id, user id) -> their latest press on a public message answered by a private reply
-        (the interaction's original response): that reply can be redrawn too."""
+        (the interaction's original response, or the id of its private followup when the response
+        redrew the public message): that reply can be redrawn too."""
 
     def clicked(self, interaction: discord.Interaction) -> None:
         """Note a click on a private message (a DM, or an ephemeral reply): its token can redraw it."""
@@ -65,10 +66,11 @@ class Panels:
                 self._ephemeral[(int(match[1]), interaction.user.id)] = message.id
         self._forget_before(now - TOKEN_LIFE_S)
 
-    def replied(self, table_id: int, interaction: discord.Interaction) -> None:
-        """Note that ``interaction`` was answered by a private reply (its original response), so that
+    def replied(self, table_id: int, interaction: discord.Interaction, followup: int | None = None) -> None:
+        """Note that ``interaction`` was answered by a private reply (its original response, or the
+        private ``followup`` message sent after a response that redrew a public message), so that
         reply can be redrawn later (e.g. what a camper banked, once the choices are revealed)."""
-        self._replies[(table_id, interaction.user.id)] = (interaction, self.now())
+        self._replies[(table_id, interaction.user.id)] = (interaction, self.now(), followup)
 
     async def redraw_reply(self, table_id: int, user_id: int, fields: dict[str, Any]) -> bool:
         """Redraw the player's latest private answer of this table: the reply to their press on a
@@ -76,14 +78,18 @@ class Panels:
         reply's token expired is redrawn through that newer click); False when none can be."""
         key = (table_id, user_id)
         panel = self._ephemeral.get(key)
-        candidates = [self._replies.get(key), self._by_message.get(panel) if panel is not None else None]
-        usable = [entry for entry in candidates if entry is not None and self._usable(entry)]
+        reply = self._replies.get(key)
+        candidates = [reply, (*self._by_message[panel], None) if panel in self._by_message else None]
+        usable = [entry for entry in candidates if entry is not None and self._usable(entry[:2])]
         if not usable:
             self._replies.pop(key, None)
             return False
-        interaction = max(usable, key=lambda entry: entry[1])[0]
+        interaction, _, followup = max(usable, key=lambda entry: entry[1])
         try:
-            await interaction.edit_original_response(**fields)
+            if followup is not None:
+                await interaction.followup.edit_message(followup, **fields)
+            else:
+                await interaction.edit_original_response(**fields)
         except discord.HTTPException as exc:
             log.info("a private reply could not be redrawn (%s)", exc.status)
             self._replies.pop(key, None)

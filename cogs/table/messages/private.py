@@ -195,6 +195,27 @@ class PrivateChannel:
         if await self.lookup(table, "dm", seat) is not None and self.book.is_open((table.id, "dm", seat)):
             await self.close_prompt(table, seat, note, answer=answer)
 
+    async def word(self, table: Table, seat: int, answer: Answer, **fields: Any) -> None:
+        """Give the person whose press on a public message was answered by that message's redraw
+        their private word: in their private reply, redrawn through its click while it lives, else
+        in a new private message following this press (their reply from now on). Interaction calls
+        both: exempt from the rate limits."""
+        user_id = table.seats[seat].user_id
+        if user_id is None:
+            return
+        if await self.panels.redraw_reply(table.id, user_id, fields):
+            return
+        interaction = answer.interaction
+        if not interaction.response.is_done():
+            return  # nothing answered the press: its own answer says it
+        try:
+            message = await interaction.followup.send(
+                ephemeral=True, wait=True, **{k: v for k, v in fields.items() if v is not None})
+        except discord.HTTPException as exc:
+            log.info("a private word could not follow a press (%s)", exc.status)
+            return
+        self.panels.replied(table.id, interaction, followup=message.id)
+
     async def tell(self, table: Table, seat: int, key: str, text: str) -> None:
         """Send a seat's person a private line (a new DM: it notifies), unless their DMs are closed;
         ``key`` names the occasion: one line per occasion and seat waits for budget at most, the

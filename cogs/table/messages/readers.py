@@ -9,6 +9,9 @@ own Discord language for what only they see.
 - A public message (lobby, board, log, summary, leaderboard) follows the server's language: the
   one its managers chose with ``/settings language``, else its preferred locale (Discord's
   Community setting), else English (:meth:`Readers.public`).
+- A button is drawn in the language of the message it sits on. A private text naming the button
+  a player just pressed names it in the words they saw on it (:meth:`Readers.pressed`): a Swedish
+  player pressing a Finnish server's board is told the Finnish label they pressed.
 
 Any locale without a catalogue reads English (:func:`i18n.language_of`).
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 from collections.abc import Iterator
 from typing import Any, Protocol
@@ -24,12 +28,16 @@ from typing import Any, Protocol
 import discord
 
 from engine.session import Table
-from i18n import language_of, reader_is, reading
+from i18n import current_language, language_of, reader_is, reading
 
 __all__ = ["LocaleStore", "Readers"]
 
 log = logging.getLogger(__name__)
 
+
+_PRESSED: contextvars.ContextVar[tuple[int, int | None, str] | None] = contextvars.ContextVar("pressed", default=None)
+"""For the rest of a click's task: (user id, the server whose public message they pressed, else
+None, their own language)."""
 
 LANGUAGE_KEY = "language"
 """The server setting (``db.settings``) holding the language chosen with ``/settings language``."""
@@ -74,6 +82,10 @@ class Readers:
         """Draw the rest of this interaction's texts in its user's language; remember the locale."""
         locale = getattr(interaction.locale, "value", None) or "en-US"
         guild_id = interaction.guild_id
+        message = interaction.message
+        if message is not None:  # a button's words are those of the message it sits on
+            public = guild_id is not None and not message.flags.ephemeral
+            _PRESSED.set((interaction.user.id, guild_id if public else None, language_of(locale)))
         if guild_id is not None:
             if interaction.guild_locale is not None:
                 self._preferred[guild_id] = interaction.guild_locale.value
@@ -142,6 +154,15 @@ class Readers:
         """Draw this block for one seat's eyes only (that player's language)."""
         with reading(self.seat(table, seat)) as language:
             yield language
+
+    def pressed(self, table: Table, seat: int) -> str:
+        """Return the language to name a button in, for a text a seat's person reads now: that of
+        the message whose button they pressed in this click, else the text's own (a text about a
+        prompt names the buttons it carries, drawn in its language)."""
+        pressed = _PRESSED.get()
+        if pressed is not None and pressed[0] == table.seats[seat].user_id:
+            return self.public(pressed[1]) if pressed[1] is not None else pressed[2]
+        return current_language()
 
     def chosen(self, guild_id: int) -> str | None:
         """Return the language a server's managers chose (after :meth:`load_guild`), or None."""

@@ -86,9 +86,13 @@ async def test_finnish_server_swedish_player_incan_gold(fake, table, store, cloc
     # (every version of each reply: a camper's reply is redrawn later with what they banked)
     swedish = "\n".join(text for m in fake.ephemeral_replies(sven) for text in m.all_texts())
     assert "Incan Gold i" in swedish and re.search(r"tempel \d, kort \d", swedish)
-    assert "Stanna (gå djupare)" in swedish and foreign(swedish, "sv") == []
+    # A choice is named in the words on the button she pressed: the board's, in Finnish.
+    assert re.search(r"Du valde \*\*(🔦 Etene \(jatka syvemmälle\)|⛺ Palaa \(leiriin\))", swedish)
+    pressed = re.sub(r"🔦 Etene \(jatka syvemmälle\)|⛺ Palaa \(leiriin\)", "", swedish)
+    assert foreign(pressed, "sv") == []
     english = "\n".join(text for m in fake.ephemeral_replies(cy) for text in m.all_texts())
-    assert "Torch (stay)" in english and foreign(english, "en") == []
+    assert "You chose **🔦 Etene" in english
+    assert foreign(re.sub(r"🔦 Etene \(jatka syvemmälle\)|⛺ Palaa \(leiriin\)", "", english), "en") == []
     finnish = "\n".join(text for m in fake.ephemeral_replies(aino) for text in m.all_texts())
     assert "Etene (jatka syvemmälle)" in finnish and foreign(finnish, "fi") == []
     await fake.stop(bot)

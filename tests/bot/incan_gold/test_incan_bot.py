@@ -127,7 +127,7 @@ async def test_a_choice_never_shows_in_public_before_the_reveal(caplog):
             texts[first] = fake.public_texts()
             assert game.version == 2  # the first card and Ann's choice: no reveal yet
             reply = fake.ephemeral_replies(users[0])[-1]  # her choice, confirmed to her alone
-            assert f"You chose **{first.capitalize()}" in reply.render()
+            assert f"You chose **{ {'torch': '🔦', 'camp': '⛺'}[first]} {first.capitalize()}" in reply.render()
             await fake.stop(bot)
             await s.close()
     assert texts["torch"] == texts["camp"]
@@ -185,12 +185,14 @@ async def test_refusals_are_private_and_change_nothing(fake, table, store, clock
     first, second = fake.ephemeral_replies(ann)[-2:]
     await fake.click(ann, first, act_id(first, "torch"))
     rec = await fake.click(ann, second, act_id(second, "torch"))
-    assert rec.replies[-1].ephemeral and "nothing for you to decide" in rec.replies[-1].render()
+    # She is told what she chose, on her private panel (redrawn: no new message).
+    assert rec.replies == [] and "You already chose **🔦 Torch (stay)** for this card" in second.render()
     assert game.version == version + 1
 
     # Bo's private prompt goes stale once the reveal moves the game on.
-    await fake.click(bo, public, buttons(public, "peek:")[0])
-    stale = fake.ephemeral_replies(bo)[-1]
+    for _ in range(2):  # his newer panel is the one his press on the board redraws
+        await fake.click(bo, public, buttons(public, "peek:")[0])
+    stale = fake.ephemeral_replies(bo)[-2]
     for user in players[1:]:
         await decide(fake, game, user, "torch")
     moved = game.version
@@ -214,7 +216,7 @@ async def test_restart_mid_decision_then_the_public_buttons_still_work(fake, tab
     revived = await bot2.sessions.table_in(table.id)
     assert revived.window == window and revived is not game
     rec = await fake.click(players[1], public, act_id(public, "torch"))  # a button from before the restart
-    assert rec.replies[-1].ephemeral and "You chose **Torch" in rec.replies[-1].render()
+    assert rec.replies[-1].ephemeral and "You chose **🔦 Torch" in rec.replies[-1].render()
     await play_to_the_end(fake, revived, players)
     log = await store.load_game(revived.id)
     final = replay(GAME, 5, log.game.seed, [(a.seat, a.payload) for a in log.actions])
@@ -309,7 +311,7 @@ async def test_a_press_is_answered_privately_and_the_last_one_by_the_reveal(fake
     start = len(fake.rest_calls)
     rec = await fake.click(ann, public, act_id(public, "torch"))
     assert rec.callbacks == [4] and rec.ephemeral  # a private reply: her status and choice
-    assert "You chose **Torch" in rec.original.render() and "You chose" not in "".join(fake.public_texts())
+    assert "You chose **🔦 Torch" in rec.original.render() and "You chose" not in "".join(fake.public_texts())
     await decide(fake, game, bo, "torch")
     window, cards = game.window, len(GAME.view(game.state, None)["path"])
     rec = await fake.click(cy, public, act_id(public, "camp"))  # the last choice: the reveal
@@ -334,11 +336,11 @@ async def test_a_slow_move_is_deferred_in_time_then_drawn(fake, table, store, cl
     rec = await fake.click(ann, first, act_id(first, "torch"))
     assert rec.callbacks == [6]  # deferred ...
     assert len(calls_since(fake, start, "PATCH", "/webhooks/")) == 1  # ... then the prompt edited
-    assert "You chose **Torch" in first.render()
+    assert "You chose **🔦 Torch" in first.render()
     version = game.version
     rec = await fake.click(ann, second, act_id(second, "torch"))
-    assert rec.callbacks == [4] and game.version == version  # refused at once: one private answer
-    assert rec.replies[-1].ephemeral and "nothing for you to decide" in rec.replies[-1].render()
+    assert game.version == version  # refused at once: her panel says what she chose
+    assert "You already chose **🔦 Torch (stay)** for this card" in second.render()
     await fake.stop(bot)
 
 

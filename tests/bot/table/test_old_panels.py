@@ -48,7 +48,7 @@ async def test_an_incan_gold_panel_clicked_20_minutes_later_is_answered_with_a_f
     assert rec.acknowledged and rec.errors == []
     assert game.version == version + 1  # the choice counted
     assert rec.ack_type == 7 and len(panel.history) > drawn  # answered by redrawing the panel it pressed
-    assert "You chose **Camp (leave)**" in panel.render()  # a fresh panel: what Cy chose, now
+    assert "You chose **⛺ Camp (leave)**" in panel.render()  # a fresh panel: what Cy chose, now
     for user in (ann, bo):  # the others choose; Cy goes home and is told what he banked
         await choose(fake, game, user, "torch")
     assert not game.state.inside[game.seat_of(cy.id)]
