@@ -91,7 +91,11 @@ class IncanRenderer:
         for index, event in enumerate(events):
             kind = event["type"]
             if kind == "card" and "value" in event:
-                lines.append(tn("incan.card_treasure", event["value"], each=event["each"], left=event["left"]))
+                left = tn("incan.camp_left", event["left"]) if event["left"] else ""
+                # How many shared it: each took ``each`` and ``left`` stayed (a lone explorer took all).
+                lone = event["each"] > 0 and event["value"] - event["left"] == event["each"]
+                lines.append(tn("incan.card_treasure_lone" if lone else "incan.card_treasure", event["value"],
+                                each=event["each"], left=left))
             elif kind == "card" and "hazard" in event and not event["collapse"]:
                 lines.append(t("incan.card_hazard", icon=HAZARD_ICONS.get(event["hazard"], "⚠️"),
                                hazard=t(f"incan.hz.{event['hazard']}")))
@@ -99,7 +103,8 @@ class IncanRenderer:
                 lines.append(t("incan.card_artifact", artifact=event["card"]))
             elif kind == "collapse":
                 losers = [s for s, _ in event["lost"]]
-                key = "incan.collapse" if losers else "incan.collapse_empty"
+                key = "incan.collapse_empty" if not losers else (
+                    "incan.collapse_one" if len(losers) == 1 else "incan.collapse")
                 lines.append(t(key, icon=HAZARD_ICONS.get(event["hazard"], "⚠️"),
                                hazard=t(f"incan.hz.{event['hazard']}"), names=seat_names(table, losers)))
             elif kind == "reveal":
@@ -117,7 +122,7 @@ class IncanRenderer:
         camp = next((e for e in events if e["type"] == "camp"), None)
         stay = [s for s, c in enumerate(reveal["choices"]) if c == "torch"]
         if camp is None:
-            return t("incan.all_torch")
+            return t("incan.lone_torch", names=seat_names(table, stay)) if len(stay) == 1 else t("incan.all_torch")
         arts = [f"{a['artifact']} ({a['points']})" for a in camp["artifacts"]]
         extra = tn("incan.camp_artifacts", len(arts), artifacts=", ".join(arts)) if arts else ""
         if len(camp["seats"]) == 1:

@@ -14,7 +14,7 @@ from engine.session import RepoUnavailable, Table
 from i18n import t, tn
 from pictures.incan_gold.chart import chart_png
 
-__all__ = ["summary"]
+__all__ = ["summary", "tie_lines"]
 
 
 async def summary(hub: TableHub, table: Table, result: dict[str, Any]) -> None:
@@ -26,8 +26,16 @@ async def summary(hub: TableHub, table: Table, result: dict[str, Any]) -> None:
                        score=result["scores"][seat], gems=tn("incan.gems", result["banked"][seat]),
                        artifacts=tn("incan.summary_artifacts", len(arts), artifacts=", ".join(arts)) if arts else ""))
     lines.append(winner_line(table, result))
+    lines += tie_lines(result)
     lines += absence_lines(table, hub.bot.sessions.clock.now())
     await post_summary(hub, table, t("incan.summary_title"), lines, picture=await results_picture(hub, table))
+
+
+def tie_lines(result: dict[str, Any]) -> list[str]:
+    """Return how ties were broken, when two seats have the same score: the most artifacts wins,
+    and seats still tied share their place (the standings show the same place twice)."""
+    scores = result["scores"]
+    return [t("incan.tiebreak")] if len(set(scores)) < len(scores) else []
 
 
 async def results_picture(hub: TableHub, table: Table) -> bytes | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.incan_gold import editions as ed
-from i18n import t
+from i18n import t, tn
 
 __all__ = ["HAZARD_ICONS", "artifact_worth", "card_text", "hazard_name"]
 
@@ -25,7 +25,7 @@ def hazard_name(hazard: str) -> str:
 def card_text(card: str, gems: int) -> str:
     """Return a path card as the table shows it."""
     if card[0] == "T":
-        return f"💎{card[1:]}" + (f" ({t('incan.path_left', gems=gems)})" if gems else "")
+        return f"💎{card[1:]}" + (f" ({tn('incan.path_left', gems)})" if gems else "")
     if card[0] == "H":
         return hazard_name(card[2:])
     return f"🏺{card}"

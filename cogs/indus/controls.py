@@ -18,7 +18,7 @@ from cogs.indus.words import piece_name, rank_name, space_label, space_name, squ
 from cogs.table.controls.buttons import ActButton, ActSelect, guarded, refuse, table_for
 from engine.indus import GAME
 from engine.session import SessionError, Table
-from i18n import t
+from i18n import t, tn
 from pictures.indus.names import start_order
 
 __all__ = ["PieceButton", "controls"]
@@ -103,7 +103,7 @@ def _placement_controls(table: Table, view: discord.ui.View, legal: list[Any], c
         for page in range(0, len(actions), SELECT_MAX):
             chunk = actions[page:page + SELECT_MAX]
             options = [(space_name(a["space"]), a) for a in chunk]
-            holder = t("indus.space_placeholder", piece=piece_name(piece), left=pools[piece["colour"]][key[1]])
+            holder = tn("indus.space_placeholder", pools[piece["colour"]][key[1]], piece=piece_name(piece))
             view.add_item(ActSelect(table.id, table.window, options, holder[:150],
                                     tag=f"p{key.lower()}{page // SELECT_MAX}", row=row + page // SELECT_MAX))
 
@@ -114,7 +114,7 @@ def _placement_controls(table: Table, view: discord.ui.View, legal: list[Any], c
     pick = chosen if chosen in groups else next(iter(groups))
     for n, key in enumerate(groups):
         piece = {"colour": int(key[0]), "rank": key[1]}
-        label = t("indus.piece_button", piece=piece_name(piece), left=pools[piece["colour"]][key[1]])
+        label = tn("indus.piece_button", pools[piece["colour"]][key[1]], piece=piece_name(piece))
         style = discord.ButtonStyle.primary if key == pick else discord.ButtonStyle.secondary
         view.add_item(PieceButton(table.id, table.window, key, label[:80], style, row=n // 5))
     menu(pick, (len(groups) + 4) // 5)

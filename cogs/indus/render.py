@@ -39,7 +39,7 @@ from cogs.table.messages.text import deadline_line, name_of, pace_rules, seat_la
 from engine.core import CHANCE, Event
 from engine.indus import GAME
 from engine.session import Table, Update
-from i18n import t
+from i18n import t, tn
 from pictures.drawing import drawn
 
 __all__ = ["IndusRenderer"]
@@ -99,8 +99,8 @@ class IndusRenderer:
         if kind == "reroll":
             return t("indus.log_reroll", name=who, die=event["rejected"])
         if kind == "move":
-            return t("indus.log_move", name=who, piece=piece_name(event), space=space_label(event["space"]),
-                     square=square_name(event["row"], event["col"]), die=event["die"])
+            return tn("indus.log_move", event["die"], name=who, piece=piece_name(event),
+                      space=space_label(event["space"]), square=square_name(event["row"], event["col"]))
         if kind == "secured":
             return t("indus.log_secured", name=who, colour=colour_name(event["colour"]),
                      square=square_name(event["row"], event["col"]))

@@ -38,7 +38,7 @@ from db import (
     user_key,
 )
 from engine.ratings import GameOutcome, Rating, fold, ordinal, sparkline
-from i18n import reader_is, t
+from i18n import reader_is, t, tn
 
 log = logging.getLogger(__name__)
 
@@ -232,14 +232,16 @@ class Leaderboard(commands.Cog):
         for row in standings.rows:
             name = _name(row.key, row.name)
             if by == "rating":
-                value = t("lb.line.rating", rating=row.ordinal or 0.0, games=row.games)
+                value = t("lb.line.rating", rating=row.ordinal or 0.0, played=tn("lb.played", row.games))
+            elif by == "win_rate":
+                value = t("lb.line.win_rate", wins=row.wins, games=row.games, rate=row.win_rate)
             else:
-                value = t(f"lb.line.{by}", wins=row.wins, games=row.games, rate=row.win_rate)
+                value = t(f"lb.line.{by}", won=tn("lb.won", row.wins), played=tn("lb.played", row.games))
             lines.append(f"**{row.rank}.** {name} — {value}")  # escaped once, by player_name
         embed.description = "\n".join(lines) or t("lb.empty")
         footer = t("lb.footer", page=standings.page + 1, pages=standings.pages)
         if by == "win_rate":
-            footer += " · " + t("lb.min_games", count=MIN_WIN_RATE_GAMES)
+            footer += " · " + tn("lb.min_games", MIN_WIN_RATE_GAMES)
         if by == "rating":
             footer += " · " + t("lb.rating_note" if period == "all" else "lb.rating_period_note")
         embed.set_footer(text=footer)
@@ -296,8 +298,8 @@ class Leaderboard(commands.Cog):
                 lines.append(t("lb.stats.rating", rating=ordinal(rating.mu, rating.sigma), mu=rating.mu,
                                sigma=rating.sigma))
                 if len(trend) >= 2:
-                    lines.append(t("lb.stats.trend", spark=sparkline(trend), change=trend[-1] - trend[0],
-                                   games=len(trend) - 1))
+                    lines.append(tn("lb.stats.trend", len(trend) - 1, spark=sparkline(trend),
+                                    change=trend[-1] - trend[0]))
             embed.add_field(name=t(f"lb.game.{row.game}"), value="\n".join(lines), inline=False)
         favourite = await self.boards.favourite_preset(guild, who.id, game)
         if favourite is not None:
@@ -322,8 +324,9 @@ class Leaderboard(commands.Cog):
         for e in entries:
             what = t(f"lb.game.{e.game}") + (f" ({e.preset})" if e.preset else "")
             if e.status == "finished" and e.placement is not None:
-                outcome = t("lb.hist.result", place=e.placement, players=e.players, score=e.score,
-                            win=" 🏆" if e.is_winner else "", minutes=round((e.duration_ms or 0) / 60_000))
+                outcome = t("lb.hist.result", place=e.placement, players=e.players,
+                            points=tn("lb.points", e.score or 0), win=" 🏆" if e.is_winner else "",
+                            minutes=round((e.duration_ms or 0) / 60_000))
             else:
                 outcome = t(f"lb.hist.{e.status}")
             when = f"<t:{int(e.finished_at.timestamp())}:R>" if e.finished_at else ""

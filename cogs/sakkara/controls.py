@@ -40,7 +40,7 @@ from engine.sakkara import GAME
 from engine.sakkara.effects import stairs_spent
 from engine.sakkara.state import NEIGHBOURS
 from engine.session import SessionError, Table
-from i18n import t
+from i18n import t, tn
 from pictures.drawing import drawn
 
 __all__ = ["NAV_ITEMS", "Controls", "NavButton", "NavSelect", "dm_with_rack", "private_embed", "prompt_at", "route"]
@@ -164,7 +164,7 @@ def private_embed(table: Table, seat: int, view: dict[str, Any], owing: bool) ->
     embed = discord.Embed(title=t("sakkara.you_title", channel=f"<#{table.channel_id}>",
                                   seat=f"{SEAT_MARKS[seat]} {seat + 1}"), colour=discord.Colour.blurple())
     lines = [] if words.boards() is not None else [text_board(table, view)]
-    lines.append(t("sakkara.your_rack", count=sum(view["rack"].values()), tiles=counts_text(view["rack"])))
+    lines.append(tn("sakkara.your_rack", sum(view["rack"].values()), tiles=counts_text(view["rack"])))
     lines.append(builder_text(view, seat, rack=False))
     if "revealed_rack" in view:
         lines.append(t("sakkara.revealed", name=name_of(table.seats[1 - seat]),
@@ -226,7 +226,7 @@ class Controls:
             for i, size in enumerate(sizes):  # the split choice: which piece goes down next
                 count = int(size.removeprefix("ret"))
                 key = "sakkara.piece_all" if count == len(self.view["pending"]) else "sakkara.piece"
-                self.items.add_item(NavButton(self.table.id, self.window, size, t(key, count=count),
+                self.items.add_item(NavButton(self.table.id, self.window, size, tn(key, count),
                                               discord.ButtonStyle.primary, row=i // 5))
             return
         steps = sorted(g.get("step", []), key=lambda a: (a["worker"], "WNSE".index(str(a["dir"]))))

@@ -173,7 +173,7 @@ def builder_text(view: dict[str, Any], seat: int, rack: bool = True) -> str:
     ship = t("sakkara.yes") if view["ships"][seat] else t("sakkara.no")
     text = t("sakkara.builder", ship=ship, grain=view["grains"][seat], size=view["pyramid_sizes"][seat],
              levels=view["levels"][seat])
-    return text + ("\n" + t("sakkara.rack_size", count=view["rack_sizes"][seat]) if rack else "")
+    return text + ("\n" + tn("sakkara.rack_size", view["rack_sizes"][seat]) if rack else "")
 
 
 def event_line(table: Table, e: Event) -> str:

@@ -16,7 +16,7 @@ from cogs.table.messages.hub import TableHub
 from cogs.table.messages.text import decision_time, name_of, seat_label, when
 from engine.session import SessionError, Table
 from engine.session.pace import CORRESPONDENCE, pace_of
-from i18n import t
+from i18n import t, tn
 
 __all__ = ["DYNAMIC_ITEMS", "LobbyButton", "RematchButton", "lobby_embed", "lobby_op", "lobby_view", "post_summary"]
 
@@ -26,7 +26,7 @@ def lobby_embed(hub: TableHub, table: Table) -> discord.Embed:
     renderer = hub.renderer(table)
     embed = discord.Embed(title=t("lobby.title", game=renderer.title()), colour=discord.Colour.gold())
     names = [seat_label(s) for s in table.seats] or [t("lobby.empty")]
-    embed.add_field(name=t("lobby.seats", count=len(table.seats), max=table.spec.max_players),
+    embed.add_field(name=tn("lobby.seats", len(table.seats), max=table.spec.max_players),
                     value="\n".join(names), inline=True)
     embed.add_field(name=t("lobby.options"), value=renderer.options_text(table), inline=True)
     host = next((name_of(s) for s in table.seats if s.user_id == table.host_id), "?")

@@ -11,7 +11,7 @@ from cogs.table.messages.fields import DESCRIPTION_LIMIT, split_items
 from cogs.table.messages.hub import TableHub
 from cogs.table.messages.text import seat_label
 from engine.session import Table
-from i18n import t
+from i18n import t, tn
 
 __all__ = ["LISTED", "link_text", "new_table_commands", "tables_embed"]
 
@@ -45,5 +45,5 @@ async def tables_embed(hub: TableHub, tables: list[Table]) -> discord.Embed:
                        link=await link_text(hub, table)))
     embed.description = split_items(lines, "\n", DESCRIPTION_LIMIT)[0] if lines else ""
     if len(tables) > LISTED:
-        embed.set_footer(text=t("tables.more", count=len(tables) - LISTED))
+        embed.set_footer(text=tn("tables.more", len(tables) - LISTED))
     return embed

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from cogs.incan_gold.render import IncanRenderer
+from cogs.incan_gold.summary import tie_lines
 from cogs.incan_gold.words import HAZARD_ICONS
 from engine.core import CHANCE
 from engine.incan_gold import GAME
@@ -48,7 +49,7 @@ def play(steps: list[Any], options: dict[str, Any] | None = None) -> tuple[Table
 def test_one_gem_is_singular_everywhere():
     table, renderer = play(["T1", {0: "camp"}, "T4", {1: "camp"}])
     log = "\n".join(renderer.lines[1])
-    assert "💎 1 gem: 0 each, 1 left on the path." in log
+    assert "💎 1 gem: 0 each, 1 stays on the path." in log
     assert "Ann returned to camp and took 1 gem from the path." in log
     assert "1 gems" not in log
     mine, _ = renderer.prompt(None, table, 2)  # type: ignore[arg-type]
@@ -84,3 +85,19 @@ def test_forsvunna_never_lists_an_earlier_temples_hazard_as_removed():
     table, renderer = play(["H-fire", {}, "H-fire", "T1", {}])
     fields = {f.name: f.value for f in renderer.round_embed(table).fields}
     assert fields["Removed from the game"] == "🔥 Fire"
+
+
+def test_a_lone_explorer_reads_as_one():
+    """Issue 43: a lone explorer read "Everyone carries the torch deeper", "💎 4 gems: 4 each" and
+    "... lose what they carried"."""
+    _, renderer = play(["T1", {0: "camp", 1: "camp"}, "T4", {}, "H-spiders", {}, "H-spiders"])
+    log = "\n".join(renderer.lines[1])
+    assert "💎 4 gems, all for the lone explorer." in log and "4 each" not in log
+    assert "Cy carries the torch deeper, alone." in log and "Everyone" not in log
+    assert "The temple collapses; Cy loses what they carried." in log
+
+
+def test_a_tie_says_how_it_was_broken():
+    tied = tie_lines({"scores": [12, 9, 9]})
+    assert tied == ["Tied on points: more artifacts wins; players still level share their place."]
+    assert tie_lines({"scores": [12, 9, 7]}) == []

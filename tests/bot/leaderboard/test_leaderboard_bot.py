@@ -79,12 +79,12 @@ async def test_standings_ties_ai_entries_and_a_player_who_left(fake, table, stor
 
     wins = reply(await fake.slash(ann, table, "leaderboard", {"by": "wins"})).render()
     # Ann 2 wins (one shared), Gus 2, Bo 1 (shared), Cy 0: ties share a rank.
-    assert re.search(r"\*\*1\.\*\* Ann — \*\*2\*\* won · 4 played", wins), wins
-    assert re.search(r"\*\*1\.\*\* Gus — \*\*2\*\* won", wins), wins
-    assert re.search(r"\*\*3\.\*\* Bo — \*\*1\*\* won", wins) and "**4.** Cy" in wins
+    assert re.search(r"\*\*1\.\*\* Ann — \*\*2 won\*\* · 4 played", wins), wins
+    assert re.search(r"\*\*1\.\*\* Gus — \*\*2 won\*\*", wins), wins
+    assert re.search(r"\*\*3\.\*\* Bo — \*\*1 won\*\*", wins) and "**4.** Cy" in wins
     assert "bot" not in wins  # AI levels are yardsticks in rating rankings, not people to count wins for
     recent = reply(await fake.slash(ann, table, "leaderboard", {"by": "games", "period": "30d"})).render()
-    assert "Gus" not in recent and "Cy" not in recent and "**1.** Ann — **3** played" in recent
+    assert "Gus" not in recent and "Cy" not in recent and "**1.** Ann — **3 played**" in recent
 
     rating = reply(await fake.slash(ann, table, "leaderboard", {"game": "incan_gold"})).render()
     assert "🤖 Hard bot" in rating and "🤖 Easy bot" in rating and "Gus" in rating
@@ -134,7 +134,7 @@ async def test_paging_buttons_survive_a_restart(fake, table, store, clock):
     await fake.restart(bot, again)
     await fake.click(ann, first, buttons(first, "lb:")[3])  # last
     page3 = first.render()
-    assert "Page 3/3" in page3 and "**24.** P00 — **0** won · 1 played" in page3 and "P04" not in page3
+    assert "Page 3/3" in page3 and "**24.** P00 — **0 won** · 1 played" in page3 and "P04" not in page3
     assert first.component(buttons(first, "lb:")[3])["disabled"]
     await fake.stop(again)
 
