@@ -22,6 +22,8 @@ from cogs.indus.summary import summary
 from cogs.indus.words import (
     COLOUR_EMOJI,
     IMAGE_NAME,
+    RANK_MARK,
+    RUIN_ICON,
     board_png,
     board_png_available,
     board_text,
@@ -155,7 +157,7 @@ class IndusRenderer:
             parts = []
             for colour in view["seat_colours"][seat]:
                 pool = view["start_pieces"][colour] if view["phase"] == "setup" else view["reserve"][colour]
-                counts = " ".join(f"{k}{v}" for k, v in pool.items())
+                counts = " ".join(f"{RANK_MARK.get(k, k)}{v}" for k, v in pool.items())
                 parts.append(f"{COLOUR_EMOJI[colour]} {counts}")
             taken = view["prisoners"][seat]
             prison = sum({"W": 1, "A": 2, "P": 3}[p["rank"]] for p in taken)
@@ -195,7 +197,9 @@ class IndusRenderer:
             value = f"{ruin['first']}/{ruin['second']}" if "second" in ruin else str(ruin["first"])
             takers = " ".join(f"{COLOUR_EMOJI[int(c)]}{p}" for c, p in
                               sorted(got.get(ruin["id"], {}).items(), key=lambda kv: (-kv[1], int(kv[0]))))
-            parts.append(f"**{ruin['id']}** {value}" + (f" {takers}" if takers else ""))
+            # The id as the picture prints it, after its type's icon (W1 is a wall, not a worker).
+            icon = RUIN_ICON.get(str(ruin["id"])[:1], "")
+            parts.append(f"{icon}**{ruin['id']}** {value}" + (f" {takers}" if takers else ""))
         return parts
 
     async def _fields(self, hub: TableHub, table: Table, answer: Answer | None) -> tuple[dict[str, Any], bytes | None]:

@@ -13,6 +13,8 @@ from pictures.indus.names import COLUMNS, square_label, start_label
 __all__ = [
     "COLOUR_EMOJI",
     "IMAGE_NAME",
+    "RANK_MARK",
+    "RUIN_ICON",
     "board_png",
     "board_png_available",
     "board_text",
@@ -29,6 +31,12 @@ log = logging.getLogger(__name__)
 
 COLOUR_EMOJI = ("🔵", "🟡", "🟢", "🔴")
 COLOUR_LETTER = "bygr"
+RANK_MARK = {"W": "①", "A": "②", "P": "③"}
+"""A rank in the texts, by its strength (and its prisoner points): the letters W and P also named
+the city wall, the wooden path and the West start spaces. The picture keeps its own labels; its
+legend (``indus.legend``) explains those."""
+RUIN_ICON = {"B": "🏛️", "T": "⚱️", "C": "🌊", "W": "🧱", "R": "🪨", "P": "🪵"}
+"""A ruin type in the texts: building, tomb, canal, city wall, stone road, wooden path."""
 IMAGE_NAME = "board.png"
 
 
@@ -56,7 +64,7 @@ def board_png(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes
 
 
 def _piece_code(piece: dict[str, Any]) -> str:
-    return f"{COLOUR_LETTER[piece['colour']]}{piece['rank']}"
+    return f"{COLOUR_LETTER[piece['colour']]}{RANK_MARK.get(piece['rank'], piece['rank'])}"
 
 
 def board_text(view: dict[str, Any]) -> str:
@@ -80,7 +88,8 @@ def board_text(view: dict[str, Any]) -> str:
     lines.append("      " + "".join(f"{slot(f'S{c}'):<5}" for c in range(6)))
     lines.append("")
     for r in range(6):
-        lines.append(f"{r + 1}     " + "".join(f"{cells[(r, c)]['types']:<5}" for c in range(6)))
+        lines.append(f"{r + 1}     " + " ".join(
+            "".join(RUIN_ICON.get(k, k) for k in cells[(r, c)]["types"]).ljust(4) for c in range(6)))
     return "```\n" + "\n".join(lines) + "\n```\n" + t("indus.text_legend")
 
 

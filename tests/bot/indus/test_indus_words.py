@@ -4,6 +4,7 @@ the size Discord shows the picture, a turn counter that says what it counts, the
 from __future__ import annotations
 
 import io
+import re
 from typing import Any
 
 import pytest
@@ -122,3 +123,22 @@ def test_the_rules_give_the_tie_breaks():
     for phrase in ("tie for first adds the first and second values", "no second place", "tie for second",
                    "at least one counted piece", "higher prisoner total", "shared win", "N-A", "W-6"):
         assert phrase in rules, phrase
+
+
+def test_one_notation_per_thing_in_the_texts():
+    """Issue 43: W named the worker, the city wall and the West start spaces; P the professor and
+    the wooden path ("`B1 T W`", reserves "`W5 A3 P1`"). In the texts a rank is ①②③, a ruin type
+    an icon; W-1 … names only a start space, as on the picture."""
+    state = GAME.setup(3, 0)
+    for _ in range(12):  # a few pieces placed: pieces on the frame and in the dig
+        seat = GAME.to_move(state)[0]
+        action = resolve_chance(GAME, state) if seat == CHANCE else GAME.legal_actions(state, seat)[0]
+        state, _ = GAME.apply(state, seat, action)
+    embed = IndusRenderer().board_embed(table_at(state, 3), png=False)
+    text = "\n".join([str(embed.description)] + [f"{f.name}\n{f.value}" for f in embed.fields])
+    players = embed.fields[0].value or ""
+    assert re.search(r"[WAP]\d", players) is None and "①" in players  # reserves: "①6 ②3 ③3", not "W6 A3 P3"
+    assert re.search(r"(?<![A-Za-z-])[BTCWRP]{2,}(?![A-Za-z])", text) is None  # no ruin letters in the grid
+    ruins = embed.fields[1].value or ""
+    assert "🧱**W1**" in ruins and "🪵**P1**" in ruins  # a ruin's id as the picture prints it, with its icon
+    assert "①" in text and "🧱" in text and "🪵" in text
