@@ -21,7 +21,6 @@ from typing import Any
 import discord
 
 from cogs.incan_gold.controls import choice_buttons, choice_name
-from cogs.incan_gold.count import CountRedraw
 from cogs.incan_gold.summary import summary
 from cogs.incan_gold.words import HAZARD_ICONS, artifact_worth, card_text, hazard_name
 from cogs.table.answer import Answer, answer_of
@@ -29,6 +28,7 @@ from cogs.table.controls.buttons import PeekButton
 from cogs.table.messages.fields import add_split_field, newest_lines
 from cogs.table.messages.hub import TableHub
 from cogs.table.messages.text import deadline_line, name_of, pace_rules, seat_label, seat_names
+from cogs.table.messages.waiting import CountRedraw
 from engine.core import Event
 from engine.incan_gold import GAME
 from engine.incan_gold import editions as ed

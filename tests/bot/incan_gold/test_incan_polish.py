@@ -6,7 +6,7 @@ from __future__ import annotations
 from incan_kit import act_id, buttons, start_bot
 from table_kit import incan_table
 
-from cogs.incan_gold.count import COUNT_REDRAW_AFTER_S
+from cogs.table.messages.waiting import COUNT_REDRAW_AFTER_S
 from engine.session import Table
 from fakediscord import FakeDiscord, FakeMessage, FakeUser
 

@@ -1,7 +1,7 @@
-"""Incan Gold's "k of n have chosen", redrawn while a table waits.
+"""A board redrawn while its table waits: Incan Gold's "k of n have chosen".
 
-A choice changes nothing else public (who has chosen stays secret), so a card decided at a normal
-pace is drawn once, at its reveal: the budget is one public edit per card. A table kept waiting
+A secret choice changes nothing else public (who has chosen stays secret), so a card decided at a
+normal pace is drawn once, at its reveal: the budget is one public edit per card. A table kept waiting
 :data:`COUNT_REDRAW_AFTER_S` or more (a slow player) sees how many have chosen, redrawn at most
 that often. The redraw is a timer in ``Table.timers``: a table that ends drops it, and a new
 decision window makes it do nothing (that window's own redraw shows the count anyway).
