@@ -57,11 +57,13 @@ async def until(done: Callable[[], bool], what: str) -> None:
 
 
 async def torch(fake: FakeDiscord, game: Table, ann: FakeUser) -> list[str]:
-    """Ann presses on, on the expedition's public message; return the private replies she got."""
+    """Ann presses on, on the expedition's public message; return the private replies she got
+    beyond her word on what she chose (the reveal answers her press; her word follows it)."""
     public = moves_message(fake, game.channel_id)
     rec = await fake.click(ann, public, act_id(public, "torch"))
     assert rec.acknowledged
-    return [m.content for m in rec.replies if m.ephemeral_to == ann.id]
+    word = "You chose **🔦 Torch (stay)**."
+    return [m.content for m in rec.replies if m.ephemeral_to == ann.id and m.content != word]
 
 
 async def test_an_outage_is_ridden_out_and_the_game_goes_on_by_itself(
