@@ -400,6 +400,9 @@ class IncanRenderer:
             if outcome is not None:
                 lines.append(outcome)
         await hub.private.word(table, seat, answer, content="\n".join(lines), embed=None, view=None)
+        if outcome is not None and table.status == "playing" and not table.state.inside[seat]:
+            # Out of the expedition: a DM prompt of theirs still open offers a choice no more.
+            await hub.private.close_prompt(table, seat, outcome)
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:
         """Remind privately: if you have not chosen, you go back to camp with what you carry. A person
