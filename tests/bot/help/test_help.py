@@ -54,9 +54,9 @@ async def test_the_incan_turn_help_says_a_choice_is_final_as_the_rules_do(fake, 
     await fake.stop(bot)
 
 
-@pytest.mark.parametrize(("locale", "words"), [("fi", ("/incan uusi", "Bottien tasot", "**Etene**")),
-                                               ("sv-SE", ("/incan ny", "Botarnas nivåer", "**Stanna**")),
-                                               ("it", ("/incan nuovo", "Livelli dei bot", "**Torcia**"))])
+@pytest.mark.parametrize(("locale", "words"), [("fi", ("/incan uusi", "Bottien tasot", "**🔦 Etene**")),
+                                               ("sv-SE", ("/incan ny", "Botarnas nivåer", "**🔦 Stanna**")),
+                                               ("it", ("/incan nuovo", "Livelli dei bot", "**🔦 Torcia**"))])
 async def test_help_is_in_the_readers_language_and_names_commands_as_they_see_them(fake, table, store, clock,
                                                                                   locale, words):
     reader = fake.user("Reader", locale=locale)
