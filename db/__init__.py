@@ -44,6 +44,7 @@ from db.records import (
     TableLoad,
     TableTail,
 )
+from db.seeding import StartedGame
 from db.startup import CannotOpen, open_store
 from db.store import Clock, Store, utc_now
 from db.table_records import StoryRow
@@ -82,6 +83,7 @@ __all__ = [
     "SnapshotRow",
     "StaleVersion",
     "StandingsPage",
+    "StartedGame",
     "Store",
     "StoreError",
     "StoredRating",

@@ -53,21 +53,8 @@ class PlayRecords(StoreBase):
         that is not JSON data or a deadline the schema would refuse raises ValueError before
         anything is written.
         """
-        if not actions:
-            raise ValueError("append_actions needs at least one action")
-        check_int64(expected_seq, "expected_seq")
-        timers = [_timer(*d) for d in ([deadline] if deadline is not None else []) + list(deadlines)]
-        if len(timers) > 2 or len({t[0] for t in timers}) != len(timers):
-            raise ValueError("an append arms at most two timers, of different kinds")
-        timers += [_NO_TIMER] * (2 - len(timers))
-        now = self._now_ms()
-        rows: list[tuple[object, ...]] = []
-        for offset, (seat, payload) in enumerate(actions):
-            if isinstance(seat, bool) or not isinstance(seat, int) or seat < CHANCE_SEAT:
-                raise ValueError(f"seat must be an int >= {CHANCE_SEAT}, not {seat!r}")
-            # The timers ride on the last row, so they are upserted once and after every action passed.
-            row_timers = (*timers[0], *timers[1]) if offset == len(actions) - 1 else (*_NO_TIMER, *_NO_TIMER)
-            rows.append((game_id, expected_seq + offset, seat, encode_json(payload, "payload"), now, *row_timers))
+        rows = append_rows(game_id, expected_seq, actions,
+                           ([deadline] if deadline is not None else []) + list(deadlines), self._now_ms())
         try:
             await self._backend.append(rows)
         except Refused as exc:
@@ -172,6 +159,27 @@ class PlayRecords(StoreBase):
 
 _Timer = tuple[str | None, int | None, int | None]
 _NO_TIMER: _Timer = (None, None, None)
+
+
+def append_rows(game_id: int, expected_seq: int, actions: Sequence[tuple[int, object]],
+                deadlines: Sequence[tuple[str, datetime, int]], now_ms: int) -> list[tuple[object, ...]]:
+    """Return the ``action_appends`` rows of one append: ``actions`` at ``expected_seq``, ... and at
+    most two timers riding on the last row; raise ValueError where the schema would refuse them."""
+    if not actions:
+        raise ValueError("append_actions needs at least one action")
+    check_int64(expected_seq, "expected_seq")
+    timers = [_timer(*d) for d in deadlines]
+    if len(timers) > 2 or len({t[0] for t in timers}) != len(timers):
+        raise ValueError("an append arms at most two timers, of different kinds")
+    timers += [_NO_TIMER] * (2 - len(timers))
+    rows: list[tuple[object, ...]] = []
+    for offset, (seat, payload) in enumerate(actions):
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < CHANCE_SEAT:
+            raise ValueError(f"seat must be an int >= {CHANCE_SEAT}, not {seat!r}")
+        # The timers ride on the last row, so they are upserted once and after every action passed.
+        row_timers = (*timers[0], *timers[1]) if offset == len(actions) - 1 else (*_NO_TIMER, *_NO_TIMER)
+        rows.append((game_id, expected_seq + offset, seat, encode_json(payload, "payload"), now_ms, *row_timers))
+    return rows
 
 
 def _timer(kind: str, due_at: datetime, version: int) -> _Timer:

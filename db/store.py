@@ -40,6 +40,7 @@ from db.play import PlayRecords
 from db.player_settings import PlayerSettingRecords
 from db.plumbing import Clock, utc_now
 from db.records import ActionRow, DeadlineRow, GameLog, GameRow, NewSeat, SeatRow, SnapshotRow, TableLoad, TableTail
+from db.seeding import SeedRecords
 from db.settings import SettingsRecords
 from db.side import SideRows
 from db.sqlite import SqliteBackend
@@ -55,7 +56,7 @@ def _placeholders(count: int) -> str:
 
 
 class Store(PlayRecords, SideRows, LocaleRecords, SettingsRecords, TableRecords, CommandSyncRecords, ClosedDmRecords,
-            PlayerSettingRecords):
+            PlayerSettingRecords, SeedRecords):
     """The bot's repository; open with ``await Store.open(path)`` or ``await Store.connect(url)``."""
 
     def __init__(self, backend: Backend, clock: Clock = utc_now) -> None:
