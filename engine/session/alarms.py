@@ -60,6 +60,7 @@ class Alarms:
         self.coordinator = coordinator
         self.settings = settings
         self.book = TimerBook(clock)
+        self.book.promote_with(self.arm)
         self._handlers: TimerHandlers | None = None
 
     def serve(self, handlers: TimerHandlers) -> None:
@@ -73,20 +74,37 @@ class Alarms:
         return self._handlers
 
     def arm(self, timer: StoredTimer) -> None:
-        """Arm a stored (or just written) timer in this process, if this process runs the table's timers."""
+        """Arm a stored (or just written) timer in this process, if this process runs the table's timers.
+
+        A timer whose first part (a decision's first reminder still to come, else the timer itself)
+        is beyond the book's horizon waits in the book as data and comes back here once it is near
+        (see TimerBook.wait).
+        """
         table_id, due, version = timer.table_id, timer.due, timer.version or 0
         if not self.coordinator.owns(table_id):
             return
+        if timer.kind not in (DECISION, AUTO, LOBBY) or self.book.superseded(table_id, timer.kind, version):
+            return
+        reminders = self._reminders(timer) if timer.kind == DECISION else []
+        first = min([due, *reminders])
+        if not self.book.near(first):
+            self.book.wait(timer, first, [REMIND, DECISION] if timer.kind == DECISION else [timer.kind])
+            return
         handlers = self.handlers
         if timer.kind == DECISION:
-            offsets = reminder_offsets(timer.span, self.settings.reminder_before_s) if timer.span is not None \
-                else (self.settings.reminder_before_s,)  # the decision time is not known: as a live table
-            self.arm_reminders(table_id, version, [due - offset for offset in offsets])
+            self.arm_reminders(table_id, version, reminders)
             self.arm_work(table_id, DECISION, due, version, lambda: handlers.expire(table_id, version))
         elif timer.kind == AUTO:
             self.arm_auto(table_id, due, version)
-        elif timer.kind == LOBBY:
+        else:
             self.arm_work(table_id, LOBBY, due, version, lambda: handlers.lobby_idle(table_id))
+
+    def _reminders(self, timer: StoredTimer) -> list[float]:
+        """Return when a decision timer's reminders are due that are still to come, earliest first."""
+        offsets = reminder_offsets(timer.span, self.settings.reminder_before_s) if timer.span is not None \
+            else (self.settings.reminder_before_s,)  # the decision time is not known: as a live table
+        now = self.clock.now()
+        return sorted(moment for moment in (timer.due - offset for offset in offsets) if moment > now)
 
     def arm_reminders(self, table_id: int, version: int, times: Sequence[float]) -> None:
         """Arm the first of a decision's reminders still to come; when it fires, the next one.

@@ -1,0 +1,121 @@
+"""Timers far ahead wait in the book as data and are armed on the clock once they come near; waiting
+or armed, a timer is replaced by a newer version, never by an older one, and cancelled either way."""
+
+from __future__ import annotations
+
+from engine.clock import ManualClock
+from engine.session.alarms import REMIND, Alarms
+from engine.session.contract import AUTO, DECISION, LOBBY, SessionSettings, StoredTimer
+from engine.session.timers import HORIZON_S, SingleProcess
+
+DAY = 86400.0
+
+
+class Recorder:
+    """The timers' handlers: each firing is noted with the clock's time."""
+
+    def __init__(self, clock: ManualClock) -> None:
+        self.clock = clock
+        self.fired: list[tuple[str, int, int, float]] = []
+
+    async def remind(self, table_id: int, window: int) -> None:
+        self.fired.append((REMIND, table_id, window, self.clock.now()))
+
+    async def expire(self, table_id: int, window: int) -> None:
+        self.fired.append((DECISION, table_id, window, self.clock.now()))
+
+    async def auto(self, table_id: int, version: int) -> None:
+        self.fired.append((AUTO, table_id, version, self.clock.now()))
+
+    async def lobby_idle(self, table_id: int) -> None:
+        self.fired.append((LOBBY, table_id, 0, self.clock.now()))
+
+    def failed(self, table_id: int) -> None:
+        raise AssertionError(f"table {table_id}: a timer failed")
+
+
+def _alarms() -> tuple[ManualClock, Alarms, Recorder]:
+    clock = ManualClock()
+    alarms = Alarms(clock, SingleProcess(), SessionSettings(reminder_before_s=30.0))
+    recorder = Recorder(clock)
+    alarms.serve(recorder)
+    return clock, alarms, recorder
+
+
+async def test_a_far_timer_waits_off_the_clock_and_fires_on_time():
+    clock, alarms, recorder = _alarms()
+    t0 = clock.now()
+    alarms.arm(StoredTimer(1, DECISION, t0 + DAY, 4))
+    alarms.arm(StoredTimer(2, AUTO, t0 + 2 * HORIZON_S, 7))
+    alarms.arm(StoredTimer(3, DECISION, t0 + 60, 1))  # near: armed at once, with its reminder
+    # The near decision's two parts and one look at the waiting ones: nothing per far timer.
+    assert clock.pending() == [t0 + 30, t0 + 60, t0 + 2 * HORIZON_S - HORIZON_S / 2]
+    assert alarms.book.armed(1) == {DECISION} and alarms.book.armed(2) == {AUTO}
+    assert sorted(alarms.book.tables()) == [1, 2, 3]
+
+    await clock.advance(DAY + 1)
+
+    assert recorder.fired == [
+        (REMIND, 3, 1, t0 + 30), (DECISION, 3, 1, t0 + 60), (AUTO, 2, 7, t0 + 2 * HORIZON_S),
+        (REMIND, 1, 4, t0 + DAY - 30), (DECISION, 1, 4, t0 + DAY),
+    ]
+    assert alarms.book.tables() == [] and clock.pending() == []
+
+
+async def test_a_newer_version_replaces_a_waiting_timer_and_an_older_one_does_not():
+    clock, alarms, recorder = _alarms()
+    t0 = clock.now()
+    alarms.arm(StoredTimer(1, DECISION, t0 + DAY, 4))
+    alarms.arm(StoredTimer(1, DECISION, t0 + DAY / 2, 3))  # read before version 4 was written: ignored
+    alarms.arm(StoredTimer(2, DECISION, t0 + DAY, 4))
+    alarms.arm(StoredTimer(2, DECISION, t0 + 2 * DAY, 5))  # the next decision: replaces the waiting one
+    alarms.arm(StoredTimer(3, DECISION, t0 + 60, 1))
+    alarms.arm(StoredTimer(3, DECISION, t0 + DAY, 2))  # a far newer one cancels the armed near one
+
+    await clock.advance(3 * DAY)
+
+    assert [(kind, table, version, when - t0) for kind, table, version, when in recorder.fired] == [
+        (REMIND, 1, 4, DAY - 30), (REMIND, 3, 2, DAY - 30), (DECISION, 1, 4, DAY), (DECISION, 3, 2, DAY),
+        (REMIND, 2, 5, 2 * DAY - 30), (DECISION, 2, 5, 2 * DAY),
+    ]
+
+
+async def test_cancelling_a_table_forgets_its_waiting_timers():
+    clock, alarms, recorder = _alarms()
+    t0 = clock.now()
+    alarms.arm(StoredTimer(1, DECISION, t0 + DAY, 4))
+    alarms.arm(StoredTimer(1, LOBBY, t0 + DAY, 0))
+    alarms.arm(StoredTimer(2, DECISION, t0 + DAY, 4))
+    alarms.arm(StoredTimer(3, AUTO, t0 + DAY, 9))
+    alarms.book.cancel(1)
+    alarms.book.cancel(2, DECISION, REMIND)
+    assert alarms.book.armed(1) == set() and alarms.book.armed(2) == set()
+    assert alarms.book.tables() == [3]
+
+    await clock.advance(2 * DAY)
+
+    assert [(kind, table) for kind, table, _, _ in recorder.fired] == [(AUTO, 3)]
+
+
+async def test_cancel_all_leaves_nothing_to_fire():
+    clock, alarms, recorder = _alarms()
+    t0 = clock.now()
+    alarms.arm(StoredTimer(1, DECISION, t0 + DAY, 4))
+    alarms.arm(StoredTimer(2, AUTO, t0 + 10, 1))
+    alarms.book.cancel_all()
+    await clock.advance(2 * DAY)
+    assert recorder.fired == [] and alarms.book.tables() == []
+
+
+async def test_a_correspondence_decision_waits_until_its_first_reminder_comes_near():
+    clock, alarms, recorder = _alarms()
+    t0 = clock.now()
+    alarms.arm(StoredTimer(1, DECISION, t0 + DAY, 2, span=DAY))  # reminded at half time and an hour before
+    assert clock.pending() == [t0 + DAY / 2 - HORIZON_S / 2]  # one look, before the first reminder
+
+    await clock.advance(DAY / 2 - HORIZON_S / 2)
+    assert clock.pending() == [t0 + DAY / 2, t0 + DAY]  # reminder and deadline; the next reminder follows
+    await clock.advance(DAY / 2 + HORIZON_S / 2)
+
+    assert [(kind, when - t0) for kind, _, _, when in recorder.fired] == [
+        (REMIND, DAY / 2), (REMIND, DAY - 3600), (DECISION, DAY)]
