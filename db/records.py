@@ -283,15 +283,24 @@ class DeadlineRow:
     COLUMNS = "game_id, kind, due_at, version"
 
     @classmethod
-    def decode(cls, row: tuple[object, ...]) -> DeadlineRow:
-        """Return the record of a ``COLUMNS`` row; raise CorruptRow for a malformed one."""
+    def decode(cls, row: tuple[object, ...], decoded: dict[object, dict[str, Any]] | None = None) -> DeadlineRow:
+        """Return the record of a ``COLUMNS`` row (with the game's table options as a fifth column,
+        if read); raise CorruptRow for a malformed one. ``decoded`` remembers the options texts
+        already decoded: rows with the same text then share one (read-only) dict."""
         game_id = column_int(row[0], -1, "deadlines.game_id")
+        options: dict[str, Any] | None = None
+        if len(row) > 4:
+            options = None if decoded is None else decoded.get(row[4])
+            if options is None:
+                options = decode_object(row[4], game_id, "table_options")
+                if decoded is not None:
+                    decoded[row[4]] = options
         return cls(
             game_id=game_id,
             kind=column_str(row[1], game_id, "deadlines.kind"),
             due_at=from_ms(column_int(row[2], game_id, "deadlines.due_at")),
             version=column_opt_int(row[3], game_id, "deadlines.version"),
-            table_options=decode_object(row[4], game_id, "table_options") if len(row) > 4 else None,
+            table_options=options,
         )
 
 

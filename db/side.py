@@ -7,8 +7,10 @@ a recent state so that loading replays only a short tail.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from db.backend import Refused
 from db.codecs import check_int64, to_ms
@@ -139,7 +141,15 @@ class SideRows(StoreBase):
                 f" FROM deadlines d JOIN games g ON g.id = d.game_id {clause}"
                 " ORDER BY d.due_at, d.game_id, d.kind", params
             )
-        return [DeadlineRow.decode(row) for row in rows]
+        # A restart reads every table's timer: most tables share a few options texts, decoded once
+        # each, and the loop is let go now and then (100,000 rows take a while; clicks come first).
+        decoded: dict[object, dict[str, Any]] = {}
+        out = []
+        for number, row in enumerate(rows):
+            out.append(DeadlineRow.decode(row, decoded))
+            if number % 2000 == 1999:
+                await asyncio.sleep(0)
+        return out
 
     # ------------------------------------------------------------------ snapshots
 
