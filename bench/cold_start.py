@@ -16,9 +16,9 @@ unlike Incan Gold's shared windows). Their deadlines are spread evenly over the 
 pass and checks that its timers fire on time: the bot runs on a :class:`HurriedClock`, whose time
 passes as the wall clock's for the first ``--calm`` seconds (the start, measured as it is) and
 then ``--speed`` times faster, so the hour takes a few minutes. Each timer due in the hour is
-watched (the reminder before each deadline and the timeout: about 2 x tables / 24): its lateness
-(when its work began minus when it was due, on the bot's clock, which is what players see) and the
-wall time its work took. The memory after the hour (``rss_end_mib``) is measured once the fake
+watched (deadlines, and the reminders at half time and an hour before them: about 3 x tables /
+24): its lateness (when its work began minus when it was due, on the bot's clock, which is what
+players see) and the wall time its work took. The memory after the hour (``rss_end_mib``) is measured once the fake
 Discord, which runs in the same process, has dropped its record of the pictures it was sent.
 
 Run: ``.venv/bin/python bench/cold_start.py --tables 10000``. The last line is
@@ -50,7 +50,7 @@ from engine.clock import Clock, Handle, SystemClock
 from engine.core import CHANCE, resolve_chance
 from engine.incan_gold import GAME
 from engine.sakkara import GAME as SAKKARA
-from engine.session.pace import CORRESPONDENCE, LIVE
+from engine.session.pace import CORRESPONDENCE, LIVE, reminder_offsets
 from fakediscord import FakeDiscord
 from wiring.config import Config
 
@@ -58,6 +58,7 @@ SEATS = 5
 DAY_S = 86400.0
 HOUR_S = 3600.0
 BATCH = 1000  # tables per transaction while seeding
+REMINDED_BEFORE = reminder_offsets(DAY_S, Config(token=None).reminder_before_s)  # a day-long decision's reminders
 
 
 async def seed(path: Path, tables: int, channel_id: int, users: list[int]) -> int:
@@ -88,10 +89,10 @@ async def seed_correspondence(path: Path, tables: int, fake: FakeDiscord, channe
     """Write ``tables`` two-person Sakkara tables (people only, a decision time of a day) whose
     first person owes the first move, in batches of :data:`BATCH` per transaction. Their deadlines
     are spread evenly over the day after ``start`` (epoch s), the first table's (the one clicked)
-    at mid-day. The first table sits in ``channel_id`` with ``users``; the tables due in the first
-    hour sit in channels of the fake Discord with its users, so their timers' messages are really
-    sent (the others' channels exist nowhere: nothing is sent to them during the run). Return the
-    first table's id."""
+    at mid-day. The first table sits in ``channel_id`` with ``users``; the tables with a timer due
+    in the first hour (a deadline or a reminder) sit in channels of the fake Discord with its
+    users, so their timers' messages are really sent (the others' channels exist nowhere: nothing
+    is sent to them during the run). Return the first table's id."""
     store = await Store.open(path, synchronous="NORMAL")
     first = 0
     batch: list[StartedGame] = []
@@ -100,7 +101,7 @@ async def seed_correspondence(path: Path, tables: int, fake: FakeDiscord, channe
         due = start + DAY_S * (slot + 0.5) / tables
         if n == 0:
             channel, people = channel_id, users[:2]
-        elif due <= start + HOUR_S + 60:
+        elif any(start <= due - before <= start + HOUR_S + 60 for before in (0.0, *REMINDED_BEFORE)):
             channel = fake.text_channel(f"table-{n}").id
             people = [fake.user(f"P{n}-{k}").id for k in range(2)]
         else:
@@ -243,7 +244,7 @@ async def main() -> None:
     parser.add_argument("--tables", type=int, default=10_000)
     parser.add_argument("--pace", choices=(LIVE, CORRESPONDENCE), default=LIVE,
                         help="live: Incan Gold, 3 people + 2 bots, 120 s; correspondence: Sakkara, 2 people, a day")
-    parser.add_argument("--speed", type=float, default=20.0,
+    parser.add_argument("--speed", type=float, default=10.0,
                         help="correspondence: how much faster than the wall clock the hour passes after --calm")
     parser.add_argument("--calm", type=float, default=20.0,
                         help="correspondence: seconds after the start during which the bot's time is the wall's")
