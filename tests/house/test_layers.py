@@ -194,6 +194,7 @@ DISCORD_FREE_COGS = {
     "cogs.incan_gold.words": "the game's words as Discord shows them (markdown, emoji); only its renderer uses them",
     "cogs.indus.words": "the game's words as Discord shows them (markdown, emoji); only its renderer uses them",
     "cogs.leaderboard.gamelog": "the text of /game log, which only the leaderboard cog sends",
+    "cogs.replay.steps": "what one screen of /game replay shows (a card, a turn), which only the replay cog draws",
     "cogs.table.messages.closed_dms": "who has closed DMs, as the hub's private channel keeps it",
     "cogs.table.messages.reach": "how each player chose to be told of their turn (/notify), as the hub keeps it",
     "cogs.table.messages.outbox": "Discord's REST budgets, for the hub's rate-limited calls only",

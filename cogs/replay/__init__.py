@@ -1,0 +1,1 @@
+"""``/game replay`` and the summaries' Replay button: a finished game replayed step by step."""
