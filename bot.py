@@ -46,7 +46,7 @@ from wiring.storage import StoreRepository
 
 EXTENSIONS: tuple[str, ...] = ("cogs.incan_gold.cog", "cogs.sakkara.cog", "cogs.indus.cog", "cogs.leaderboard.cog",
                               "cogs.settings.cog", "cogs.help.cog", "cogs.server_tables.cog", "cogs.notify.cog",
-                              "cogs.my_games.cog")
+                              "cogs.my_games.cog", "cogs.replay.cog")
 """Every cog the bot loads, in order."""
 
 log = logging.getLogger("temple_table")

@@ -1,5 +1,5 @@
 """Leaderboards, personal stats, game history and game logs: ``/leaderboard``, ``/stats``,
-``/history`` and ``/game log``.
+``/history`` and ``/game log`` (and ``/game replay``, drawn by cogs.replay).
 
 Every number comes from ``db.leaderboard`` (all SQL there); ratings come from
 ``engine.ratings``' deterministic fold of the stored results, cached in the database and brought
@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.leaderboard.gamelog import render_log
+from cogs.replay.cog import open_replay
 from cogs.table.controls.buttons import guarded
 from cogs.table.messages.hub import TableBot
 from cogs.table.messages.text import player_name
@@ -370,6 +371,14 @@ class Leaderboard(commands.Cog):
                               colour=discord.Colour.dark_teal())
         file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"game-{id}.txt")
         await interaction.followup.send(embed=embed, file=file)
+
+    @game_group.command(name="replay", description="Watch a finished game step by step")
+    @app_commands.describe(id="The game's number (see /history)",
+                           public="Show it to the channel (else only you see it)")
+    async def replay(self, interaction: discord.Interaction, id: app_commands.Range[int, 1],
+                     public: bool = False) -> None:
+        """Open a finished game's replay (cogs.replay), privately unless asked for the channel."""
+        await open_replay(interaction, id, public)
 
 
 async def setup(bot: commands.Bot) -> None:

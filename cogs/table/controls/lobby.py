@@ -1,12 +1,12 @@
 """The lobby on Discord: its message and buttons, the shared lobby operations, and the Rematch
-button on a finished game's summary (which opens a new lobby)."""
+and Replay buttons on a finished game's summary (a new lobby; the game replayed, by cogs.replay)."""
 
 from __future__ import annotations
 
 import io
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol, cast
 
 import discord
 
@@ -18,7 +18,8 @@ from engine.session import SessionError, Table
 from engine.session.pace import CORRESPONDENCE, pace_of
 from i18n import t, tn
 
-__all__ = ["DYNAMIC_ITEMS", "LobbyButton", "RematchButton", "lobby_embed", "lobby_op", "lobby_view", "post_summary"]
+__all__ = ["DYNAMIC_ITEMS", "LobbyButton", "RematchButton", "ReplayButton", "lobby_embed", "lobby_op", "lobby_view",
+           "post_summary"]
 
 
 def lobby_embed(hub: TableHub, table: Table) -> discord.Embed:
@@ -60,12 +61,13 @@ def lobby_view(table: Table) -> discord.ui.View:
 async def post_summary(hub: TableHub, table: Table, title: str, lines: Sequence[str],
                        fields: Sequence[tuple[str, str]] = (), picture: bytes | None = None) -> None:
     """Post a game's final summary (``lines``, then ``fields``, and the results ``picture`` on the same
-    message: one send) with the Rematch button."""
+    message: one send) with the Rematch and Replay buttons."""
     embed = discord.Embed(title=title, description="\n".join(lines), colour=discord.Colour.green())
     for name, value in fields:
         embed.add_field(name=name, value=value, inline=False)
     view = discord.ui.View(timeout=None)
     view.add_item(RematchButton(table.id, t("play.rematch")))
+    view.add_item(ReplayButton(table.id))
     if picture is not None and not await hub.may(table, "attach"):
         picture = None  # Attach Files is off in the channel: the standings go alone
     if picture is None:
@@ -191,5 +193,39 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"r
                 await reply(interaction, text)
 
 
-DYNAMIC_ITEMS = (LobbyButton, RematchButton)
+class Opener(Protocol):
+    """What the replay cog (cogs.replay) offers the Replay button."""
+
+    async def open(self, interaction: discord.Interaction, game_id: int, public: bool) -> None:
+        """Open a game's replay at its start."""
+        ...
+
+
+class ReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"replay-open:(?P<table>\d{1,18})"):
+    """Opens the game's replay privately for whoever presses it. It sits beside Rematch on every
+    summary; the replay itself is drawn by the replay cog, reached when pressed (the cog draws with
+    the games' renderers, which post these summaries: importing it here would be a circle)."""
+
+    def __init__(self, table_id: int, label: str = "") -> None:
+        super().__init__(discord.ui.Button(label=label or t("replay.button"), style=discord.ButtonStyle.secondary,
+                                           custom_id=f"replay-open:{table_id}"))
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ReplayButton:
+        """Rebuild the button from its custom_id."""
+        return cls(int(match["table"]))
+
+    @guarded
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Open the game's replay at its start, privately."""
+        cog = hub_of(interaction).bot.get_cog("Replays")
+        if cog is None:  # a bot without the replay cog
+            await reply(interaction, t("error.internal"))
+            return
+        await cast("Opener", cog).open(interaction, self.table_id, public=False)
+
+
+DYNAMIC_ITEMS = (LobbyButton, RematchButton, ReplayButton)
 """The lobby's custom_id templates (registered once at start-up, with the move buttons')."""
