@@ -35,6 +35,7 @@ from cogs.indus.words import IMAGE_NAME, board_png, board_png_available
 from cogs.replay.steps import Frame, cut
 from cogs.sakkara import words as sakkara_words
 from cogs.sakkara.render import SakkaraRenderer
+from cogs.table.answer import answering_click
 from cogs.table.controls.buttons import guarded, hub_of
 from cogs.table.messages.attach import board_file
 from cogs.table.messages.hub import TableBot, TableHub
@@ -204,25 +205,35 @@ async def _show(interaction: discord.Interaction, game_id: int, at: int, *, publ
     """Answer ``interaction`` with step ``at`` of game ``game_id``: as a new message (private unless
     ``public``) or, for a press on a replay, by editing the pressed message in place."""
     hub = hub_of(interaction)
-    try:
-        game_log = await _load(hub.bot, game_id, interaction.guild_id)
-        frames = await _frames(hub.bot, game_log)
-    except Refused as refused:
-        await _refuse(interaction, refused)
-        return
-    if public:
-        await hub.readers.load_guild(interaction.guild_id)
-        reader_is(hub.readers.public(interaction.guild_id))  # a message for the channel: its language
-    else:
-        reader_is(interaction.locale.value)  # a private replay: the opener's language
-    embed, picture, view = await _step(hub, game_log, frames, min(max(at, 0), len(frames) - 1))
-    if edit:  # type 7: the pressed message, through its own interaction (no rate-limited call)
-        await interaction.response.edit_message(embed=embed, view=view,
-                                                attachments=[] if picture is None else [picture])
-    elif picture is None:
-        await interaction.response.send_message(embed=embed, view=view, ephemeral=not public)
-    else:
-        await interaction.response.send_message(embed=embed, view=view, file=picture, ephemeral=not public)
+    async with answering_click(interaction) as answer:
+        if not edit:
+            answer.stop_guard()  # a new message is acknowledged below, once it is known not to be refused
+        try:
+            game_log = await _load(hub.bot, game_id, interaction.guild_id)
+            frames = await _frames(hub.bot, game_log)
+        except Refused as refused:
+            answer.stop_guard()
+            await answer.settled()
+            await _refuse(interaction, refused)
+            return
+        if public:
+            await hub.readers.load_guild(interaction.guild_id)
+            reader_is(hub.readers.public(interaction.guild_id))  # a message for the channel: its language
+        else:
+            reader_is(interaction.locale.value)  # a private replay: the opener's language
+        if not edit:
+            # A board picture can queue behind other tables' in the drawing processes: acknowledged
+            # first, as private or public as the replay it becomes.
+            await interaction.response.defer(ephemeral=not public, thinking=True)
+        embed, picture, view = await _step(hub, game_log, frames, min(max(at, 0), len(frames) - 1))
+        if edit:
+            # The pressed message, through its own interaction: the response (type 7), or an edit of
+            # it if the guard had to defer (both exempt from the rate limits).
+            await answer.edit(embed=embed, view=view, attachments=[] if picture is None else [picture])
+        elif picture is None:
+            await interaction.followup.send(embed=embed, view=view, ephemeral=not public)
+        else:
+            await interaction.followup.send(embed=embed, view=view, file=picture, ephemeral=not public)
 
 
 async def open_replay(interaction: discord.Interaction, game_id: int, public: bool) -> None:

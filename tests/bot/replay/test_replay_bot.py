@@ -20,6 +20,7 @@ from table_kit import incan_table, incan_to_the_end
 
 from bot import Bot
 from cogs.replay.steps import cut
+from cogs.table import answer as answer_module
 from db import NewResult, NewSeat, Store
 from engine.core import play, replay
 from engine.session import SeatSpec, Table
@@ -222,4 +223,18 @@ async def test_a_private_replay_speaks_its_openers_language_and_a_public_one_the
     assert not public.ephemeral and f"Replay of game #{game_id}" in public.render()
     await fake.click(ann, public, step_id(public, game_id, "n"))
     assert "step 1/" in public.embeds[0]["title"] and not public.ephemeral  # anyone there may step it
+    await fake.stop(bot)
+
+
+async def test_a_slow_step_is_deferred_in_time_and_still_costs_no_rate_limited_call(fake, table, store, clock,
+                                                                                   monkeypatch):
+    ann, bo = fake.user("Ann"), fake.user("Bo")
+    game_id, _ = await finished_game(store, fake, 999, "sakkara", [ann, bo])
+    bot = await start_bot(fake, store, clock)
+    shown = answer(await fake.slash(ann, table, "game replay", {"id": game_id}))
+    monkeypatch.setattr(answer_module, "ACK_GUARD_S", 0.0)  # as if the picture queued behind others
+    start = len(fake.rest_calls)
+    rec = await fake.click(ann, shown, step_id(shown, game_id, "l"))
+    assert rec.callbacks == [6] and limited_since(fake, start) == []  # deferred, then its response edited
+    assert shown.component(step_id(shown, game_id, "l"))["disabled"] and "step 0/" not in shown.embeds[0]["title"]
     await fake.stop(bot)
