@@ -46,13 +46,15 @@ def _random(view, legal, rng):  # an Agent
 
 
 async def finished_game(store: Store, fake: FakeDiscord, channel_id: int, name: str, people: list[Any],
-                        guild_id: int | None = None) -> tuple[int, list[tuple[int, Any]]]:
-    """Write a finished two-seat game of ``name`` played by random moves; return its id and log."""
+                        guild_id: int | None = None, seats: list[NewSeat] | None = None
+                        ) -> tuple[int, list[tuple[int, Any]]]:
+    """Write a finished two-seat game of ``name`` played by random moves (by ``people``, or ``seats``);
+    return its id and log."""
     game = SPECS[name].game
     run = play(game, [_random] * 2, seed=SEED)
     row = await store.create_game(name, guild_id=guild_id or fake.guild_id, channel_id=channel_id,
                                   host_id=people[0].id)
-    await store.start_game(row.id, [NewSeat.human(p.id, p.name) for p in people], seed=SEED)
+    await store.start_game(row.id, seats or [NewSeat.human(p.id, p.name) for p in people], seed=SEED)
     await store.append_actions(row.id, 0, run.log)
     scores = game.result(run.state)["scores"]
     await store.finish_game(row.id, [NewResult(i, sc, 1 + sum(o > sc for o in scores), sc == max(scores))
@@ -237,4 +239,19 @@ async def test_a_slow_step_is_deferred_in_time_and_still_costs_no_rate_limited_c
     rec = await fake.click(ann, shown, step_id(shown, game_id, "l"))
     assert rec.callbacks == [6] and limited_since(fake, start) == []  # deferred, then its response edited
     assert shown.component(step_id(shown, game_id, "l"))["disabled"] and "step 0/" not in shown.embeds[0]["title"]
+    await fake.stop(bot)
+
+
+async def test_a_bots_turn_in_a_replay_is_shown_as_played_not_as_thinking(fake, table, store, clock):
+    ann = fake.user("Ann")
+    game_id, _ = await finished_game(store, fake, 999, "indus", [ann],
+                                       seats=[NewSeat.human(ann.id, "Ann"), NewSeat.ai("easy", "Easy bot 1")])
+    bot = await start_bot(fake, store, clock)
+    shown = answer(await fake.slash(ann, table, "game replay", {"id": game_id}))
+    seen = []
+    for _ in range(12):  # the setup's placements alternate: the bot's come up every other step
+        await fake.click(ann, shown, step_id(shown, game_id, "n"))
+        seen.append(shown.render())
+    assert any("Easy bot 1" in text for text in seen)
+    assert not any("The bot is thinking" in text for text in seen)
     await fake.stop(bot)
