@@ -73,8 +73,9 @@ def thread_lines(fake: FakeDiscord, channel: FakeChannel) -> list[str]:
 
 def live_controls(fake: FakeDiscord, channel: FakeChannel, users: Sequence[FakeUser],
                   table_id: int | None = None) -> list[str]:
-    """Return every enabled control (other than Rematch) on the channel's messages and the users' DMs
-    (only those of table ``table_id`` when given: a DM channel holds every table's prompts)."""
+    """Return every enabled control (other than Rematch and Replay, which a finished game's summary
+    keeps) on the channel's messages and the users' DMs (only those of table ``table_id`` when given:
+    a DM channel holds every table's prompts)."""
     messages = [*fake.channel_messages(channel), *(m for u in users for m in fake.dm_messages(u))]
     out = []
     for message in messages:
@@ -82,7 +83,7 @@ def live_controls(fake: FakeDiscord, channel: FakeChannel, users: Sequence[FakeU
             component = message.component(cid) or {}
             if table_id is not None and str(table_id) not in cid.split(":"):
                 continue
-            if not cid.startswith("rematch:") and not component.get("disabled"):
+            if not cid.startswith(("rematch:", "replay-open:")) and not component.get("disabled"):
                 out.append(f"{message.id}:{cid}")
     return out
 
