@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from db_kit import ANN, BO, PlayingGame
+from db_kit import ANN, BO, FakeClock, PlayingGame
 
 from db import NewSeat, Store
 
@@ -66,3 +66,20 @@ async def test_a_players_tables_are_found_through_the_index_of_seats_by_user(sto
         plan = [str(r[3]) for r in await store._fetch(db, "EXPLAIN QUERY PLAN " + query)]
     assert any("seats_by_user" in step for step in plan), plan
     assert not any(step.startswith("SCAN") for step in plan), plan
+
+
+async def test_new_tables_is_per_server_kept_in_the_order_asked_and_dropped(store: Store, clock: FakeClock):
+    assert await store.new_table_watchers(1) == [] and not await store.watches_new_tables(1, 101)
+    await store.set_watches_new_tables(1, 103, True)
+    clock.advance(1)
+    await store.set_watches_new_tables(1, 101, True)
+    await store.set_watches_new_tables(2, 102, True)
+    await store.set_watches_new_tables(1, 103, True)  # asked again: keeps its place, not a second row
+    assert await store.new_table_watchers(1) == [103, 101] and await store.new_table_watchers(2) == [102]
+    assert await store.new_table_watchers(1, limit=1) == [103]
+    assert await store.watches_new_tables(1, 101) and not await store.watches_new_tables(2, 101)
+    await store.set_watches_new_tables(1, 103, False)
+    await store.set_watches_new_tables(1, 104, False)  # never asked: nothing to drop, nothing kept
+    assert await store.new_table_watchers(1) == [101] and await store.new_table_watchers(2) == [102]
+    with pytest.raises(ValueError):
+        await store.set_watches_new_tables(2**63, 101, True)
