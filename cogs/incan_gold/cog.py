@@ -18,6 +18,7 @@ from cogs.table.commands.cog import TableCog
 from cogs.table.controls.buttons import refuse
 from cogs.table.controls.duration import AWAY_AFTER_DESCRIPTION, AwayAfterOption, DurationOption, read_decision_time
 from cogs.table.controls.lobby import lobby_embed
+from cogs.table.controls.schedule import FILL_WITH_DESCRIPTION, START_AT_DESCRIPTION, FillWithOption, StartAtOption
 from cogs.table.messages.hub import TableBot
 from engine.session import SessionError
 from engine.session.absence import TAKEOVER_OPTION
@@ -39,7 +40,8 @@ class IncanGold(TableCog, group_name="incan", group_description="Play Incan Gold
     @app_commands.command(name="new", description="Open an Incan Gold table in this channel")
     @app_commands.describe(preset="Edition of the game", artifact_scoring="How artifacts score",
                            timeout="Time to decide before returning to camp: 90s, 10m, 8h, 3d (30 s to 7 days)",
-                           away_after=AWAY_AFTER_DESCRIPTION,
+                           away_after=AWAY_AFTER_DESCRIPTION, start_at=START_AT_DESCRIPTION,
+                           fill_with=FILL_WITH_DESCRIPTION,
                            open_tents="Show everyone's banked gems", one_change="Allow one change of mind per game")
     @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction,
@@ -47,6 +49,7 @@ class IncanGold(TableCog, group_name="incan", group_description="Play Incan Gold
                   artifact_scoring: Literal["claim-order", "entry-order", "printed", "pickup-round"] | None = None,
                   timeout: DurationOption | None = None,
                   away_after: AwayAfterOption | None = None,
+                  start_at: StartAtOption | None = None, fill_with: FillWithOption | None = None,
                   open_tents: bool = False, one_change: bool = False) -> None:
         """Open a table; the lobby message has Join / Leave / Add bot / Start buttons."""
         assert interaction.channel is not None and interaction.guild is not None
@@ -64,7 +67,8 @@ class IncanGold(TableCog, group_name="incan", group_description="Play Incan Gold
         if away_after is not None:
             table_options[TAKEOVER_OPTION] = away_after
         dm_ok = t("lobby.dm_ok", game=self.renderer.title(), channel=f"<#{interaction.channel.id}>")
-        await self.open_table(interaction, options, table_options, dm_ok, t("lobby.dm_closed"))
+        await self.open_table(interaction, options, table_options, dm_ok, t("lobby.dm_closed"),
+                              start_at=start_at, fill_with=fill_with)
 
     @app_commands.command(name="status", description="Show the table, and your own tent privately")
     async def status(self, interaction: discord.Interaction) -> None:

@@ -20,6 +20,7 @@ from cogs.table.commands.cog import TableCog
 from cogs.table.controls.buttons import refuse
 from cogs.table.controls.duration import AWAY_AFTER_DESCRIPTION, AwayAfterOption, DurationOption, read_decision_time
 from cogs.table.controls.lobby import lobby_embed
+from cogs.table.controls.schedule import FILL_WITH_DESCRIPTION, START_AT_DESCRIPTION, FillWithOption, StartAtOption
 from cogs.table.messages.attach import board_file
 from cogs.table.messages.hub import TableBot
 from engine.indus import GAME
@@ -63,12 +64,14 @@ class Indus(TableCog, group_name="indus", group_description="Play Indus (2-4 pla
                            seed="With layout random: the board's seed (the same seed, the same board)",
                            timeout="Time per decision before the Easy bot plays the turn: 90s, 10m, 8h, 3d "
                                    "(30 s to 7 days)",
-                           away_after=AWAY_AFTER_DESCRIPTION)
+                           away_after=AWAY_AFTER_DESCRIPTION, start_at=START_AT_DESCRIPTION,
+                           fill_with=FILL_WITH_DESCRIPTION)
     @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction, layout: Literal["default", "random"] = "default",
                   seed: app_commands.Range[int, 0, MAX_LAYOUT_SEED] | None = None,
                   timeout: DurationOption | None = None,
-                  away_after: AwayAfterOption | None = None) -> None:
+                  away_after: AwayAfterOption | None = None,
+                  start_at: StartAtOption | None = None, fill_with: FillWithOption | None = None) -> None:
         """Open a table; the lobby message has Join / Leave / Add bot / Start buttons."""
         assert interaction.channel is not None
         seconds = None if timeout is None else await read_decision_time(interaction, timeout)
@@ -84,7 +87,8 @@ class Indus(TableCog, group_name="indus", group_description="Play Indus (2-4 pla
         if away_after is not None:
             table_options[TAKEOVER_OPTION] = away_after
         await self.open_table(interaction, options, table_options,
-                              t("indus.dm_ok", channel=f"<#{interaction.channel.id}>"), t("indus.dm_closed"))
+                              t("indus.dm_ok", channel=f"<#{interaction.channel.id}>"), t("indus.dm_closed"),
+                              start_at=start_at, fill_with=fill_with)
 
     @app_commands.command(name="status", description="Show the board privately, with a link to the game")
     async def status(self, interaction: discord.Interaction) -> None:

@@ -21,6 +21,7 @@ from cogs.table.commands.cog import TableCog
 from cogs.table.controls.buttons import refuse
 from cogs.table.controls.duration import AWAY_AFTER_DESCRIPTION, AwayAfterOption, DurationOption, read_decision_time
 from cogs.table.controls.lobby import lobby_embed
+from cogs.table.controls.schedule import FILL_WITH_DESCRIPTION, START_AT_DESCRIPTION, FillWithOption, StartAtOption
 from cogs.table.messages.attach import board_file
 from cogs.table.messages.hub import TableBot
 from engine.sakkara import GAME
@@ -46,11 +47,13 @@ class Sakkara(TableCog, group_name="sakkara", group_description="Play Sakkara (2
     @app_commands.command(name="new", description="Open a Sakkara table in this channel")
     @app_commands.describe(
         timeout="Time per decision before the Easy bot plays your turn: 90s, 10m, 8h, 3d (30 s to 7 days)",
-                           away_after=AWAY_AFTER_DESCRIPTION)
+                           away_after=AWAY_AFTER_DESCRIPTION, start_at=START_AT_DESCRIPTION,
+                           fill_with=FILL_WITH_DESCRIPTION)
     @app_commands.guild_only()
     async def new(self, interaction: discord.Interaction,
                   timeout: DurationOption | None = None,
-                  away_after: AwayAfterOption | None = None) -> None:
+                  away_after: AwayAfterOption | None = None,
+                  start_at: StartAtOption | None = None, fill_with: FillWithOption | None = None) -> None:
         """Open a table; the lobby message has Join / Leave / Add bot / Start buttons."""
         assert interaction.channel is not None
         seconds = None if timeout is None else await read_decision_time(interaction, timeout)
@@ -60,7 +63,8 @@ class Sakkara(TableCog, group_name="sakkara", group_description="Play Sakkara (2
         if away_after is not None:
             table_options[TAKEOVER_OPTION] = away_after
         await self.open_table(interaction, {}, table_options,
-                              t("sakkara.dm_ok", channel=f"<#{interaction.channel.id}>"), t("lobby.dm_closed"))
+                              t("sakkara.dm_ok", channel=f"<#{interaction.channel.id}>"), t("lobby.dm_closed"),
+                              start_at=start_at, fill_with=fill_with)
 
     @app_commands.command(name="status", description="Show the board, and your own rack privately")
     async def status(self, interaction: discord.Interaction) -> None:

@@ -16,8 +16,10 @@ import discord
 from cogs.table.answer import answer_of
 from cogs.table.controls.lobby import lobby_embed, lobby_view
 from cogs.table.messages.hub import TableHub
-from cogs.table.messages.text import seat_label
+from cogs.table.messages.text import moment, seat_label
+from cogs.table.messages.wanted import wanted
 from engine.session import Table, Update
+from engine.session.schedule import START_AT
 from i18n import t
 
 __all__ = ["TableListener"]
@@ -117,8 +119,7 @@ class TableListener:
         with hub.readers.publicly(table):
             await hub.story.note(table, event, renderer)
             await renderer.refresh(hub, table, answer_of(origin))
-        user_id = table.seats[seat].user_id
-        if user_id is None:
+        if table.seats[seat].user_id is None:
             return
         url = await hub.link(table)
         with hub.readers.privately(table, seat):
@@ -127,13 +128,58 @@ class TableListener:
                          level=t(f"level.{event.detail.get('level', 'easy')}").capitalize())
             else:
                 text = t("play.back_you", game=renderer.title(), channel=f"<#{table.channel_id}>", url=url)
-        if user_id not in hub.private.no_dm:
-            await hub.private.tell(table, seat, "away", text)
+        await self._tell(table, seat, "away", text)
+
+    async def _tell(self, table: Table, seat: int, key: str, text: str) -> None:
+        """Tell a seat's person privately: a DM, or when their DMs are closed a new message in the
+        channel that pings only them (so ``text`` holds nothing secret)."""
+        hub = self.hub
+        user_id = table.seats[seat].user_id
+        if user_id is None:
             return
-        # DMs closed: the channel, in a new message that may ping only them (nothing secret in it).
-        await hub.post(table, "away", seat=seat, new=True, content=f"<@{user_id}> {text}",
+        if user_id not in hub.private.no_dm:
+            await hub.private.tell(table, seat, key, text)
+            await hub.outbox.finished((table.id, key, seat))
+            if user_id not in hub.private.no_dm:
+                return
+            # That very DM found them closed: the channel instead, or they are not told at all.
+        await hub.post(table, key, seat=seat, new=True, content=f"<@{user_id}> {text}",
                        allowed_mentions=discord.AllowedMentions(everyone=False, roles=False,
                                                                 users=[discord.Object(user_id)]))
+
+    async def opened(self, table: Table) -> None:
+        """Players wanted: one message naming the members who asked to hear of a new table on the
+        server (:mod:`cogs.table.messages.wanted`), notifying exactly them."""
+        hub = self.hub
+        named = await wanted(hub.bot, hub.bot.store, table)
+        if not named:
+            return
+        await hub.readers.load(table)
+        await hub.prepare(table)
+        with hub.readers.publicly(table):
+            text = t("wanted.opened", game=hub.renderer(table).title(), url=await hub.link(table, "lobby"))
+            start_at = table.table_options.get(START_AT)
+            if start_at is not None:
+                text += " " + t("wanted.starts", when=moment(float(start_at)))
+        mentions = " ".join(f"<@{user}>" for user in named)
+        await hub.post(table, "wanted", new=True, content=f"{text}\n{mentions}",
+                       allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
+                                                                users=[discord.Object(user) for user in named]))
+
+    async def start_soon(self, table: Table) -> None:
+        """A scheduled table starts shortly: each seated person is told privately (DM, or the channel)."""
+        hub = self.hub
+        await hub.readers.load(table)
+        await hub.prepare(table)
+        url = await hub.link(table, "lobby")
+        start_at = float(table.table_options[START_AT])
+        for seat, spec in enumerate(table.seats):
+            if spec.user_id is None:
+                continue
+            with hub.readers.privately(table, seat):
+                text = t("lobby.start_soon", game=hub.renderer(table).title(), channel=f"<#{table.channel_id}>",
+                         when=moment(start_at), url=url)
+            await self._tell(table, seat, "start-soon", text)
 
     async def finished(self, table: Table, result: dict[str, Any], *, origin: object | None) -> None:
         """The summary, the rest of the log, and every control of the game closed."""

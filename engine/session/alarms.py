@@ -16,15 +16,26 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from engine.clock import Clock
-from engine.session.contract import AUTO, DECISION, LOBBY, RepoUnavailable, SessionError, SessionSettings, StoredTimer
+from engine.session.contract import (
+    AUTO,
+    DECISION,
+    LOBBY,
+    START,
+    RepoUnavailable,
+    SessionError,
+    SessionSettings,
+    StoredTimer,
+)
 from engine.session.pace import reminder_offsets
+from engine.session.schedule import START_REMINDER_S
 from engine.session.timers import Coordinator, TimerBook
 
-__all__ = ["REMIND", "RETRY_S", "Alarms", "TimerHandlers"]
+__all__ = ["REMIND", "RETRY_S", "START_SOON", "Alarms", "TimerHandlers"]
 
 log = logging.getLogger("engine.session")
 
 REMIND = "remind"  # the in-memory reminders before a decision deadline (derived from it, never stored)
+START_SOON = "start-soon"  # the in-memory reminder before a scheduled start (derived from it, never stored)
 RETRY_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # a timer whose work met an unreachable database tries again
 
 
@@ -45,6 +56,14 @@ class TimerHandlers(Protocol):
 
     async def lobby_idle(self, table_id: int) -> None:
         """A lobby's time ran out with nobody starting it."""
+        ...
+
+    async def start_soon(self, table_id: int) -> None:
+        """A scheduled table starts shortly."""
+        ...
+
+    async def start_due(self, table_id: int) -> None:
+        """A scheduled table's time came."""
         ...
 
     def failed(self, table_id: int) -> None:
@@ -83,12 +102,20 @@ class Alarms:
         table_id, due, version = timer.table_id, timer.due, timer.version or 0
         if not self.coordinator.owns(table_id):
             return
-        if timer.kind not in (DECISION, AUTO, LOBBY) or self.book.superseded(table_id, timer.kind, version):
+        if timer.kind not in (DECISION, AUTO, LOBBY, START) or self.book.superseded(table_id, timer.kind, version):
             return
-        reminders = self._reminders(timer) if timer.kind == DECISION else []
+        if timer.kind == DECISION:
+            reminders = self._reminders(timer)
+        elif timer.kind == START:
+            # A scheduled start's reminder is derived from it, so a restart before it arms it again
+            # (and one after it does not remind twice).
+            reminders = [due - START_REMINDER_S] if due - START_REMINDER_S > self.clock.now() else []
+        else:
+            reminders = []
         first = min([due, *reminders])
         if not self.book.near(first):
-            self.book.wait(timer, first, [REMIND, DECISION] if timer.kind == DECISION else [timer.kind])
+            parts = {DECISION: [REMIND, DECISION], START: [START_SOON, START]}.get(timer.kind, [timer.kind])
+            self.book.wait(timer, first, parts)
             return
         handlers = self.handlers
         if timer.kind == DECISION:
@@ -96,6 +123,10 @@ class Alarms:
             self.arm_work(table_id, DECISION, due, version, lambda: handlers.expire(table_id, version))
         elif timer.kind == AUTO:
             self.arm_auto(table_id, due, version)
+        elif timer.kind == START:
+            for moment in reminders:
+                self.arm_work(table_id, START_SOON, moment, version, lambda: handlers.start_soon(table_id))
+            self.arm_work(table_id, START, due, version, lambda: handlers.start_due(table_id))
         else:
             self.arm_work(table_id, LOBBY, due, version, lambda: handlers.lobby_idle(table_id))
 

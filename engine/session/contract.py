@@ -17,6 +17,7 @@ __all__ = [
     "AUTO",
     "DECISION",
     "LOBBY",
+    "START",
     "Deadline",
     "GameSpec",
     "RepoBusy",
@@ -47,6 +48,9 @@ it due, so a restart (or another process) knows of it without loading the table.
 LOBBY = "lobby"
 """The timer of a lobby nobody starts: armed at its every change (a join, a leave, a bot added or
 removed), it closes the lobby when it runs out, so a forgotten table never holds its channel."""
+START = "start"
+"""The timer of a scheduled table's start (``/<game> new start_at:``, :mod:`engine.session.schedule`):
+stored when the lobby opens, so the table starts at its time after a restart too."""
 
 Deadline = tuple[str, float, int]
 """A timer as the session persists it: (kind, due in epoch seconds, version it belongs to)."""

@@ -25,25 +25,20 @@ loads no table; a table is loaded by its first click, command or timer.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
-import random
-import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any, ParamSpec, TypeVar
 
 from engine.clock import Clock
-from engine.core import splitmix64
 from engine.session.absence import Absence
 from engine.session.ahead import Ahead
 from engine.session.ai_pool import AiPool
-from engine.session.alarms import RETRY_S, Alarms
+from engine.session.alarms import Alarms
 from engine.session.cache import TableCache
 from engine.session.contract import (
     DECISION,
-    LOBBY,
     GameSpec,
     RepoBusy,
     RepoConflict,
@@ -54,12 +49,12 @@ from engine.session.contract import (
     SessionError,
     SessionSettings,
     Stale,
-    StoredTimer,
 )
-from engine.session.options import DEFAULT_TABLES_PER_HOST, LOBBY_IDLE_S, TABLE_DEFAULTS
-from engine.session.pace import lobby_idle_s
+from engine.session.opening import Opening
+from engine.session.options import DEFAULT_TABLES_PER_HOST, TABLE_DEFAULTS
 from engine.session.place import Place, check_place
 from engine.session.play import Play
+from engine.session.schedule import FILL_WITH, START_AT, check_schedule
 from engine.session.table import Listener, Table, Update
 from engine.session.timer_work import TimerWork
 from engine.session.timers import Coordinator, SingleProcess, TimerBook
@@ -106,7 +101,8 @@ class Sessions:
         self.play = Play(self.cache, self.alarms, self.ahead, self.ai, repo, listener, clock, self.settings,
                          self.coordinator)
         self.absence = Absence(self.play)
-        self.timer_work = TimerWork(self.play, self.absence)
+        self.opening = Opening(self.play)  # a lobby's timers and its start, also by a scheduled start
+        self.timer_work = TimerWork(self.play, self.absence, self.opening)
         # Play arms timers and the timers' work plays: the work is named to the alarms once both exist.
         self.alarms.serve(self.timer_work)
         self._warming: asyncio.Future[None] | None = None  # the AI workers starting
@@ -192,6 +188,7 @@ class Sessions:
         defaults = {key: server[key] for key in TABLE_DEFAULTS if key in server}
         table_opts = {"decision_timeout_s": self.settings.decision_timeout_s, **defaults, **(table_options or {})}
         spec.game.setup(spec.min_players, 0, opts)  # invalid options raise ValueError now, not at start
+        check_schedule(table_opts, frozenset(spec.agents), self.clock.now())
         assert host.user_id is not None
         limit = int(server.get("tables_per_host", DEFAULT_TABLES_PER_HOST))
         hosted = [t for t in await self.active_in_guild(guild_id) if t.host_id == host.user_id]
@@ -206,7 +203,10 @@ class Sessions:
         self.cache.register(table)
         async with table.lock:
             await self._keep_lobby_open(table)
+            await self.opening.schedule(table)
             await self.play.notify(self.listener.lobby_changed(table, origin=origin))
+            # Players wanted: the members of the server who asked to be told of a new table.
+            await self.play.notify(self.listener.opened(table))
         return table
 
     @_reachable
@@ -265,10 +265,7 @@ class Sessions:
                 raise SessionError("unknown_level", levels=sorted(table.spec.agents))
             if len(table.seats) >= table.spec.max_players:
                 raise SessionError("table_full", max=table.spec.max_players)
-            same = sum(1 for s in table.seats if s.ai_level == level)
-            seat = SeatSpec(self.settings.ai_name(level, same + 1), ai_level=level)
-            await self.repo.add_seat(table.id, seat)
-            table.seats.append(seat)
+            await self.opening.seat_bot(table, level)
             await self._keep_lobby_open(table)
             await self.play.notify(self.listener.lobby_changed(table, origin=origin))
         return table
@@ -292,20 +289,8 @@ class Sessions:
         return table
 
     async def _keep_lobby_open(self, table: Table) -> None:
-        """Arm (again) the timer that closes the lobby if nobody starts it: after its last change,
-        for :data:`LOBBY_IDLE_S`, or the table's decision time when that is longer, a correspondence
-        lobby at least a day (:func:`engine.session.pace.lobby_idle_s`). Stored, so a
-        restart (or another process) closes it too."""
-        due = self.clock.now() + lobby_idle_s(table.timeout_s(self.settings), LOBBY_IDLE_S)
-        table.lobby_until = due  # the lobby states it
-        self.alarms.arm(StoredTimer(table.id, LOBBY, due, table.version))
-        try:
-            await self.repo.set_deadline(table.id, LOBBY, due, table.version)
-        except Exception as exc:
-            # The change itself is written (a seat, a new lobby): it must not read as failed, or a
-            # retry would meet it done. The timer runs here; the lobby's next change stores it.
-            log.warning("table %s: its lobby timer was not stored (%s); it runs in this process only",
-                        table.id, exc)
+        """Arm (again) the timer that closes the lobby if nobody starts it (:meth:`Opening.keep_open`)."""
+        await self.opening.keep_open(table)
 
     @_reachable
     async def start(self, table_id: int, user_id: int, seed: int | None = None, *,
@@ -319,29 +304,7 @@ class Sessions:
                 raise SessionError("not_host")
             if len(table.seats) < table.spec.min_players:
                 raise SessionError("too_few", min=table.spec.min_players)
-            seed = secrets.randbits(62) if seed is None else seed
-            seats = list(table.seats)
-            random.Random(splitmix64(seed)).shuffle(seats)  # seat 0 starts: seating is random
-            await self.repo.start(table.id, seats, seed)
-            table.seats, table.seed, table.status = seats, seed, "playing"
-            # The lobby's timer is spent. Left stored (a crash, the database away this moment), it
-            # finds the game under way when it fires and does nothing.
-            self.alarms.book.cancel(table.id, LOBBY)
-            with contextlib.suppress(RepoUnavailable):
-                await self.repo.clear_deadline(table.id, LOBBY)
-            table.state = table.spec.game.setup(len(seats), seed, table.options)
-            table.version = table.window = 0
-            await self.play.notify(self.listener.started(table, origin=origin))
-            try:
-                await self.play.advance(table, [], new_window=True, origin=origin)
-            except Stale as exc:  # nobody else can write to a game that has just started
-                raise SessionError("stale") from exc
-            except Exception as exc:
-                # The start is written; its first draw is not. The game has started (so the host
-                # is told), and the draw is retried like any timer's work.
-                log.warning("table %s: started, but its first draw could not be written (%s); retried",
-                            table.id, exc)
-                self.alarms.arm_auto(table.id, self.clock.now() + RETRY_S[0], table.version, of=0, attempt=1)
+            await self.opening.start(table, seed, origin=origin)
         return table
 
     @_reachable
@@ -373,8 +336,10 @@ class Sessions:
         me = next((s for s in seats if s.user_id == user_id), None)
         if me is None:
             raise SessionError("not_seated")
+        # A scheduled table's time is spent: the rematch is a table for now, with the same options.
+        table_options = {k: v for k, v in stored.table_options.items() if k not in (START_AT, FILL_WITH)}
         table = await self.create(stored.game, stored.guild_id, stored.channel_id, me, stored.options,
-                                  stored.table_options, origin=origin)
+                                  table_options, origin=origin)
         for seat in seats:
             if seat is me:
                 continue

@@ -138,6 +138,14 @@ class Listener(Protocol):
         """Redraw the lobby."""
         ...
 
+    async def opened(self, table: Table) -> None:
+        """A new lobby opened (after its first ``lobby_changed``): tell whoever asked to hear of one."""
+        ...
+
+    async def start_soon(self, table: Table) -> None:
+        """A scheduled lobby starts shortly: remind its seated people."""
+        ...
+
     async def started(self, table: Table, *, origin: object | None) -> None:
         """The game began (seats are final)."""
         ...

@@ -12,8 +12,9 @@ heard from another process re-arms the table's timers and starts its bots thinki
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 from engine.core import CHANCE, resolve_chance
@@ -21,8 +22,10 @@ from engine.session.absence import Absence
 from engine.session.ai_pool import decide
 from engine.session.contract import AUTO, DECISION, RepoUnavailable, SeatEvent, SessionError, Stale
 from engine.session.loading import step
+from engine.session.opening import Opening
 from engine.session.options import AWAY_DECISIONS
 from engine.session.play import Play
+from engine.session.schedule import FILL_WITH, START_AT
 from engine.session.table import Table, Update
 
 __all__ = ["TimerWork"]
@@ -36,9 +39,10 @@ multi-process chaos test (tests/chaos/harness/kills.py), which turns it on in it
 class TimerWork:
     """The timers' handlers: they work through the play (and its cache) they are given."""
 
-    def __init__(self, play: Play, absence: Absence) -> None:
+    def __init__(self, play: Play, absence: Absence, opening: Opening) -> None:
         self.play = play
         self.absence = absence  # seats of people away too long, played by the table's bot
+        self.opening = opening  # a scheduled table starts as a host's Start does
         # The timers' work acts on the same tables, store and bots as the play it goes through:
         # one of each per Sessions, taken from the play rather than passed twice.
         self.cache = play.cache
@@ -154,16 +158,44 @@ class TimerWork:
                     break
         return actions
 
-    async def lobby_idle(self, table_id: int) -> None:
-        """A lobby nobody started in time closes: announced in place, its channel free again."""
+    @contextlib.asynccontextmanager
+    async def _lobby(self, table_id: int) -> AsyncIterator[Table | None]:
+        """Hold the lock of the lobby a timer fired for, brought up to date; None when it is not
+        ours or no longer a lobby (started or ended meanwhile: the stored timer is simply spent)."""
         table = await self._timer_table(table_id)
         if table is None:
+            yield None
             return
         async with table.lock:
             await self.cache.sync(table)
-            if table.status != "lobby":
-                return  # started (or ended) meanwhile: its stored lobby timer is simply spent
-            await self.play.end(table, "cancelled", "expired")
+            yield table if table.status == "lobby" else None
+
+    async def lobby_idle(self, table_id: int) -> None:
+        """A lobby nobody started in time closes: announced in place, its channel free again."""
+        async with self._lobby(table_id) as table:
+            if table is not None:
+                await self.play.end(table, "cancelled", "expired")
+
+    async def start_soon(self, table_id: int) -> None:
+        """A scheduled table starts shortly: its seated people are reminded (if it is still a lobby)."""
+        async with self._lobby(table_id) as table:
+            if table is not None and START_AT in table.table_options:
+                await self.play.notify(self.listener.start_soon(table))
+
+    async def start_due(self, table_id: int) -> None:
+        """A scheduled table's time came: it starts when it has enough players, or once bots of the
+        level the host chose fill the seats it lacks; without that choice it waits for its host
+        (its lobby timer closes it if nobody starts it)."""
+        async with self._lobby(table_id) as table:
+            if table is None:
+                return
+            level = table.table_options.get(FILL_WITH)
+            missing = max(0, table.spec.min_players - len(table.seats))
+            if missing and level is None:
+                return
+            for _ in range(missing):
+                await self.opening.seat_bot(table, str(level))
+            await self.opening.start(table)
 
     async def auto(self, table_id: int, version: int) -> None:
         """Automatic play came due: AI seats that owe act together, or a finished game gets its result."""

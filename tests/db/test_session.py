@@ -32,6 +32,12 @@ class Recorder:
         self.results: list[dict[str, Any]] = []
         self.origins: list[tuple[str, object | None]] = []  # who asked, as handed back (not for played)
 
+    async def opened(self, table: Table) -> None:
+        self.calls.append(("opened", table.id))
+
+    async def start_soon(self, table: Table) -> None:
+        self.calls.append(("start_soon", table.id))
+
     async def lobby_changed(self, table: Table, *, origin: object | None) -> None:
         self.calls.append(("lobby", [s.display_name for s in table.seats]))
         self.origins.append(("lobby", origin))
@@ -265,6 +271,28 @@ async def test_rematch_reopens_the_lobby_with_the_same_seats(store):
     again = await sessions.rematch(table.id, BO.user_id or 0)
     assert again.status == "lobby" and again.host_id == BO.user_id
     assert sorted(s.display_name for s in again.seats) == sorted(s.display_name for s in table.seats)
+
+
+async def test_a_scheduled_table_starts_by_itself_and_its_rematch_is_for_now(store):
+    """Issue 44: a table opened for later starts at its time with an easy bot in the seat it
+    lacks; its rematch keeps the options but not the spent time (nor the bots to fill with)."""
+    clock = ManualClock()
+    sessions, rec = make(store, clock)
+    start_at = clock.now() + 3600
+    with pytest.raises(ValueError):  # bots to fill with only at a scheduled table
+        await sessions.create("incan_gold", GUILD, CHANNEL, ANN, table_options={"fill_with": "easy"})
+    with pytest.raises(ValueError):  # more than a week ahead
+        await sessions.create("incan_gold", GUILD, CHANNEL, ANN, table_options={"start_at": clock.now() + 8 * 86400})
+    table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN,
+                                  table_options={"start_at": start_at, "fill_with": "easy"})
+    await clock.advance(3599)
+    assert table.status == "lobby" and ("start_soon", table.id) in rec.calls
+    await clock.advance(1)
+    assert table.status == "playing" and sorted(s.ai_level or "" for s in table.seats) == ["", "easy"]
+    await sessions.cancel(table.id, ANN.user_id or 0, False)
+    again = await sessions.rematch(table.id, ANN.user_id or 0)
+    assert "start_at" not in again.table_options and "fill_with" not in again.table_options
+    assert again.status == "lobby" and len(again.seats) == 2
 
 
 async def test_a_rematch_seats_everyone_though_one_of_them_joins_the_new_lobby_first(store, monkeypatch):

@@ -28,6 +28,12 @@ class Recorder:
     def __init__(self) -> None:
         self.updates: list[Update] = []
 
+    async def opened(self, table: Table) -> None:
+        pass
+
+    async def start_soon(self, table: Table) -> None:
+        pass
+
     async def lobby_changed(self, table: Table, *, origin: object | None) -> None:
         pass
 

@@ -16,6 +16,7 @@ from cogs.table.answer import answering_click
 from cogs.table.controls.buttons import as_seat, refuse, reply
 from cogs.table.controls.lobby import lobby_op
 from cogs.table.controls.resign import ask_to_resign
+from cogs.table.controls.schedule import read_schedule
 from cogs.table.messages.hub import Renderer, TableBot
 from cogs.table.messages.listing import tables_embed
 from engine.session import SessionError, Table
@@ -56,13 +57,19 @@ class TableCog(commands.GroupCog):
         await lobby_op(self.bot.hub, interaction, table.id, op)
 
     async def open_table(self, interaction: discord.Interaction, options: dict[str, Any],
-                         table_options: dict[str, Any], dm_ok: str, dm_closed: str) -> None:
-        """Open a table in the channel with the user as host; check that DMs reach them.
+                         table_options: dict[str, Any], dm_ok: str, dm_closed: str, *,
+                         start_at: str | None = None, fill_with: str | None = None) -> None:
+        """Open a table in the channel with the user as host (for later: ``start_at``, with bots of
+        ``fill_with`` in the empty seats then); check that DMs reach them.
 
         Answered by one private line as the interaction's response (deferred only if opening
         takes long), never a deferral followed by a followup.
         """
         assert interaction.channel is not None and interaction.guild is not None
+        schedule = await read_schedule(interaction, start_at, fill_with, self.bot.sessions.clock.now())
+        if schedule is None:
+            return  # refused privately: nothing is opened
+        table_options = {**table_options, **schedule}
         async with answering_click(interaction) as answer:
             try:
                 await self.bot.sessions.create(self.renderer.name, interaction.guild.id, interaction.channel.id,

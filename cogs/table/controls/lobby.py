@@ -13,9 +13,10 @@ import discord
 from cogs.table.answer import Answer, answering_click
 from cogs.table.controls.buttons import as_seat, can_manage, guarded, hub_of, place_of, refuse, reply, table_for
 from cogs.table.messages.hub import TableHub
-from cogs.table.messages.text import decision_time, name_of, seat_label, when
+from cogs.table.messages.text import decision_time, moment, name_of, seat_label, when
 from engine.session import SessionError, Table
 from engine.session.pace import CORRESPONDENCE, pace_of
+from engine.session.schedule import FILL_WITH, START_AT
 from i18n import t, tn
 
 __all__ = ["DYNAMIC_ITEMS", "LobbyButton", "RematchButton", "ReplayButton", "lobby_embed", "lobby_op", "lobby_view",
@@ -35,7 +36,14 @@ def lobby_embed(hub: TableHub, table: Table) -> discord.Embed:
     if len(table.seats) == 2 and table.spec.min_players == 2 and table.spec.max_players > 4:
         hint += "\n" + t("lobby.two_players")
     embed.description = f"{t('lobby.host', host=host)}\n{hint}"
-    if table.lobby_until is not None and pace_of(decision_time(table)) == CORRESPONDENCE:
+    start_at = table.table_options.get(START_AT)
+    if start_at is not None:
+        # A live timestamp: every reader sees the time in their own time zone.
+        embed.description += "\n" + t("lobby.starts_at", when=moment(float(start_at)))
+        level = table.table_options.get(FILL_WITH)
+        embed.description += "\n" + (t("lobby.fill_with", level=t(f"level.{level}")) if level is not None
+                                      else t("lobby.waits_for_host"))
+    elif table.lobby_until is not None and pace_of(decision_time(table)) == CORRESPONDENCE:
         # People of a correspondence table gather over hours: say how long the lobby waits for them.
         embed.description += "\n" + t("lobby.open_until", when=when(table.lobby_until))
     return embed

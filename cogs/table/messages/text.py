@@ -23,9 +23,26 @@ from engine.session.pace import CORRESPONDENCE, pace_of
 from i18n import t, tn
 from i18n.names import visible
 
-__all__ = ["absence_lines", "deadline_line", "decision_time", "duration", "escape", "jump_url", "name_of",
-           "pace_line", "pace_rules", "pace_text", "place_of", "player_name", "seat_label", "seat_names", "standings",
-           "when", "winner_line"]
+__all__ = [
+    "absence_lines",
+    "deadline_line",
+    "decision_time",
+    "duration",
+    "escape",
+    "jump_url",
+    "moment",
+    "name_of",
+    "pace_line",
+    "pace_rules",
+    "pace_text",
+    "place_of",
+    "player_name",
+    "seat_label",
+    "seat_names",
+    "standings",
+    "when",
+    "winner_line",
+]
 
 FSI, PDI = "\u2068", "\u2069"
 """First-strong isolate and its end: a right-to-left name between them keeps to itself."""
@@ -102,6 +119,13 @@ def seat_names(table: Table, seats: Sequence[int]) -> str:
 def when(moment: float) -> str:
     """Return an epoch time as a live relative Discord timestamp ("in 2 minutes")."""
     return discord.utils.format_dt(datetime.fromtimestamp(moment, UTC), "R")
+
+
+def moment(at: float) -> str:
+    """Return an epoch time as live Discord timestamps: the date and time in the reader's own time
+    zone, and how far it is ("Tuesday, 8 December 2026 18:30 (in 3 hours)")."""
+    shown = datetime.fromtimestamp(at, UTC)
+    return f"{discord.utils.format_dt(shown, 'F')} ({discord.utils.format_dt(shown, 'R')})"
 
 
 _UNITS = (("time.days", 86400), ("time.hours", 3600), ("time.minutes", 60), ("time.seconds", 1))

@@ -45,7 +45,7 @@ def players(fake: FakeDiscord) -> list[FakeUser]:
 
 def pin_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     """The Start button draws the game seed with secrets.randbits: pin it."""
-    monkeypatch.setattr("engine.session.sessions.secrets.randbits", lambda bits: seed)
+    monkeypatch.setattr("engine.session.opening.secrets.randbits", lambda bits: seed)
 
 
 def lobby_message(fake: FakeDiscord, channel: FakeChannel) -> FakeMessage:

@@ -96,7 +96,7 @@ async def test_indus_turn_notices_by_dm_and_by_mention_and_play_from_the_dm(fake
     notice deleted: one per person); Cy has DMs closed and no choice, so he is told by a mention too.
     Every turn that passes to a person notifies exactly them."""
     monkeypatch.setattr("cogs.indus.render.board_png", lambda view, names=None: TINY_PNG)  # speed only
-    monkeypatch.setattr("engine.session.sessions.secrets.randbits", lambda bits: 11)
+    monkeypatch.setattr("engine.session.opening.secrets.randbits", lambda bits: 11)
     ann, bo, cy = fake.user("Ann"), fake.user("Bo"), fake.user("Cy")
     fake.close_dms(cy)
     bot = await start_bot(fake, store, clock, decision_timeout_s=86400.0)  # a day per decision
@@ -146,7 +146,7 @@ async def test_a_live_player_who_is_playing_is_not_notified_but_one_away_is(fake
     """No choice, live table: the board is the notice for a player who clicked a moment ago; one away
     (no click for a minute) gets their prompt as a new DM."""
     monkeypatch.setattr("cogs.indus.render.board_png", lambda view, names=None: TINY_PNG)
-    monkeypatch.setattr("engine.session.sessions.secrets.randbits", lambda bits: 11)
+    monkeypatch.setattr("engine.session.opening.secrets.randbits", lambda bits: 11)
     ann, bo = fake.user("Ann"), fake.user("Bo")
     bot = await start_bot(fake, store, clock)
     game = await open_indus(fake, bot, table, [ann, bo])

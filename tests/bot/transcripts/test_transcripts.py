@@ -81,7 +81,7 @@ def lobby_button(message: FakeMessage, op: str) -> str:
 async def open_table(fake: FakeDiscord, log: Transcript, bot: Bot, channel: FakeChannel, command: str,
                      host: FakeUser, others: list[FakeUser], bots: tuple[str, ...], seed: int,
                      monkeypatch: pytest.MonkeyPatch) -> Table:
-    monkeypatch.setattr("engine.session.sessions.secrets.randbits", lambda bits: seed)  # the Start button's seed
+    monkeypatch.setattr("engine.session.opening.secrets.randbits", lambda bits: seed)  # the Start button's seed
     await slash(fake, log, host, channel, f"{command} new")
     for user in others:
         await press(fake, log, user, lobby(fake, channel), lobby_button(lobby(fake, channel), "join"))
