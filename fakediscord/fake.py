@@ -201,6 +201,7 @@ class FakeDiscord:
     close_dms = _method("world", World.close_dms)
     open_dms = _method("world", World.open_dms)
     set_bot_permissions = _method("world", World.set_bot_permissions)
+    hide_channel = _method("world", World.hide_channel)
     grant_bot = _method("world", World.grant_bot)
     bot_permissions_in = _method("world", World.bot_permissions_in)
 

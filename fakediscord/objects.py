@@ -157,6 +157,7 @@ class FakeChannel:
     parent_id: int | None = None  # set for a thread: the text channel it belongs to
     starter_message_id: int | None = None  # a thread's starting message
     auto_archive_duration: int = 1440
+    hidden_from: frozenset[int] = frozenset()  # members an overwrite denies View Channel (`hide_channel`)
 
     @property
     def is_dm(self) -> bool:

@@ -129,7 +129,8 @@ class MessageStore:
 
         A DM notifies its recipient, unless it answers their own click or command; a channel message
         notifies the users its content mentions that its ``allowed_mentions`` lets through (all of
-        them without it), unless sent with SUPPRESS_NOTIFICATIONS; an ephemeral message nobody.
+        them without it) and who can see the channel, unless sent with SUPPRESS_NOTIFICATIONS; an
+        ephemeral message nobody.
         """
         if ephemeral_to is not None:
             return frozenset()
@@ -143,7 +144,7 @@ class MessageStore:
         allowed = body.get("allowed_mentions")
         if isinstance(allowed, dict) and "users" not in (allowed.get("parse") or []):
             named &= {int(user) for user in allowed.get("users") or []}
-        return frozenset(named - {author.id})
+        return frozenset(named - {author.id} - ch.hidden_from)
 
     def _attachments(
         self, body: Json, files: list[SentFile], old: list[tuple[Json, SentFile]]

@@ -125,6 +125,13 @@ class World:
             for bot in self.bots:
                 bot._connection.parsers["CHANNEL_UPDATE"](self.channel_payload(channel))
 
+    def hide_channel(self, channel: FakeChannel, user: FakeUser) -> None:
+        """Deny a member View Channel in a channel (a member overwrite); the running bots get the
+        CHANNEL_UPDATE. Discord notifies nobody of a message they cannot see."""
+        channel.hidden_from = channel.hidden_from | {user.id}
+        for bot in self.bots:
+            bot._connection.parsers["CHANNEL_UPDATE"](self.channel_payload(channel))
+
     def grant_bot(self, permissions: int, *, everyone: int | None = None) -> None:
         """Give the bot's role exactly ``permissions`` (what an invite with that integer grants) and,
         with ``everyone``, the @everyone role those (a server whose @everyone may do little); the
@@ -214,7 +221,8 @@ class World:
             [p.permission_overwrite_payload(self.bot_user.id, allow=0, deny=deny, member=True)]
             if deny
             else []
-        )
+        ) + [p.permission_overwrite_payload(user_id, allow=0, deny=p.PERM_VIEW_CHANNEL, member=True)
+             for user_id in sorted(ch.hidden_from)]
         assert ch.guild_id is not None
         return p.text_channel_payload(ch.id, ch.guild_id, ch.name, ch.position, overwrites)
 
