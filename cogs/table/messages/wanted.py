@@ -4,8 +4,9 @@ A member asks per server (``db.player_settings``, migration 0013). The message t
 names at most :data:`WANTED_MAX` of them, the longest-waiting first (the order they asked: someone
 who asked long ago is not crowded out by a crowd that asked later), and lets Discord notify exactly
 them (``allowed_mentions``): never @everyone, never a role. Left out: the people already seated,
-and a member the bot's cache shows cannot see the channel (a member not in the cache is named:
-Discord notifies nobody who cannot read the message anyway).
+and a member the bot's cache shows cannot see the channel. The bot asks Discord for no member list
+(``bot.INTENTS``), so its cache rarely holds members: one it does not hold is named, and Discord
+notifies nobody of a message they cannot see, so such a member costs at most a place among the 20.
 """
 
 from __future__ import annotations

@@ -68,6 +68,22 @@ async def test_new_tables_is_per_server_and_shown_by_notify(fake, table, store, 
     await fake.stop(bot)
 
 
+async def test_a_member_who_cannot_see_the_channel_is_not_notified(fake, table, store, clock, ann):
+    """The bot asks for no member list (bot.INTENTS), so its cache rarely knows who can see a
+    channel (cogs.table.messages.wanted leaves out whom it can tell); Discord notifies nobody of a
+    message they cannot see, so a hidden member costs a place among the 20 at most."""
+    bot = await start_bot(fake, store, clock)
+    bo, cy = fake.user("Bo"), fake.user("Cy")
+    hidden = fake.text_channel("hidden")
+    for user in (bo, cy):
+        await fake.slash(user, table, "notify", {"new_tables": "on"})
+    fake.hide_channel(hidden, cy)  # an overwrite the bot's cache knows
+    await fake.slash(ann, hidden, "incan new", {})
+    [message] = wanted_messages(fake, hidden)
+    assert message.notified == frozenset({bo.id}) and fake.notifications(cy) == []
+    await fake.stop(bot)
+
+
 async def test_nobody_asked_no_message(fake, table, store, clock, ann):
     bot = await start_bot(fake, store, clock)
     await fake.slash(ann, table, "incan new", {})
