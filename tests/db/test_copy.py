@@ -51,6 +51,7 @@ async def _history(store: Store) -> dict[str, int]:
     await store.set_synced_commands("global", "a" * 64)
     await store.set_dms_closed(9, 1_767_000_000.5)
     await store.set_notify_choice(SNOWFLAKE, "mention")
+    await store.set_watches_new_tables(SNOWFLAKE, SNOWFLAKE + 2, True)  # per server (migration 0013)
     await store.set_message(playing, "round", 100, 5555, open=True)
     await store.set_message(playing, "dm", 7000, 6666, seat=0)
     await store.set_deadline(playing, "decision", T0 + timedelta(minutes=2), version=9)
