@@ -59,6 +59,9 @@ async def test_new_tables_is_per_server_and_shown_by_notify(fake, table, store, 
     assert "you are not named when a new table opens" in private_answer(fake, bo)
     await fake.slash(bo, fake.dm_channel(bo), "notify", {"new_tables": "off"})  # a DM names no server
     assert "per server" in private_answer(fake, bo) and await store.watches_new_tables(fake.guild_id, bo.id)
+    rec = await fake.craft_slash(cy, table, "notify", {"new_tables": "everyone"})  # a modified client
+    assert rec.acknowledged and "That is not valid" in private_answer(fake, cy)
+    assert not await store.watches_new_tables(fake.guild_id, cy.id)
     await fake.slash(ann, elsewhere, "sakkara new", {})
     [there] = wanted_messages(fake, elsewhere)
     assert there.notified == frozenset({cy.id}) and wanted_messages(fake, table) == []
