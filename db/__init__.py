@@ -23,7 +23,17 @@ from db.errors import (
     Unavailable,
     WrongStatus,
 )
-from db.leaderboard import DAY_MS, Leaderboards, PlayerKey, Ranking, StandingsPage, StoredRating, user_key
+from db.leaderboard import (
+    DAY_MS,
+    Leaderboards,
+    PlayerKey,
+    Ranking,
+    SeasonRow,
+    Standing,
+    StandingsPage,
+    StoredRating,
+    user_key,
+)
 from db.leases import leases_of
 from db.records import (
     ACTIVE_STATUSES,
@@ -79,9 +89,11 @@ __all__ = [
     "Ranking",
     "ResultRow",
     "SchemaTooNew",
+    "SeasonRow",
     "SeatRow",
     "SnapshotRow",
     "StaleVersion",
+    "Standing",
     "StandingsPage",
     "StartedGame",
     "Store",

@@ -28,6 +28,7 @@ __all__ = [
     "PlayerTotals",
     "Ranking",
     "RatedGame",
+    "SeasonRow",
     "Standing",
     "StandingsPage",
     "StoredRating",
@@ -122,6 +123,24 @@ class StoredRating:
 
 
 @dataclass(frozen=True, slots=True)
+class SeasonRow:
+    """One player's line of a season's table in one game (frozen at the season's end)."""
+
+    game: str
+    key: PlayerKey
+    rank: int
+    mu: float
+    sigma: float
+    games: int
+    wins: int
+
+    @property
+    def ordinal(self) -> float:
+        """Return the conservative estimate ``mu - 3 sigma`` the table ranks by."""
+        return self.mu - 3.0 * self.sigma
+
+
+@dataclass(frozen=True, slots=True)
 class AiRecord:
     """A person's record against one AI level: games shared, and how often they placed above/below it."""
 
@@ -171,15 +190,17 @@ class Leaderboards:
 
     async def standings(
         self, guild_id: int, game: str | None, by: Literal["wins", "win_rate", "games"], *,
-        since_day: int | None = None, min_games: int = 1, page: int = 0, per_page: int = 10,
+        since_day: int | None = None, until_day: int | None = None, min_games: int = 1, page: int = 0,
+        per_page: int = 10,
     ) -> StandingsPage:
         """Return a page of the people of a server ranked by wins, win rate or games played.
 
         ``game`` None sums every game type; ``since_day`` (UTC day number) limits it to games
-        finished on or after that day; players with fewer than ``min_games`` games are left out.
+        finished on or after that day, ``until_day`` to those before it (a season); players with
+        fewer than ``min_games`` games are left out.
         Ties share a rank; within a rank, more games first, then the user id (stable paging).
         """
-        source, params = self._source(guild_id, game, since_day)
+        source, params = self._source(guild_id, game, since_day, until_day)
         sql = (
             f"WITH agg AS (SELECT user_id, ai_level, sum(games) AS games, sum(wins) AS wins FROM {source}"
             " AND ai_level = '' GROUP BY user_id, ai_level HAVING sum(games) >= ?),"
@@ -196,10 +217,10 @@ class Leaderboards:
         )
         rows = await self._rows(sql, [*params, min_games, per_page, page * per_page, guild_id])
         if not rows and page > 0:  # a stale page button after the ranking shrank: show the last page
-            last = (await self.standings(guild_id, game, by, since_day=since_day, min_games=min_games,
-                                         per_page=per_page)).pages - 1
-            return await self.standings(guild_id, game, by, since_day=since_day, min_games=min_games,
-                                        page=min(page - 1, last), per_page=per_page)
+            last = (await self.standings(guild_id, game, by, since_day=since_day, until_day=until_day,
+                                         min_games=min_games, per_page=per_page)).pages - 1
+            return await self.standings(guild_id, game, by, since_day=since_day, until_day=until_day,
+                                        min_games=min_games, page=min(page - 1, last), per_page=per_page)
         return self._page(rows, page, per_page, lambda r: Standing(int(r[0]), _key(r, 1), str(r[6]),
                                                                    int(r[3]), int(r[4])))
 
@@ -236,12 +257,16 @@ class Leaderboards:
                                                                    int(r[4]), float(r[7])))
 
     @staticmethod
-    def _source(guild_id: int, game: str | None, since_day: int | None) -> tuple[str, list[Any]]:
+    def _source(guild_id: int, game: str | None, since_day: int | None, until_day: int | None = None
+                ) -> tuple[str, list[Any]]:
         """Return the FROM ... WHERE prefix for totals (all time) or day buckets (a period)."""
         table, params = "player_totals WHERE guild_id = ?", list[Any]([guild_id])
         if since_day is not None:
             table = "player_days WHERE guild_id = ? AND day >= ?"
             params.append(since_day)
+            if until_day is not None:
+                table += " AND day < ?"
+                params.append(until_day)
         if game is not None:
             table += " AND game = ?"
             params.append(game)
@@ -325,11 +350,14 @@ class Leaderboards:
                                 [guild_id, game])
         return (int(rows[0][0]), int(rows[0][1])) if rows else None
 
-    async def rated_games(self, guild_id: int, game: str, after: tuple[int, int] | None, limit: int
-                          ) -> list[RatedGame]:
-        """Return up to ``limit`` finished games after ``after`` in (finished_at, id) order, with placements."""
+    async def rated_games(self, guild_id: int, game: str, after: tuple[int, int] | None, limit: int, *,
+                          within: tuple[int, int] | None = None) -> list[RatedGame]:
+        """Return up to ``limit`` finished games after ``after`` in (finished_at, id) order, with placements
+        (only those finished in [start, end) ms of ``within``, if given: a season)."""
         mark = "" if after is None else " AND (g.finished_at, g.id) > (?, ?)"
-        params: list[Any] = [guild_id, game, *(after or ()), limit]
+        if within is not None:
+            mark += " AND g.finished_at >= ? AND g.finished_at < ?"
+        params: list[Any] = [guild_id, game, *(after or ()), *(within or ()), limit]
         rows = await self._rows(
             f"WITH picked AS (SELECT g.id, g.finished_at FROM games AS g{self._indexed_by('games_finished_by_guild')}"
             f" WHERE g.status = 'finished' AND g.guild_id = ? AND g.game = ?{mark}"
@@ -393,6 +421,84 @@ class Leaderboards:
                 " ON CONFLICT (guild_id, game) DO UPDATE SET finished_at = excluded.finished_at,"
                 " game_id = excluded.game_id", (guild_id, game, *mark))
         return True
+
+    # ------------------------------------------------------------------ seasons (migration 0014)
+
+    async def season_guilds(self, start_ms: int, end_ms: int) -> list[int]:
+        """Return the servers with a game finished in [start_ms, end_ms) (a season's)."""
+        rows = await self._rows("SELECT DISTINCT guild_id FROM games WHERE status = 'finished'"
+                                " AND finished_at >= ? AND finished_at < ? ORDER BY guild_id", [start_ms, end_ms])
+        return [int(r[0]) for r in rows]
+
+    async def season_closing(self, guild_id: int, season: str) -> tuple[int, int | None] | None:
+        """Return (closed_at, posted_at) ms of a frozen season, or None while it is not frozen."""
+        rows = await self._rows("SELECT closed_at, posted_at FROM season_closings WHERE guild_id = ? AND season = ?",
+                                [guild_id, season])
+        return (int(rows[0][0]), None if rows[0][1] is None else int(rows[0][1])) if rows else None
+
+    async def close_season(self, guild_id: int, season: str, at_ms: int, lines: Sequence[SeasonRow]) -> bool:
+        """Freeze a season's final table (every game's lines) with its closing row, in one transaction.
+
+        Returns False and writes nothing when the season was frozen already: the first freeze wins,
+        so a past season's table never changes.
+        """
+        async with self.store._write() as db:
+            found = await self.store._fetch(
+                db, "SELECT 1 FROM season_closings WHERE guild_id = ? AND season = ?", (guild_id, season))
+            if found:
+                return False
+            await db.execute("INSERT INTO season_closings (guild_id, season, closed_at, posted_at)"
+                             " VALUES (?, ?, ?, NULL)", (guild_id, season, at_ms))
+            await db.executemany(
+                "INSERT INTO season_ratings (guild_id, season, game, user_id, ai_level, rank, mu, sigma, ordinal,"
+                " games, wins) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(guild_id, season, r.game, *r.key, r.rank, r.mu, r.sigma, r.mu - 3.0 * r.sigma, r.games, r.wins)
+                 for r in lines])
+        return True
+
+    async def claim_season_post(self, guild_id: int, season: str, at_ms: int) -> bool:
+        """Mark a frozen season's champions as announced; True only for the one caller that marked it
+        (the post is sent after the mark: at most once, also when two processes or a restart race)."""
+        async with self.store._write() as db:
+            found = await self.store._fetch(
+                db, "SELECT posted_at FROM season_closings WHERE guild_id = ? AND season = ?", (guild_id, season))
+            if not found or found[0][0] is not None:
+                return False
+            await db.execute("UPDATE season_closings SET posted_at = ? WHERE guild_id = ? AND season = ?",
+                             (at_ms, guild_id, season))
+        return True
+
+    async def season_lines(self, guild_id: int, season: str, game: str, *, limit: int = 10_000
+                           ) -> list[tuple[SeasonRow, str]]:
+        """Return a frozen season's table in one game, best first, each with the player's newest name."""
+        rows = await self._rows(
+            "SELECT s.user_id, s.ai_level, s.rank, s.mu, s.sigma, s.games, s.wins, coalesce(t.name, '')"
+            " FROM season_ratings AS s LEFT JOIN player_totals AS t ON t.guild_id = s.guild_id AND t.game = s.game"
+            "  AND t.user_id = s.user_id AND t.ai_level = s.ai_level"
+            " WHERE s.guild_id = ? AND s.season = ? AND s.game = ?"
+            " ORDER BY s.rank, s.games DESC, s.user_id, s.ai_level LIMIT ?", [guild_id, season, game, limit])
+        return [(SeasonRow(game, _key(r), int(r[2]), float(r[3]), float(r[4]), int(r[5]), int(r[6])), str(r[7]))
+                for r in rows]
+
+    async def season_history(self, guild_id: int, key: PlayerKey, game: str | None = None
+                             ) -> list[tuple[str, SeasonRow]]:
+        """Return a player's lines in every frozen season of a server, newest season first."""
+        extra, params = ("", [guild_id, *key]) if game is None else (" AND game = ?", [guild_id, *key, game])
+        rows = await self._rows(
+            "SELECT season, game, rank, mu, sigma, games, wins FROM season_ratings"
+            f" WHERE guild_id = ? AND user_id = ? AND ai_level = ?{extra} ORDER BY season DESC, rank, game", params)
+        return [(str(r[0]), SeasonRow(str(r[1]), key, int(r[2]), float(r[3]), float(r[4]), int(r[5]), int(r[6])))
+                for r in rows]
+
+    async def names(self, guild_id: int, game: str, keys: Sequence[PlayerKey]) -> dict[PlayerKey, str]:
+        """Return the newest name of each of ``keys`` in one game on a server (those who have one)."""
+        found: dict[PlayerKey, str] = {}
+        for key in keys:  # a page of ten: ten indexed look-ups
+            rows = await self._rows("SELECT name FROM player_totals WHERE guild_id = ? AND game = ? AND user_id = ?"
+                                    " AND ai_level = ?", [guild_id, game, *key])
+            if rows:
+                found[key] = str(rows[0][0])
+        return found
 
     # ------------------------------------------------------------------ plumbing
 
