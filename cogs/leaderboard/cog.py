@@ -22,6 +22,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs.leaderboard.gamelog import render_log
+from cogs.leaderboard.seasons import Rollover, SeasonBook
 from cogs.replay.cog import open_replay
 from cogs.table.controls.buttons import guarded
 from cogs.table.messages.hub import TableBot
@@ -32,6 +33,7 @@ from db import (
     Leaderboards,
     PlayerKey,
     Ranking,
+    Standing,
     StandingsPage,
     StoredRating,
     StoreError,
@@ -39,7 +41,8 @@ from db import (
     user_key,
 )
 from engine.ratings import GameOutcome, Rating, fold, ordinal, sparkline
-from i18n import reader_is, t, tn
+from engine.seasons import bounds, parse, season_of
+from i18n import NATIVE_NAMES, reader_is, t, tn
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +53,7 @@ MIN_WIN_RATE_GAMES = 5  # a win-rate ranking needs this many games: one lucky ga
 PERIOD_DAYS = 30
 TREND_GAMES = 10
 HISTORY_GAMES = 10
+SEASON_LINES = 8  # the newest season lines /stats shows
 FOLD_CHUNK = 5000  # games folded per cache write: short store locks while a big backlog catches up
 
 _COUNTED: dict[str, Literal["wins", "win_rate", "games"]] = {"wins": "wins", "win_rate": "win_rate", "games": "games"}
@@ -117,7 +121,7 @@ async def _refuse(interaction: discord.Interaction, refusal: Refusal) -> None:
 
 
 class PageButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
-                 template=r"lb:(?P<game>[a-z_]+):(?P<by>[a-z_]+):(?P<period>all|30d):(?P<page>\d{1,6}):(?P<tag>[fpnl])"):
+                 template=r"lb:(?P<game>[a-z_]+):(?P<by>[a-z_]+):(?P<period>all|30d|\d{4}-Q[1-4]):(?P<page>\d{1,6}):(?P<tag>[fpnl])"):
     """A leaderboard page turner: the query and the page to show live in the custom_id (the tag
     keeps the four buttons' ids distinct when they point at the same page)."""
 
@@ -180,6 +184,8 @@ class Leaderboard(commands.Cog):
         self.bot = bot
         self.boards = Leaderboards(bot.store)
         self.ratings = RatingBook(self.boards)
+        self.seasons = SeasonBook(self.boards, GAMES)
+        self.rollover = Rollover(bot, self.seasons)
         self._warm: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
@@ -187,6 +193,7 @@ class Leaderboard(commands.Cog):
         in the background (after an upgrade a big server's first fold takes seconds)."""
         self.bot.add_dynamic_items(PageButton)
         self._warm = asyncio.create_task(self._warm_ratings())
+        self.rollover.start()
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """Answer in the server's language: every answer here is public but a refusal (which
@@ -203,6 +210,7 @@ class Leaderboard(commands.Cog):
     async def cog_unload(self) -> None:
         """Unregister the page buttons and stop the warm-up."""
         self.bot.remove_dynamic_items(PageButton)
+        self.rollover.stop()
         if self._warm is not None:
             self._warm.cancel()
 
@@ -216,18 +224,24 @@ class Leaderboard(commands.Cog):
     async def board(self, guild_id: int, game: str | None, by: str, period: str, page: int
                     ) -> tuple[discord.Embed, discord.ui.View | None]:
         """Return the embed and page buttons of one leaderboard page (callers refuse rating without a game)."""
-        today = int(_now(self.bot).timestamp() * 1000) // DAY_MS
+        now_ms = int(_now(self.bot).timestamp() * 1000)
+        today, until_day, season = now_ms // DAY_MS, None, period not in ("all", "30d")
         since_day = today - (PERIOD_DAYS - 1) if period == "30d" else None  # today and the 29 days before
-        if by == "rating" and game is not None:
+        if season:
+            since_day, until_day = (ms // DAY_MS for ms in bounds(period))  # quarters start at midnight UTC
+        if by == "rating" and game is not None and season:
+            standings = await self._season_page(guild_id, game, period, now_ms, page)
+        elif by == "rating" and game is not None:
             await self.ratings.refresh(guild_id, game)
             standings = await self.boards.rating_standings(guild_id, game, since_day=since_day, page=page,
                                                            per_page=PER_PAGE)
         else:
             minimum = MIN_WIN_RATE_GAMES if by == "win_rate" else 1
             standings = await self.boards.standings(guild_id, game, _COUNTED[by], since_day=since_day,
-                                                    min_games=minimum, page=page, per_page=PER_PAGE)
+                                                    until_day=until_day, min_games=minimum, page=page,
+                                                    per_page=PER_PAGE)
         title = t("lb.title", game=t(f"lb.game.{game}") if game else t("lb.all_games"), by=t(f"lb.by.{by}"),
-                  period=t(f"lb.period.{period}"))
+                  period=t("lb.period.season", season=period) if season else t(f"lb.period.{period}"))
         embed = discord.Embed(title=title, colour=discord.Colour.gold())
         lines = []
         for row in standings.rows:
@@ -244,23 +258,36 @@ class Leaderboard(commands.Cog):
         if by == "win_rate":
             footer += " · " + tn("lb.min_games", MIN_WIN_RATE_GAMES)
         if by == "rating":
-            footer += " · " + t("lb.rating_note" if period == "all" else "lb.rating_period_note")
+            note = ("lb.rating_season_note" if season else "lb.rating_note" if period == "all"
+                    else "lb.rating_period_note")
+            footer += " · " + t(note)
         embed.set_footer(text=footer)
         return embed, _pager(game, by, period, standings)
 
+    async def _season_page(self, guild_id: int, game: str, season: str, now_ms: int, page: int) -> StandingsPage:
+        """Return a page of a season's rating table (live for the current season, else as frozen)."""
+        rows = await self.seasons.table(guild_id, game, season, now_ms)
+        last = max(0, -(-len(rows) // PER_PAGE) - 1)
+        at = min(page, last)  # a stale page button after the table shrank: its last page
+        return StandingsPage(tuple(Standing(row.rank, row.key, name, row.games, row.wins, row.ordinal)
+                                   for row, name in rows[at * PER_PAGE:(at + 1) * PER_PAGE]), len(rows), at, PER_PAGE)
+
     @app_commands.command(name="leaderboard", description="This server's standings")
     @app_commands.describe(game="Which game (all games when left out)", by="How to rank",
-                           period="All time or the last 30 days")
+                           period="All time or the last 30 days",
+                           season="A quarterly season: current, or a past one such as 2026-Q3")
     @app_commands.choices(game=GAME_CHOICES, by=BY_CHOICES, period=PERIOD_CHOICES)
     @app_commands.guild_only()
     async def leaderboard(self, interaction: discord.Interaction, game: str | None = None, by: str | None = None,
-                          period: str = "all") -> None:
+                          period: str = "all", season: app_commands.Range[str, 1, 20] | None = None) -> None:
         """Rank the server's players by rating (per game), wins, win rate or games played."""
         assert interaction.guild_id is not None
         ranking = by or ("rating" if game else "wins")
         try:
             if ranking == "rating" and game is None:
                 raise Refusal("lb.error.rating_needs_game")
+            if season is not None:
+                period = self._season_named(season)
             await interaction.response.defer(thinking=True)
             embed, view = await self.board(interaction.guild_id, game, ranking, period, 0)
         except Refusal as refusal:
@@ -270,6 +297,18 @@ class Leaderboard(commands.Cog):
             await interaction.followup.send(embed=embed)
         else:
             await interaction.followup.send(embed=embed, view=view)
+
+    def _season_named(self, text: str) -> str:
+        """Return the season a user named (``current`` or ``2026-Q3``), refusing a malformed or future one."""
+        current = season_of(int(_now(self.bot).timestamp() * 1000))
+        if text.strip().casefold() in {t("lb.season.current", language).casefold() for language in NATIVE_NAMES}:
+            return current
+        named = parse(text)
+        if named is None:
+            raise Refusal("lb.error.bad_season", season=text[:20])
+        if named > current:  # "2026-Q4" names sort in time order
+            raise Refusal("lb.error.future_season", season=named)
+        return named
 
     @app_commands.command(name="stats", description="A player's record on this server")
     @app_commands.describe(user="Whose stats (yours when left out)", game="Only this game")
@@ -306,6 +345,15 @@ class Leaderboard(commands.Cog):
         if favourite is not None:
             embed.add_field(name=t("lb.stats.favourite"), value=t("lb.stats.favourite_line",
                             game=t(f"lb.game.{favourite[0]}"), preset=favourite[1] or "-", games=favourite[2]))
+        seasons = await self.boards.season_history(guild, user_key(who.id), game)
+        if seasons:
+            lines = [t("lb.stats.season_line", season=name, game=t(f"lb.game.{row.game}"), rank=row.rank,
+                       medal=" 🏆" if row.rank == 1 else "", rating=row.ordinal, played=tn("lb.played", row.games))
+                     for name, row in seasons[:SEASON_LINES]]
+            titles = [f"{t(f'lb.game.{row.game}')} {name}" for name, row in seasons if row.rank == 1]
+            if titles:
+                lines.insert(0, tn("lb.stats.titles", len(titles), titles=", ".join(titles)))
+            embed.add_field(name=t("lb.stats.seasons"), value="\n".join(lines)[:1024], inline=False)
         record = await self.boards.ai_record(guild, who.id, game)
         embed.add_field(name=t("lb.stats.vs_ai"), inline=False, value="\n".join(
             t("lb.stats.vs_ai_line", level=t(f"level.{r.level}").capitalize(), games=r.games, ahead=r.ahead,

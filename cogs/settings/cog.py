@@ -9,8 +9,10 @@ of this server starts with (a table opened with its own ``timeout`` keeps it): t
 how long a bot seat waits before acting, and whether the game's log goes to a thread of its own or
 to the channel. Left out, each tells the current value. A running table keeps what it started with.
 ``/settings host_tables`` sets how many lobbies and games one member may host at once here.
-``/settings permissions`` lists, per channel with a table, what the bot lacks there and so does
-without (what the bot may do where is :mod:`cogs.table.messages.permissions`).
+``/settings season_channel`` chooses where the bot posts each game's top three when a quarterly
+season ends (none by default: the champions are only remembered). ``/settings permissions``
+lists, per channel with a table, what the bot lacks there and so does without (what the bot may
+do where is :mod:`cogs.table.messages.permissions`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs.leaderboard.seasons import CHANNEL_SETTING
 from cogs.table.controls.buttons import can_manage, reply
 from cogs.table.controls.duration import DurationOption, read_decision_time
 from cogs.table.messages.hub import TableBot
@@ -103,6 +106,14 @@ class Settings(commands.GroupCog, group_name="settings", group_description="This
         """Show or set how many lobbies and games one member may host at once on the server."""
         await self._server_setting(interaction, "tables_per_host", count, DEFAULT_TABLES_PER_HOST)
 
+    @app_commands.command(name="season_channel", description="Where a season's champions are announced")
+    @app_commands.describe(channel="The channel; leave out to see the current one", off="Announce nowhere")
+    async def season_channel(self, interaction: discord.Interaction, channel: discord.TextChannel | None = None,
+                             off: bool = False) -> None:
+        """Show, set or clear the channel of the season-end posts (the season's top three of each game)."""
+        value = None if channel is None else channel.id
+        await self._server_setting(interaction, CHANNEL_SETTING, value, None, shown=_channel, clear=off)
+
     @app_commands.command(name="permissions", description="What the bot lacks in the channels with tables")
     async def permissions(self, interaction: discord.Interaction) -> None:
         """List, per channel with a table here, the permissions the bot uses and lacks there."""
@@ -127,27 +138,29 @@ class Settings(commands.GroupCog, group_name="settings", group_description="This
         await reply(interaction, "\n".join([t("settings.permissions_title"), *lines])[:2000])
 
     async def _server_setting(self, interaction: discord.Interaction, key: str, value: float | bool | None,
-                              default: float | bool, shown: Callable[[object], str] | None = None) -> None:
-        """Show (``value`` None) or set one of the server's settings (most of them: what a new
-        table of the server starts with)."""
+                              default: float | bool | None, shown: Callable[[object], str] | None = None,
+                              clear: bool = False) -> None:
+        """Show (``value`` None), set or ``clear`` (back to the default) one of the server's settings
+        (most of them: what a new table of the server starts with)."""
         guild_id = interaction.guild_id
         if guild_id is None:
             await reply(interaction, t("error.guild_only"))
             return
         sessions = self.bot.sessions
         try:
-            if value is None:
+            if value is None and not clear:
                 current = (await sessions.server_settings(guild_id)).get(key, default)
                 await reply(interaction, t(f"settings.{key}_now", value=(shown or _shown)(current)))
                 return
             if not can_manage(interaction):  # the command is hidden from others; a crafted call lands here
                 await reply(interaction, t("error.not_manager"))
                 return
+            value = None if clear else value
             await sessions.set_server_setting(guild_id, key, value)
         except SessionError as exc:
             await reply(interaction, t(f"error.{exc.code}"))
             return
-        await reply(interaction, t(f"settings.{key}_set", value=(shown or _shown)(value)))
+        await reply(interaction, t(f"settings.{key}_set", value=(shown or _shown)(default if value is None else value)))
 
 
 def _shown(value: object) -> str:
@@ -157,6 +170,11 @@ def _shown(value: object) -> str:
     if isinstance(value, int | float):
         return f"{value:g}"
     return str(value)
+
+
+def _channel(value: object) -> str:
+    """Return the season channel as the answer shows it: a channel mention, or nowhere."""
+    return f"<#{value}>" if isinstance(value, int) else t("settings.season_channel_nowhere")
 
 
 def _decision_time(value: object) -> str:

@@ -1,0 +1,131 @@
+"""Seasons through the real bot on the fake Discord (issue 44, item 2): at a quarter's boundary the
+session clock's rollover freezes the ended season and posts each game's top three once to the
+channel chosen in /settings, also when the bot restarts exactly at the boundary; /leaderboard
+season: shows a season's table (the frozen one once it is over); /stats shows titles."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from incan_kit import config, start_bot
+from test_leaderboard_bot import record, reply
+
+from bot import Bot
+from db import NewSeat
+from engine.seasons import bounds
+from fakediscord import FakeChannel, FakeDiscord, FakeUser
+
+# The ManualClock starts on 2027-01-15 (season 2027-Q1); the next season starts on 2027-04-01.
+BOUNDARY = bounds("2027-Q1")[1] / 1000
+assert datetime.fromtimestamp(BOUNDARY, UTC) == datetime(2027, 4, 1, tzinfo=UTC)
+
+
+async def q1_games(fake: FakeDiscord, store) -> tuple[FakeUser, ...]:
+    """Ann wins three games of Incan Gold in 2027-Q1 against Bo and a bot; Cy plays one Indus game."""
+    ann, bo, cy = (fake.user(n) for n in ("Ann", "Bo", "Cy"))
+    A, B, C = (NewSeat.human(u.id, u.name) for u in (ann, bo, cy))
+    for n in range(3):
+        await record(store, fake.guild_id, [(A, 20), (B, 10), (NewSeat.ai("easy", "Easy bot 1"), 5)], days_ago=1 + n)
+    await record(store, fake.guild_id, [(C, 7), (A, 3)], days_ago=2, game="indus", preset="standard")
+    return ann, bo, cy
+
+
+def posts(fake: FakeDiscord, channel: FakeChannel) -> list[str]:
+    return [m.render() for m in fake.channel_messages(channel) if "is over" in m.render()]
+
+
+async def test_the_rollover_posts_the_champions_once_and_freezes_the_season(fake, table, store, clock):
+    boss = fake.user("Boss", manage_guild=True)
+    news = fake.text_channel("news")
+    ann, bo, _ = await q1_games(fake, store)
+    bot = await start_bot(fake, store, clock)
+    await fake.run(lambda: bot.get_cog("Leaderboard").rollover._task)
+    answer = reply(await fake.slash(boss, table, "settings season_channel", {}))
+    assert "announced in: nowhere" in answer.render() and answer.ephemeral  # none by default
+    done = reply(await fake.slash(boss, table, "settings season_channel", {"channel": news})).render()
+    assert f"Done: a season's champions are announced in: <#{news.id}>" in done
+    assert f"in: <#{news.id}>" in reply(await fake.slash(boss, table, "settings season_channel", {})).render()
+
+    live = reply(await fake.slash(boss, table, "leaderboard", {"game": "incan_gold", "season": "current"})).render()
+    assert "season 2027-Q1" in live and "**1.** Ann" in live and "**2.** Bo" in live and "Easy" not in live
+    assert posts(fake, news) == []
+    await fake.run(clock.advance, BOUNDARY - 1 - clock.now())
+    assert posts(fake, news) == []  # a second before the boundary: nothing yet
+    await fake.run(clock.advance, 1)
+    [post] = posts(fake, news)
+    assert "Season 2027-Q1 is over" in post and "🥇 Ann" in post and "🥈 Bo" in post and "🥇 Cy" in post
+    assert posts(fake, table) == []
+
+    # A game back-dated into the ended season changes its counts but not its frozen ratings.
+    await record(store, fake.guild_id, [(NewSeat.human(bo.id, "Bo"), 30), (NewSeat.human(ann.id, "Ann"), 0)],
+                 days_ago=0)
+    frozen = reply(await fake.slash(boss, table, "leaderboard", {"game": "incan_gold", "season": "2027-Q1"})).render()
+    assert "**1.** Ann" in frozen and "**2.** Bo" in frozen and "final" in frozen
+    current = reply(await fake.slash(boss, table, "leaderboard", {"game": "incan_gold", "season": "current"})).render()
+    assert "season 2027-Q2" in current and "Nobody qualifies yet" in current
+
+    # Days later and after a restart: still the one post.
+    await fake.run(clock.advance, 3 * 86_400)
+    again = Bot(store, config(), clock)
+    await fake.restart(bot, again)
+    await fake.run(lambda: again.get_cog("Leaderboard").rollover._task)
+    assert len(posts(fake, news)) == 1
+    stats = reply(await fake.slash(ann, table, "stats", {"user": ann})).render()
+    assert "Seasons" in stats and "🏆 1 title: Incan Gold 2027-Q1" in stats and "2027-Q1 · Indus: #2" in stats
+    await fake.stop(again)
+
+
+@pytest.mark.parametrize("fired_before_the_stop", [False, True])
+async def test_a_restart_exactly_at_the_boundary_posts_once(fake, table, store, clock, fired_before_the_stop):
+    boss = fake.user("Boss", manage_guild=True)
+    news = fake.text_channel("news")
+    await q1_games(fake, store)
+    bot = await start_bot(fake, store, clock)
+    await fake.slash(boss, table, "settings season_channel", {"channel": news})
+    # The old process stops at the boundary: its timer fired first, or it stopped a moment before.
+    await fake.run(clock.advance, BOUNDARY - clock.now() - (0 if fired_before_the_stop else 0.001))
+    assert len(posts(fake, news)) == (1 if fired_before_the_stop else 0)
+    await fake.stop(bot)
+    await clock.advance(BOUNDARY - clock.now())  # nobody runs: the stopped bot's timer was cancelled
+    assert clock.now() == BOUNDARY and clock.pending() == []
+    assert len(posts(fake, news)) == (1 if fired_before_the_stop else 0)
+    again = Bot(store, config(), clock)
+    await fake.start(again)
+    await fake.run(lambda: again.get_cog("Leaderboard").rollover._task)
+    assert len(posts(fake, news)) == 1
+    await fake.run(clock.advance, 60)
+    third = Bot(store, config(), clock)
+    await fake.restart(again, third)
+    await fake.run(lambda: third.get_cog("Leaderboard").rollover._task)
+    assert len(posts(fake, news)) == 1 and clock.pending()
+    await fake.stop(third)
+
+
+async def test_only_managers_choose_the_channel_and_off_announces_nowhere(fake, table, store, clock):
+    boss, ann = fake.user("Boss", manage_guild=True), fake.user("Ann")
+    news = fake.text_channel("news")
+    await q1_games(fake, store)
+    bot = await start_bot(fake, store, clock)
+    await fake.slash(boss, table, "settings season_channel", {"channel": news})
+    # Discord hides /settings from members who cannot manage the server; a crafted call is refused.
+    refused = await fake.craft_slash(ann, table, "settings season_channel", {"off": True})
+    assert "manage the server" in refused.replies[-1].render()
+    assert f"<#{news.id}>" in reply(await fake.slash(boss, table, "settings season_channel", {})).render()
+    off = reply(await fake.slash(boss, table, "settings season_channel", {"off": True})).render()
+    assert "announced in: nowhere" in off
+    await fake.run(clock.advance, BOUNDARY - clock.now())
+    assert posts(fake, news) == []  # frozen and remembered, posted nowhere
+    stats = reply(await fake.slash(boss, table, "leaderboard", {"game": "incan_gold", "season": "2027-Q1"})).render()
+    assert "**1.** Ann" in stats
+    await fake.stop(bot)
+
+
+async def test_a_malformed_or_future_season_is_refused_privately(fake, table, store, clock):
+    ann = fake.user("Ann")
+    bot = await start_bot(fake, store, clock)
+    bad = reply(await fake.slash(ann, table, "leaderboard", {"season": "spring"}))
+    assert bad.ephemeral and "is not a season" in bad.render()
+    future = reply(await fake.slash(ann, table, "leaderboard", {"season": "2027-Q3"}))
+    assert future.ephemeral and "has not started yet" in future.render()
+    await fake.stop(bot)
