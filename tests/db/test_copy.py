@@ -19,7 +19,7 @@ import cogs.leaderboard.cog as lb
 from db import NewSeat, Store
 from db.copy import CopyFailed, copy, verify
 from db.errors import TransferError
-from db.leaderboard import Leaderboards
+from db.leaderboard import Leaderboards, SeasonRow
 from db.transfer import SEEDED, SKIPPED, count_rows, moved_tables, table_rows, table_shapes, transfer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,6 +59,8 @@ async def _history(store: Store) -> dict[str, int]:
     await store.add_seat_event(playing, 9, 0, "timeout")
     await store.set_story(playing, 4242, 5, 1)
     await lb.RatingBook(Leaderboards(store)).refresh(GUILD, "incan_gold")
+    await Leaderboards(store).close_season(  # a frozen season (migration 0014)
+        GUILD, "2026-Q4", 1_767_225_600_000, [SeasonRow("incan_gold", (7, ""), 1, 27.5, 6.25, 3, 2)])
     return ids
 
 
