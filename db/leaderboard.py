@@ -443,12 +443,12 @@ class Leaderboards:
         so a past season's table never changes.
         """
         async with self.store._write() as db:
-            found = await self.store._fetch(
-                db, "SELECT 1 FROM season_closings WHERE guild_id = ? AND season = ?", (guild_id, season))
-            if found:
+            # One statement decides, also between two processes on PostgreSQL: the row's inserter freezes.
+            won = await self.store._fetch(
+                db, "INSERT INTO season_closings (guild_id, season, closed_at, posted_at) VALUES (?, ?, ?, NULL)"
+                " ON CONFLICT (guild_id, season) DO NOTHING RETURNING season", (guild_id, season, at_ms))
+            if not won:
                 return False
-            await db.execute("INSERT INTO season_closings (guild_id, season, closed_at, posted_at)"
-                             " VALUES (?, ?, ?, NULL)", (guild_id, season, at_ms))
             await db.executemany(
                 "INSERT INTO season_ratings (guild_id, season, game, user_id, ai_level, rank, mu, sigma, ordinal,"
                 " games, wins) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -460,13 +460,11 @@ class Leaderboards:
         """Mark a frozen season's champions as announced; True only for the one caller that marked it
         (the post is sent after the mark: at most once, also when two processes or a restart race)."""
         async with self.store._write() as db:
-            found = await self.store._fetch(
-                db, "SELECT posted_at FROM season_closings WHERE guild_id = ? AND season = ?", (guild_id, season))
-            if not found or found[0][0] is not None:
-                return False
-            await db.execute("UPDATE season_closings SET posted_at = ? WHERE guild_id = ? AND season = ?",
-                             (at_ms, guild_id, season))
-        return True
+            # A conditional update, not read-then-write: two processes cannot both see it unposted.
+            won = await self.store._fetch(
+                db, "UPDATE season_closings SET posted_at = ? WHERE guild_id = ? AND season = ? AND posted_at IS NULL"
+                " RETURNING season", (at_ms, guild_id, season))
+        return bool(won)
 
     async def season_lines(self, guild_id: int, season: str, game: str, *, limit: int = 10_000
                            ) -> list[tuple[SeasonRow, str]]:

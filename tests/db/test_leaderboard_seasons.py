@@ -3,6 +3,7 @@ games, its ratings are the fold of only its games, and once frozen its table nev
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -79,8 +80,11 @@ async def test_the_champions_post_is_claimed_once(store):
     boards = Leaderboards(store)
     await two_seasons(store)
     assert not await boards.claim_season_post(G, "2026-Q2", END_Q2)  # not frozen yet: nothing to post
-    await seasons.SeasonBook(boards, GAMES).freeze(G, "2026-Q2", END_Q2)
-    assert await boards.claim_season_post(G, "2026-Q2", END_Q2 + 1)
+    # Two processes (two books, no shared lock) freeze at once: one of them stores the table.
+    frozen = await asyncio.gather(*(seasons.SeasonBook(boards, GAMES).freeze(G, "2026-Q2", END_Q2) for _ in range(2)))
+    assert sorted(frozen) == [False, True]
+    claims = await asyncio.gather(*(boards.claim_season_post(G, "2026-Q2", END_Q2 + 1) for _ in range(4)))
+    assert sorted(claims) == [False, False, False, True]
     assert not await boards.claim_season_post(G, "2026-Q2", END_Q2 + 2)
     assert await boards.season_closing(G, "2026-Q2") == (END_Q2, END_Q2 + 1)
 
