@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from incan_kit import config, start_bot
+from incan_kit import buttons, config, start_bot
 from test_leaderboard_bot import record, reply
 
 from bot import Bot
@@ -128,4 +128,23 @@ async def test_a_malformed_or_future_season_is_refused_privately(fake, table, st
     assert bad.ephemeral and "is not a season" in bad.render()
     future = reply(await fake.slash(ann, table, "leaderboard", {"season": "2027-Q3"}))
     assert future.ephemeral and "has not started yet" in future.render()
+    await fake.stop(bot)
+
+
+async def test_a_season_boards_page_buttons_keep_the_season(fake, table, store, clock):
+    ann = fake.user("Ann")
+    for n in range(12):  # P<n> beats the sparring partner once, in this season; P00 also before it
+        await record(store, fake.guild_id, [(NewSeat.human(5000 + n, f"P{n:02d}"), 1 + n),
+                                            (NewSeat.human(9999, "Spar"), 0)], days_ago=1 + n / 100)
+    await record(store, fake.guild_id, [(NewSeat.human(5000, "P00"), 9), (NewSeat.human(9999, "Spar"), 0)],
+                 days_ago=40)  # 2026-Q4: not this season's
+    bot = await start_bot(fake, store, clock)
+    first = reply(await fake.slash(ann, table, "leaderboard", {"game": "incan_gold", "season": "current"}))
+    assert "Page 1/2" in first.render() and "season 2027-Q1" in first.render()
+    ids = buttons(first, "lb:")
+    assert ids[2] == "lb:incan_gold:rating:2027-Q1:1:n"
+    await fake.click(ann, first, ids[2])
+    assert "Page 2/2" in first.render() and "season 2027-Q1" in first.render()
+    wins = reply(await fake.slash(ann, table, "leaderboard", {"by": "wins", "season": "2026-Q4"})).render()
+    assert "**1.** P00 — **1 won** · 1 played" in wins and "**2.** Spar" in wins and "P01" not in wins
     await fake.stop(bot)
