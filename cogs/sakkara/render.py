@@ -198,7 +198,12 @@ class SakkaraRenderer:
         with hub.readers.privately(table, seat):  # the rack picture is drawn in dm_with_rack
             embed, view = self.prompt(hub, table, seat)
             if any(s == seat and a == {"do": "end"} for s, a in update.forced):
-                embed.description = f"{embed.description}\n{t('sakkara.forced_end')}"
+                # The turn that ended by itself is over; when a new turn is theirs already (the
+                # opponent's bot played meanwhile), say so first, in the past, apart from the new turn.
+                if seat in owing and table.state.phase == "before":
+                    embed.description = f"{t('sakkara.forced_end_before')}\n{embed.description}"
+                else:
+                    embed.description = f"{embed.description}\n{t('sakkara.forced_end')}"
             await dm_with_rack(hub, table, seat, new=fresh, answer=answer_of(update.origin),
                                closing=t("sakkara.closed_turn"), embed=embed, view=view)
 

@@ -412,3 +412,25 @@ async def test_a_stale_sub_menu_is_refused_privately(fake, table, store, clock, 
     assert rec.callbacks == [7] and "That choice is over" in stale.render()
     assert game.version == version
     await fake.stop(bot)
+
+
+async def test_a_turn_that_ended_by_itself_is_told_apart_from_the_next_one(fake, table, store, clock, monkeypatch):
+    """Issue 43: "Your turn: … Nothing else was possible, so your turn ended by itself." mixed two
+    turns. When the bot's whole turn follows in the same update and the turn is the person's again,
+    the ended turn is told first, in the past; the present-tense line only stands on a prompt whose
+    turn is over."""
+    monkeypatch.setattr(sakkara_words, "boards", lambda: None)
+    ann = fake.user("Ann")
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, ann, level="easy", seed=8)
+    rng = random.Random(8)
+    while game.status == "playing":
+        await play_one(fake, game, {ann.id: ann}, rng)
+    texts = [text for m in fake.dm_messages(ann) for text in m.all_texts()]
+    ended_now = [x for x in texts if "so your turn ended by itself" in x]
+    ended_before = [x for x in texts if "Your last turn ended by itself" in x]
+    assert ended_before, "the game never ended a turn by itself before the next: pick another seed"
+    assert not [x for x in ended_now if "Your turn:" in x]  # never beside the next turn
+    assert all(x.index("Your last turn ended by itself") < x.index("Your turn") for x in ended_before
+               if "Your turn" in x)
+    await fake.stop(bot)
