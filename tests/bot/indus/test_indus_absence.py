@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import pytest
 from incan_kit import buttons, start_bot
-from indus_kit import first_choice
+from indus_kit import board, first_choice, open_table, play_step, play_to_the_end
 from table_kit import thread_lines
-from test_indus_bot import board, open_table, play_step, play_to_the_end
 
 from bot import Bot
 from db.store import Store

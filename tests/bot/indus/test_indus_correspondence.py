@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import pytest
 from incan_kit import buttons, start_bot
-from indus_kit import first_choice
+from indus_kit import board, first_choice, open_table
 from test_indus_absence import BOT_DELAY, CORRESPONDENCE, DAY
-from test_indus_bot import board, open_table
 
 from bot import Bot
 from db.store import Store

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 from incan_kit import buttons, start_bot
+from indus_kit import TINY_PNG, board, open_table, play_step, play_to_the_end
 from sakkara_bot_kit import open_table as sakkara_table
 from sakkara_bot_kit import play_to_the_end as sakkara_to_the_end
 from table_kit import incan_table, incan_to_the_end, thread_lines
-from test_indus_bot import TINY_PNG, board, open_table, play_step, play_to_the_end
 
 from cogs.table.messages.permissions import INVITE_PERMISSIONS
 from engine.sakkara import GAME as SAKKARA
