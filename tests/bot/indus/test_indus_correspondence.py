@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from incan_kit import buttons, start_bot
-from indus_kit import board, first_choice, open_table
+from indus_kit import board, dm_prompt, first_choice, open_table
 from test_indus_absence import BOT_DELAY, CORRESPONDENCE, DAY
 
 from bot import Bot
@@ -15,7 +15,7 @@ from db.store import Store
 from engine.clock import ManualClock
 from engine.indus import GAME
 from engine.session import Table
-from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from fakediscord import FakeChannel, FakeDiscord, FakeUser
 
 
 @pytest.fixture
@@ -25,12 +25,6 @@ def people(fake: FakeDiscord) -> list[FakeUser]:
 
 THINK_S = 3 * 3600.0
 """How long after the last move a present person comes back to play (a correspondence pace)."""
-
-
-def dm_prompt(fake: FakeDiscord, user: FakeUser) -> FakeMessage | None:
-    """The user's newest DM when it carries move controls (their turn's prompt)."""
-    dms = fake.dm_messages(user)
-    return dms[-1] if dms and (buttons(dms[-1], "pick:") or buttons(dms[-1], "act:")) else None
 
 
 class Days:
@@ -64,6 +58,8 @@ class Days:
                 continue  # nothing should move meanwhile, but never act on a stale view
             before, counts = user.id, self.counts()
             prompt = dm_prompt(self.fake, user) if user.name == "Ann" else None
+            if prompt is not None and prompt is not self.fake.dm_messages(user)[-1]:
+                prompt = None  # an older prompt than her newest DM is no longer the place to act
             place = prompt if prompt is not None else await board(self.fake, bot, table)
             cid, value = first_choice(place, GAME.legal_actions(table.state, owing[0])[0])
             await (self.fake.click(user, place, cid) if value is None

@@ -6,24 +6,19 @@ were told. The fake Discord records who each new message notified (an edit notif
 
 from __future__ import annotations
 
-import base64
 import json
 import random
 
-from incan_kit import buttons, last_dm, lobby_id, start_bot
-from indus_kit import first_choice
+from incan_kit import buttons, last_dm, start_bot
+from indus_kit import TINY_PNG, board, dm_prompt, first_choice, open_table
 from sakkara_bot_kit import open_table as open_sakkara
 from sakkara_bot_kit import play_one as play_sakkara
 from table_kit import incan_table
 
-from bot import Bot
 from cogs.sakkara import words as sakkara_words
 from engine.indus import GAME as INDUS
 from engine.session import Table
-from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-
-TINY_PNG = base64.b64decode(
-    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
+from fakediscord import FakeChannel, FakeDiscord, FakeUser
 
 
 async def prefer(fake: FakeDiscord, channel: FakeChannel, choices: list[tuple[FakeUser, str]]) -> None:
@@ -68,28 +63,6 @@ async def test_sakkara_every_turn_that_passes_notifies_exactly_its_player(fake, 
     await fake.stop(bot)
 
 
-async def open_indus(fake: FakeDiscord, bot: Bot, channel: FakeChannel, humans: list[FakeUser]) -> Table:
-    host, *others = humans
-    await fake.slash(host, channel, "indus new", {})
-    lobby = next(m for m in fake.channel_messages(channel) if buttons(m, "lobby:"))
-    for user in others:
-        await fake.click(user, lobby, lobby_id(lobby, "join"))
-    await fake.click(host, lobby, lobby_id(lobby, "start"))
-    return await bot.sessions.table_in(channel.id)
-
-
-def dm_prompt(fake: FakeDiscord, user: FakeUser) -> FakeMessage | None:
-    """The user's latest DM that still carries move controls."""
-    prompts = [m for m in fake.dm_messages(user) if buttons(m, "pick:") or buttons(m, "act:")]
-    return prompts[-1] if prompts else None
-
-
-async def indus_board(fake: FakeDiscord, bot: Bot, table: Table) -> FakeMessage:
-    ref = await bot.hub.message_ref(table, "board")
-    assert ref is not None
-    return fake.messages[ref[1]]
-
-
 async def test_indus_turn_notices_by_dm_and_by_mention_and_play_from_the_dm(fake, table, store, clock, monkeypatch):
     """Three people on a correspondence table, each coming back a while after the last move: Ann is
     told by DM and plays from her DM prompt; Bo is told by a mention in the channel (his earlier
@@ -101,7 +74,7 @@ async def test_indus_turn_notices_by_dm_and_by_mention_and_play_from_the_dm(fake
     fake.close_dms(cy)
     bot = await start_bot(fake, store, clock, decision_timeout_s=86400.0)  # a day per decision
     await prefer(fake, table, [(ann, "dm"), (bo, "mention")])
-    game = await open_indus(fake, bot, table, [ann, bo, cy])
+    game = await open_table(fake, bot, table, [ann, bo, cy])
     people = [ann, bo, cy]
     by_id = {user.id: user for user in people}
     passes, from_dm = 0, 0
@@ -111,7 +84,7 @@ async def test_indus_turn_notices_by_dm_and_by_mention_and_play_from_the_dm(fake
         legal = INDUS.legal_actions(game.state, game.humans_owing()[0])
         await clock.advance(61.0)  # they come back a minute later: away from the table meanwhile
         dm = dm_prompt(fake, user) if user is ann else None
-        place = dm if dm is not None else await indus_board(fake, bot, game)
+        place = dm if dm is not None else await board(fake, bot, game)
         cid, value = first_choice(place, legal[0])
         rec = await (fake.click(user, place, cid) if value is None else fake.select(user, place, cid, [value]))
         assert not [r for r in rec.replies if r.ephemeral], [r.render() for r in rec.replies]
@@ -149,13 +122,13 @@ async def test_a_live_player_who_is_playing_is_not_notified_but_one_away_is(fake
     monkeypatch.setattr("engine.session.opening.secrets.randbits", lambda bits: 11)
     ann, bo = fake.user("Ann"), fake.user("Bo")
     bot = await start_bot(fake, store, clock)
-    game = await open_indus(fake, bot, table, [ann, bo])
+    game = await open_table(fake, bot, table, [ann, bo])
     by_id = {ann.id: ann, bo.id: bo}
 
     async def step() -> None:
         user = by_id[owner(game)]  # type: ignore[index]
         legal = INDUS.legal_actions(game.state, game.humans_owing()[0])
-        message = await indus_board(fake, bot, game)
+        message = await board(fake, bot, game)
         cid, value = first_choice(message, legal[0])
         await (fake.click(user, message, cid) if value is None else fake.select(user, message, cid, [value]))
 
