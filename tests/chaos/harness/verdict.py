@@ -168,6 +168,17 @@ def _replay(spec: Any, seats: int, seed: int, options: dict[str, Any], actions: 
     return replay
 
 
+
+async def _abandoned_for_absence(reader: Reader, game_id: int, seats: list[Any]) -> bool:
+    """Whether a game was abandoned by the rule of issue 42 (every person let their decisions time
+    out: the session ends such a table rather than play it out): then every person's timeout is
+    recorded at the game's last timed-out decision. Any other abandonment is a fault."""
+    people = {seat for seat, user in seats if user is not None}
+    rows = await reader.rows("SELECT seat, version FROM seat_events WHERE game_id = ? AND kind = 'timeout'",
+                             game_id)
+    last = max((version for _, version in rows), default=None)
+    return bool(people) and last is not None and {seat for seat, version in rows if version == last} >= people
+
 async def check_store(reader: Reader, acknowledged: list[Move], report: Report,
                       sent: list[Move] | None = None) -> None:
     """Check the database against the acknowledged moves (see the module's docstring). With ``sent``
@@ -183,11 +194,11 @@ async def check_store(reader: Reader, acknowledged: list[Move], report: Report,
     seat_of: dict[tuple[int, int], int] = {}
     report.games, report.finished = len(games), 0
     for game_id, name, status, seed, options in games:
-        if status == "abandoned":
+        seats = await reader.rows("SELECT seat, user_id FROM seats WHERE game_id = ? ORDER BY seat", game_id)
+        if status == "abandoned" and not await _abandoned_for_absence(reader, game_id, seats):
             report.corrupt.append(f"game {game_id} abandoned")
         if seed is None:
             continue
-        seats = await reader.rows("SELECT seat, user_id FROM seats WHERE game_id = ? ORDER BY seat", game_id)
         seat_of.update({(game_id, user): seat for seat, user in seats if user is not None})
         log = [(seat, json.loads(payload)) for seat, payload in await reader.rows(
             "SELECT seat, payload FROM actions WHERE game_id = ? ORDER BY seq", game_id)]
