@@ -5,7 +5,7 @@ The texts live in gettext catalogues, one per language, in ``i18n/locale/``:
 Babel (:mod:`i18n.catalogue`). **New text goes into ``locale/en.po``** as an entry whose
 ``msgctxt`` is the message id the code passes to :func:`t` and whose ``msgid`` is the English
 ``str.format`` template; then ``python -m i18n`` adds it to the other catalogues and lists
-what is still untranslated (see the README, "Languages").
+what is still untranslated (see docs/languages.md).
 
 Which language: :func:`t` uses its ``locale`` argument when given, otherwise the language of
 whoever reads the text being drawn, which the code that knows it sets with :func:`reading`

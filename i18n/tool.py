@@ -11,7 +11,7 @@
    English text, malformed templates, wrong number of plural forms).
 
 The exit status is 1 when anything is missing or broken, so the command can guard a commit.
-``--add xx`` starts a catalogue for a new language (see the README, "Languages").
+``--add xx`` starts a catalogue for a new language (see docs/languages.md).
 """
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ GAMES: dict[str, GameSetup] = {
     "sakkara": GameSetup("sakkara", "sakkara", 2, (), "move", agent_choice("easy")),
     "indus": GameSetup("indus", "indus", 2, ("easy",), "move", agent_choice("easy")),
 }
-"""Incan Gold: 3 people and 2 bots (the README's table); Sakkara: 2 people; Indus: 2 people and a bot."""
+"""Incan Gold: 3 people and 2 bots (docs/benchmarks.md's table); Sakkara: 2 people; Indus: 2 people and a bot."""
 
 ALIASES = {"incan": "incan_gold", "incan-gold": "incan_gold", "incan_gold": "incan_gold", "sakkara": "sakkara",
            "indus": "indus"}

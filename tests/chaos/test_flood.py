@@ -15,7 +15,7 @@ Properties:
 - at the end nothing waiting in the outbox belongs to a table that has ended, and once it has
   drained no channel shows the lobby buttons of an ended table (nothing was delivered late).
 
-The figures are printed (``pytest -s``) for the README's "Fair play" section.
+The figures are printed (``pytest -s``) for docs/benchmarks.md ("A flood of commands").
 """
 
 from __future__ import annotations

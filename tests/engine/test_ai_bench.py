@@ -1,6 +1,6 @@
 """The AI benchmarks' ``--seed a,b``: one command reproduces a figure pooled from several runs.
 
-Issue 18 asks for one benchmark command per game that reproduces each figure; the README's
+Issue 18 asks for one benchmark command per game that reproduces each figure; docs/benchmarks.md
 figures pool runs from several seed starts. Each script runs here as a person runs it (a
 subprocess, its own worker pool), once per start and once with the starts together, on quick
 levels and a few games: the pooled run must show every start's own line exactly and pool them."""

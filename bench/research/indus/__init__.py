@@ -3,7 +3,7 @@
 - ``EXPERIMENTS["search"]`` plans Medium's whole turn again with every move charged with the
   opponents' expected replies, within a node budget (:mod:`.search`); ``EXPERIMENTS["mcts"]``
   plays Medium's best placements and every move out in determinised Monte-Carlo rollouts within a
-  rollout budget (:mod:`.mcts`). Both lost to Hard's design (README) and are kept for
+  rollout budget (:mod:`.mcts`). Both lost to Hard's design (docs/benchmarks.md) and are kept for
   ``bench/indus_ai.py --matchups search:medium`` studies.
 """
 

@@ -86,7 +86,7 @@ def leave_at_2_hazards(view: dict[str, Any], legal: list[Any], rng: random.Rando
     return _choose(_hazards(view) >= 2, legal)
 
 
-# Medium's parameters: tuned with bench/incan_gold_tournament.py (see README figures).
+# Medium's parameters: tuned with bench/incan_gold_tournament.py (see docs/benchmarks.md).
 _MEDIUM_CARRY_LIMIT = 12
 _MEDIUM_RICH_PATH = 6
 _MEDIUM_OTHERS_LEAVE = 0.25

@@ -19,9 +19,9 @@ space) and the expectimax of its rolls, rerolls and moves, each over the learned
 positions its moves leave. Zero-sum, so the answer best for it is worst for me; with 3–4 seats the
 next seat's best is not the others' worst, and moves keep their plain value. The reroll compares
 that against the rolls to come, valued one turn further only where the opponent has nothing to
-place: with its placement too it played no better (README).
+place: with its placement too it played no better (docs/benchmarks.md).
 
-Measured against the former Hard (bench/indus_ai.py, paired seeds; every figure in the README): with
+Measured against the former Hard (bench/indus_ai.py, paired seeds; every figure in docs/benchmarks.md): with
 2 players 70.4 % with the reply (4,800 fresh games in six runs), 68.8 % before it (1,600 fresh games
 in three runs: 67.1, 68.0, 70.1 %; 75.2 % on the seeds that chose ``place_k``), with 4 players
 40.6 % (3,600 fresh games in six runs, fair 25 %), with 3 players 53.0 % (fair 33 %). The learned weight with
@@ -37,7 +37,7 @@ plain values instead: 69.7 % on the 800: not kept. The start placements chosen b
 instead of the former Hard's: 66.7 % on those 800 games (one start placement ahead), 64.1 % (the
 opponent's next one weighed too), 66.3 % (valued like a placement); the former Hard's value plus
 twice the learned value 73.0 % there, then 68.8 % on 1,600 fresh games where the shipped rule took
-70.8 % (README): none kept. The opponent in the reply choosing and valued as Hard is (its own move
+70.8 % (docs/benchmarks.md): none kept. The opponent in the reply choosing and valued as Hard is (its own move
 value added): 60.2 % on those 800 games (it rerolls far more); choosing so but valued by the
 learned value alone: 69.0 %; the rolls after a reroll valued through the reply with the
 opponent's placement too: 69.8 % there, 68.4 % on 800 fresh games; with the reply, learned weight
@@ -50,7 +50,7 @@ but 40.7 % on 800 fresh games where the shipped took 42.4 %; the margin to the b
 alone 39.5 %; every move valued through the next seat's best turn by that seat's own learned
 value 41.4 %; both 36.9 %: none kept. Two
 players on the same seeds end 64–72 % of the games alike (independent runs: 58 %), so a 2-point
-difference needs about 3,000 games a player to show (README).
+difference needs about 3,000 games a player to show (docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -211,7 +211,7 @@ class _Turn:
     def table(self, sim: Sim, slots: list[int], reply: bool = False) -> dict[int, list[float]]:
         """Return, per frame slot of ``sim``, the value of moving its piece with each die face
         (index 0 unused); if ``reply``, valued one turn ahead where the opponent has nothing to
-        place (:meth:`replied`; with its placement too it played no better, README)."""
+        place (:meth:`replied`; with its placement too it played no better, docs/benchmarks.md)."""
         afters = [self.after(sim, s, d) for s in slots for d in range(1, 7)]
         vals = self.replied(afters, False) if reply else self.learned(afters)
         ev = sim.bind(Eval(self.st, self.me, True, self.settings.weights))

@@ -168,7 +168,7 @@ def test_a_stale_translation_is_not_shown(tmp_path, monkeypatch):
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_no_shipped_catalogue_falls_back_to_english(language):
     """Every English id has a usable translation (not missing, not fuzzy, not broken): from here on
-    a new text lands in all four catalogues at once (README, "Languages")."""
+    a new text lands in all four catalogues at once (docs/languages.md)."""
     english = book("en").entries
     translated = book(language).entries
     assert sorted(set(english) - set(translated)) == []
