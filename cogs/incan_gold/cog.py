@@ -27,6 +27,8 @@ from i18n import t
 __all__ = ["IncanGold", "setup"]
 
 RULE_SECTIONS = 5  # incan.rules1 ... incan.rules5 in the catalogue (5: the bot levels)
+RULES = tuple(f"incan.rules{n}" for n in range(1, RULE_SECTIONS + 1))
+"""The catalogue ids of the rules' sections, in order (each with its ``_title``)."""
 
 
 class IncanGold(TableCog, group_name="incan", group_description="Play Incan Gold / Diamant"):
@@ -95,10 +97,7 @@ class IncanGold(TableCog, group_name="incan", group_description="Play Incan Gold
     @app_commands.command(name="rules", description="How to play Incan Gold")
     async def rules(self, interaction: discord.Interaction) -> None:
         """Show the rules in a few embeds."""
-        locale = interaction.locale.value
-        embeds = [discord.Embed(title=t(f"incan.rules{n}_title", locale), description=t(f"incan.rules{n}", locale),
-                                colour=discord.Colour.dark_gold()) for n in range(1, RULE_SECTIONS + 1)]
-        await interaction.response.send_message(embeds=embeds, ephemeral=True)
+        await self.show_rules(interaction, RULES, discord.Colour.dark_gold())
 
 
 async def setup(bot: commands.Bot) -> None:

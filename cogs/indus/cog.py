@@ -34,6 +34,8 @@ from pictures.drawing import drawn
 __all__ = ["Indus", "layout_options", "setup"]
 
 RULE_SECTIONS = 7  # indus.rules1 ... indus.rules7 in the catalogue (7: the bot levels)
+RULES = tuple(f"indus.rules{n}" for n in range(1, RULE_SECTIONS + 1))
+"""The catalogue ids of the rules' sections, in order (each with its ``_title``)."""
 MAX_LAYOUT_SEED = 2**31 - 1
 
 
@@ -115,10 +117,7 @@ class Indus(TableCog, group_name="indus", group_description="Play Indus (2-4 pla
     @app_commands.command(name="rules", description="How to play Indus")
     async def rules(self, interaction: discord.Interaction) -> None:
         """Show the rules in a few embeds."""
-        locale = interaction.locale.value
-        embeds = [discord.Embed(title=t(f"indus.rules{n}_title", locale), description=t(f"indus.rules{n}", locale),
-                                colour=discord.Colour.dark_teal()) for n in range(1, RULE_SECTIONS + 1)]
-        await interaction.response.send_message(embeds=embeds, ephemeral=True)
+        await self.show_rules(interaction, RULES, discord.Colour.dark_teal())
 
 
 async def setup(bot: commands.Bot) -> None:

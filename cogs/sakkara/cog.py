@@ -33,6 +33,8 @@ from pictures.drawing import drawn
 __all__ = ["Sakkara", "setup"]
 
 RULE_SECTIONS = 5  # sakkara.rules1 ... sakkara.rules5 in the catalogue (5: the bot levels)
+RULES = tuple(f"sakkara.rules{n}" for n in range(1, RULE_SECTIONS + 1))
+"""The catalogue ids of the rules' sections, in order (each with its ``_title``)."""
 
 
 class Sakkara(TableCog, group_name="sakkara", group_description="Play Sakkara (2 players)"):
@@ -102,10 +104,7 @@ class Sakkara(TableCog, group_name="sakkara", group_description="Play Sakkara (2
     @app_commands.command(name="rules", description="How to play Sakkara")
     async def rules(self, interaction: discord.Interaction) -> None:
         """Show the rules in a few embeds."""
-        locale = interaction.locale.value
-        embeds = [discord.Embed(title=t(f"sakkara.rules{n}_title", locale), description=t(f"sakkara.rules{n}", locale),
-                                colour=discord.Colour.dark_gold()) for n in range(1, RULE_SECTIONS + 1)]
-        await interaction.response.send_message(embeds=embeds, ephemeral=True)
+        await self.show_rules(interaction, RULES, discord.Colour.dark_gold())
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -6,6 +6,7 @@ command) and adds only what differs: ``new`` with its options, ``status`` and ``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import discord
@@ -19,6 +20,7 @@ from cogs.table.controls.resign import ask_to_resign
 from cogs.table.controls.schedule import read_schedule
 from cogs.table.messages.hub import Renderer, TableBot
 from cogs.table.messages.listing import tables_embed
+from cogs.table.messages.rulebook import pack, rule_embeds
 from engine.session import SessionError, Table
 from i18n import t
 
@@ -55,6 +57,14 @@ class TableCog(commands.GroupCog):
             await refuse(interaction, exc, self.renderer.command)
             return
         await lobby_op(self.bot.hub, interaction, table.id, op)
+
+    async def show_rules(self, interaction: discord.Interaction, sections: Sequence[str], colour: discord.Colour,
+                         **values: Any) -> None:
+        """Answer privately with the game's rules in the reader's language (more than one message
+        when the sections exceed what Discord takes in one)."""
+        embeds = rule_embeds(sections, colour, interaction.locale.value, **values)
+        for message in pack(embeds):
+            await reply(interaction, None, embeds=message)
 
     async def open_table(self, interaction: discord.Interaction, options: dict[str, Any],
                          table_options: dict[str, Any], dm_ok: str, dm_closed: str, *,
