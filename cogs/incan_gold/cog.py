@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from cogs.incan_gold.render import IncanRenderer
 from cogs.table.commands.cog import TableCog
+from cogs.table.commands.translator import localised_name
 from cogs.table.controls.buttons import refuse
 from cogs.table.controls.duration import AWAY_AFTER_DESCRIPTION, AwayAfterOption, DurationOption, read_decision_time
 from cogs.table.controls.lobby import lobby_embed
@@ -26,9 +27,16 @@ from i18n import t
 
 __all__ = ["IncanGold", "setup"]
 
-RULE_SECTIONS = 5  # incan.rules1 ... incan.rules5 in the catalogue (5: the bot levels)
+RULE_SECTIONS = 8  # incan.rules1 ... incan.rules8 in the catalogue (8: the bot levels)
 RULES = tuple(f"incan.rules{n}" for n in range(1, RULE_SECTIONS + 1))
 """The catalogue ids of the rules' sections, in order (each with its ``_title``)."""
+RULE_OPTIONS = {"preset": "preset", "scoring": "artifact_scoring", "open_tents": "open_tents",
+                "one_change": "one_change", "timeout": "timeout"}
+"""The rules' placeholders for the options of ``/incan new`` they explain."""
+RULE_CHOICES = {"incan_gold": "incan-gold", "modern": "incan-gold-modern", "diamant": "diamant",
+                "forsvunna": "forsvunna-diamanten", "claim_order": "claim-order", "entry_order": "entry-order",
+                "printed": "printed", "pickup_round": "pickup-round"}
+"""The rules' placeholders for the editions and artifact scorings, as the option menus name them."""
 
 
 class IncanGold(TableCog, group_name="incan", group_description="Play Incan Gold / Diamant"):
@@ -96,8 +104,13 @@ class IncanGold(TableCog, group_name="incan", group_description="Play Incan Gold
 
     @app_commands.command(name="rules", description="How to play Incan Gold")
     async def rules(self, interaction: discord.Interaction) -> None:
-        """Show the rules in a few embeds."""
-        await self.show_rules(interaction, RULES, discord.Colour.dark_gold())
+        """Show the rules; the editions and table options are named as the reader's Discord shows them."""
+        locale = interaction.locale.value
+        options = {name: localised_name(f"incan new {option}", locale).split()[-1]
+                   for name, option in RULE_OPTIONS.items()}
+        choices = {name: t(f"choice.{value}", locale) for name, value in RULE_CHOICES.items()}
+        await self.show_rules(interaction, RULES, discord.Colour.dark_gold(),
+                              new=localised_name("incan new", locale), **options, **choices)
 
 
 async def setup(bot: commands.Bot) -> None:

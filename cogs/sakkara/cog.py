@@ -32,7 +32,7 @@ from pictures.drawing import drawn
 
 __all__ = ["Sakkara", "setup"]
 
-RULE_SECTIONS = 5  # sakkara.rules1 ... sakkara.rules5 in the catalogue (5: the bot levels)
+RULE_SECTIONS = 9  # sakkara.rules1 ... sakkara.rules9 in the catalogue (9: the bot levels)
 RULES = tuple(f"sakkara.rules{n}" for n in range(1, RULE_SECTIONS + 1))
 """The catalogue ids of the rules' sections, in order (each with its ``_title``)."""
 

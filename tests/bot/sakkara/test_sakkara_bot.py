@@ -360,7 +360,7 @@ async def test_status_shows_the_board_and_only_your_own_rack_image(fake, table, 
     rec = await fake.slash(stranger, table, "sakkara status", {})
     assert [f.filename for f in rec.replies[-1].files] == ["board.png"]
     rec = await fake.slash(stranger, table, "sakkara rules", {})
-    assert rec.ephemeral and "apex" in rec.replies[-1].render()
+    assert rec.ephemeral and "Apex" in rec.replies[-1].render()  # tile names as on the buttons
     await fake.stop(bot)
 
 
