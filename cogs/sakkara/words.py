@@ -14,7 +14,7 @@ from i18n import t, tn
 
 __all__ = ["ARROWS", "SEAT_MARKS", "SPELL_GROUPS", "action_label", "boards", "builder_text", "counts_text",
            "event_line", "group_of", "motif", "names", "round_title", "seat_field", "space_name", "step_label",
-           "text_board", "whose_turn", "worker_name"]
+           "taken", "text_board", "whose_turn", "worker_name"]
 
 SIDE = 7
 ARROWS = {"N": "⬆️", "E": "➡️", "S": "⬇️", "W": "⬅️"}
@@ -76,9 +76,17 @@ def step_label(view: dict[str, Any], action: dict[str, Any], to: int, stairs: in
     return label
 
 
-def motif(name: str | None) -> str:
+def motif(name: str) -> str:
     """Return a motif's display name."""
-    return t(f"sakkara.m.{name}") if name else t("sakkara.nothing")
+    return t(f"sakkara.m.{name}")
+
+
+def taken(motifs: list[str]) -> str:
+    """Return the tiles a move took, as the object of "takes …" (a language may need the word
+    "tile" and its number there: Italian "la tessera Nave", "le tessere Nave, Luna"). With no tile
+    there is no object: the caller tells the move with its own ``*_empty`` sentence instead of
+    saying it "takes nothing" (issue 43: "ottaa laatan ei mitään")."""
+    return tn("sakkara.log.tiles", len(motifs), took=", ".join(motif(m) for m in motifs))
 
 
 def counts_text(counts: dict[str, int]) -> str:
@@ -187,24 +195,28 @@ def event_line(table: Table, e: Event) -> str:
     worker = worker_name(seat, int(e["worker"])) if "worker" in e else "?"
     if kind in ("place", "bird"):
         space = e["space"] if kind == "place" else e["to"]
-        return t(f"sakkara.log.{kind}", name=name, worker=worker, space=space_name(space), took=motif(e["took"]))
+        got = [e["took"]] if e["took"] else []
+        return t(f"sakkara.log.{kind}{'' if got else '_empty'}", name=name, worker=worker,
+                 space=space_name(space), took=taken(got))
     if kind == "step":
         extra = " " + t("sakkara.log.stairs") if e["stairs"] else ""
-        return t("sakkara.log.step", name=name, worker=worker, dir=t(f"sakkara.dir.{e['dir']}"),
-                 space=space_name(e["to"]), took=motif(e["took"])) + extra
+        got = [e["took"]] if e["took"] else []
+        return t(f"sakkara.log.step{'' if got else '_empty'}", name=name, worker=worker,
+                 dir=t(f"sakkara.dir.{e['dir']}"), space=space_name(e["to"]), took=taken(got)) + extra
     if kind == "horse":
-        took = ", ".join(motif(m["took"]) for m in e["moves"])
+        got = [m["took"] for m in e["moves"] if m["took"]]
         extra = " " + t("sakkara.log.stairs") if any(m["stairs"] for m in e["moves"]) else ""
-        return tn("sakkara.log.horse", len(e["moves"]), name=name, worker=worker,
-                  space=space_name(e["moves"][-1]["to"]), took=took) + extra
+        return tn(f"sakkara.log.horse{'' if got else '_empty'}", len(e["moves"]), name=name, worker=worker,
+                  space=space_name(e["moves"][-1]["to"]), took=taken(got)) + extra
     if kind == "ox":
         return tn("sakkara.log.ox", int(e["count"]), name=name, worker=worker, frm=space_name(e["from"]),
                   to=space_name(e["to"]), top=motif(e["top"]))
     if kind == "cast":
-        took = ", ".join(motif(m) for _, m in e.get("took", []))
+        got = [m for _, m in e.get("took", [])]
         line = t(f"sakkara.log.line.{e['line']}") if "line" in e else ""
-        return t(f"sakkara.log.cast_{e['spell']}", name=name, other=other, worker=worker, line=line,
-                 took=took or t("sakkara.nothing"))
+        empty = "_empty" if "worker" in e and not got else ""  # a Firestorm or Whirlwind that found no tile
+        return t(f"sakkara.log.cast_{e['spell']}{empty}", name=name, other=other, worker=worker, line=line,
+                 took=taken(got))
     if kind == "return":
         tiles = ", ".join(motif(m) for m in e["tiles"])
         return tn("sakkara.log.return", int(e["count"]), name=name, space=space_name(e["space"]), tiles=tiles)
