@@ -8,6 +8,7 @@ Rendered through the real ``t()`` / ``tn()`` and, for Sakkara's log, through the
 
 from __future__ import annotations
 
+import ast
 import re
 
 import pytest
@@ -16,16 +17,54 @@ from cogs.sakkara import words
 from engine.sakkara.tiles import MOTIFS
 from engine.session import SeatSpec, Table
 from engine.session.games import SPECS
-from i18n import reading
+from i18n import reading, t
+from i18n.catalogue import book, placeholders
+from i18n.tool import ROOT, _python_files
 
+LEVELS = ("easy", "medium", "hard")
 TRANSLATED = ("fi", "sv", "it")
+SAMPLE = {"name": "Aino", "names": "Aino", "game": "Incan Gold", "channel": "#pelit", "number": 2,
+          "url": "https://discord.com/channels/1/2/3", "games": 3, "ahead": 1, "behind": 1, "level_with": 1}
 GLUED = r"(?<![\w-]){}(?![\w-])"
+
+
+def bot_level_keys() -> set[str]:
+    """The ids the code fills with a bot level's name, found in the code: ``level=t(f"level.…")``, or
+    ``level=level`` where a variable holds it (a Sakkara pyramid level is a number, ``level=e.get(…)``)."""
+    keys = set()
+    for path in _python_files(ROOT):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("t", "tn")
+                    and node.args and isinstance(node.args[0], ast.Constant)
+                    and any(k.arg == "level" and ("level." in ast.unparse(k.value) or ast.unparse(k.value) == "level")
+                            for k in node.keywords)):
+                keys.add(str(node.args[0].value))
+    return keys
 
 
 def unstarted(text: str) -> list[str]:
     """Return the sentences of ``text`` that start with a small letter (after any emoji or markup)."""
     starts = [m.group(1) for m in re.finditer(r"(?:^|[.!?]\s+)[^\w]*(\w+)", text)]
     return [word for word in starts if word[0].isalpha() and not word[0].isupper() and not word.startswith("http")]
+
+
+def test_the_code_fills_a_bot_level_into_these_texts():
+    assert {"resign.ask", "lobby.add_bot", "play.away_log", "lb.stats.vs_ai_line"} <= bot_level_keys()
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_bot_level_stands_apart_and_no_sentence_starts_small(language):
+    """Rendered with the level's own word as the catalogue gives it (small: "helppo", "lätt",
+    "facile"), wherever the template puts it: the text may not lean on a caller's capitalize()."""
+    broken = []
+    for key in sorted(bot_level_keys()):
+        names = set().union(*(placeholders(s) for s in book("en").entries[key].source))
+        for level in LEVELS:
+            word = t(f"level.{level}", language)
+            text = t(key, language, level=word, **{n: SAMPLE.get(n, "X") for n in names - {"level"}})
+            if re.search(GLUED.format(re.escape(word)), text) is None or unstarted(text):
+                broken.append(f"{key} [{level}]: {text}")
+    assert broken == []
 
 
 def table() -> Table:
