@@ -1,6 +1,6 @@
 """The customer's words (issue 43): each catalogue names the games' things with the words of the
 seeds (the original rules in each language), as its glossary-<language>.md says; the Italian texts
-address a player without a gender.
+address a player without a gender; the Swedish leaderboard says "all time" as Swedish does.
 
 The words to keep out are read from the glossaries' "Not these words" tables, so a word found
 drifting later is forbidden by adding a row there. The rules texts (``*.rules*``) are checked by
@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from incan_kit import start_bot
 
 from i18n import t, tn
 from i18n.catalogue import FOLDER, book
@@ -55,7 +56,8 @@ SEED_WORDS = {
            "sakkara.m.double_line": "Kaksoisviiva", "help.level.incan_gold.medium": "käytävällä"},
     "sv": {"incan.round_title": "tempel", "incan.path_gems": "Juveler", "incan.card_artifact": "relik",
            "boards.incan_chart_axis": "tempel", "incan.waits_for_you": "Templet",
-           "help.game.incan_gold": "juvelerna", "help.level.incan_gold.medium": "gången"},
+           "help.game.incan_gold": "juvelerna", "help.level.incan_gold.medium": "gången",
+           "lb.period.all": "genom tiderna"},
     "it": {"help.game.indus": "pedine", "help.turn.indus": "pedine", "indus.move_placeholder": "Pedina",
            "help.level.incan_gold.medium": "percorso", "indus.status_place": "si lancia il dado"},
 }
@@ -82,3 +84,15 @@ def test_no_italian_text_gives_a_player_a_gender():
     assert found == {}
     assert tn("incan.you_camped", 1, "it", artifacts="", banked=4).startswith("🏕️ Hai riportato al campo **1**")
     assert "Rientro al campo" in t("lb.log.camp", "it", homes="Ann +3", left=1, artifacts="")
+
+
+async def test_the_swedish_leaderboard_is_of_all_time_not_of_constantly(fake, table, store, clock):
+    """"hela tiden" means "constantly"; a leaderboard of all time is "genom tiderna"."""
+    fake.guild_locale = "sv"
+    bot = await start_bot(fake, store, clock)
+    answer = await fake.slash(fake.user("Sven", locale="sv-SE"), table, "leaderboard", {})
+    board = answer.replies[-1]
+    title = board.embeds[0]["title"]
+    assert title.startswith("Topplista — ") and title.endswith("(genom tiderna)")
+    assert "hela tiden" not in board.render()
+    await fake.stop(bot)
