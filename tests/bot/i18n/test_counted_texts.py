@@ -59,8 +59,9 @@ def test_every_counted_text_renders_with_its_number(language, caplog):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_word_is_built_by_gluing_a_value_to_it(language):
     """A value glued to a word ("{level}-botti": "helppo-botti pelaa") cannot agree with it nor
-    start a sentence in capitals: the word and the value stand apart."""
+    start a sentence in capitals, and an ending glued to a value ("{name}s ställ": "Bot 1 (lätt)s
+    ställ") breaks on a name that ends in s or in a bracket: the word and the value stand apart."""
     glued = [m.context for m in read_catalogue(catalogue_path(language)) if m.context
              for text in ([m.string] if isinstance(m.string, str) else list(m.string)) + [str(m.id)]
-             if re.search(r"\}-\w|\w-\{", text or "")]
+             if re.search(r"\}-\w|\w-\{|\}:?[^\W\d_]", text or "")]
     assert glued == []
