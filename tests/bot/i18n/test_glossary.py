@@ -96,3 +96,10 @@ async def test_the_swedish_leaderboard_is_of_all_time_not_of_constantly(fake, ta
     assert title.startswith("Topplista — ") and title.endswith("(genom tiderna)")
     assert "hela tiden" not in board.render()
     await fake.stop(bot)
+
+
+def test_the_finnish_card_prompt_speaks_to_the_player_as_sina():
+    """The prompt of every card asked "Eteneekö … vai palaatko": half third person, half second
+    (glossary-fi.md: the player is "sinä" throughout)."""
+    assert t("incan.you_ask", "fi") == "**Etenetkö** syvemmälle vai **palaatko** leiriin?"
+    assert [key for key, text in texts("fi").items() if "eteneekö" in text.lower()] == []

@@ -17,7 +17,7 @@ from cogs.sakkara import words
 from engine.sakkara.tiles import MOTIFS
 from engine.session import SeatSpec, Table
 from engine.session.games import SPECS
-from i18n import reading, t
+from i18n import reading, t, tn
 from i18n.catalogue import book, placeholders
 from i18n.tool import ROOT, _python_files
 
@@ -113,3 +113,11 @@ def test_every_tile_a_move_takes_is_named_as_a_word_of_its_own(language):
                         if re.search(GLUED.format(re.escape(name)), line) is None or unstarted(line):
                             broken.append(f"{kind} {took}: {line}")
     assert broken == []
+
+
+@pytest.mark.parametrize("language", ("en", *TRANSLATED))
+def test_a_treasure_card_in_the_game_log_reads_right_with_one_gem_left(language):
+    """The count chooses the card's noun; the gems left on the path are a value of their own and
+    must not need a plural ("1 restano sul percorso")."""
+    line = tn("lb.log.treasure", 9, language, each=2, left=1)
+    assert "1" in line and re.search(r"\b1 (restano|stay|ligger|jäävät)\b", line) is None
