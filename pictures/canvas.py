@@ -11,19 +11,43 @@ from __future__ import annotations
 import io
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["SCALE", "Canvas", "Colour", "encode", "font", "png_of", "printable", "quantized", "text_width"]
+__all__ = ["COUNTED", "NEEDED", "SCALE", "Canvas", "Colour", "encode", "font", "png_of", "printable", "quantized",
+           "sizes_drawn", "text_width"]
 
 SCALE = 2
 """Supersampling factor: drawn at SCALE x the output size, reduced once at the end."""
 
 Colour = str | tuple[int, int, int]
 Point = tuple[float, float]
+
+NEEDED = "needed"
+"""The role of a text a player reads for a decision (tile kinds, names, whose turn, scores): it must
+stay readable where Discord shows the picture (``Canvas.text(..., role=NEEDED)``)."""
+COUNTED = "counted"
+"""The role of a number players count (stack heights, rack counts, levels): larger still."""
+
+_SIZES: ContextVar[list[tuple[str, int]] | None] = ContextVar("text_sizes", default=None)
+
+
+@contextmanager
+def sizes_drawn() -> Iterator[list[tuple[str, int]]]:
+    """Collect ``(role, size)`` of every text drawn in this block: the pictures' tests measure the
+    sizes a drawing really used, not constants that could drift from it. Text in cached sprites is
+    drawn once: clear those caches inside the block to see it."""
+    seen: list[tuple[str, int]] = []
+    token = _SIZES.set(seen)
+    try:
+        yield seen
+    finally:
+        _SIZES.reset(token)
 
 
 FONT_FILE = Path(__file__).parent / "fonts" / "Aileron-Regular-latin.woff"
@@ -200,12 +224,17 @@ class Canvas:
         self.draw.line(pts, fill=fill, width=max(1, self._s(width)), joint="curve" if round_joints else None)
 
     def text(self, x: float, y: float, text: str, size: int, fill: Colour = "#222222", anchor: str = "la",
-             bold: bool = False, stroke: Colour | None = None) -> None:
-        """Draw text; ``bold`` thickens the bundled (regular) font with a same-colour stroke.
+             bold: bool = False, stroke: Colour | None = None, role: str = "") -> None:
+        """Draw text; ``bold`` thickens the bundled (regular) font with a same-colour stroke;
+        ``role`` (:data:`NEEDED`, :data:`COUNTED`, or none for a label nobody needs) is what
+        :func:`sizes_drawn` records.
 
         Rendered words are cached as sprites: boards repeat the same labels every move, and
         FreeType rendering is the largest cost of a board after the PNG encoding.
         """
+        seen = _SIZES.get()
+        if seen is not None:
+            seen.append((role, size))
         sprite, dx, dy = _text_sprite(text, size, fill, anchor, bold, stroke)
         self.image.paste(sprite, (self._s(x) + dx, self._s(y) + dy), sprite)
 
