@@ -19,8 +19,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["COUNTED", "NEEDED", "SCALE", "Canvas", "Colour", "encode", "font", "png_of", "printable", "quantized",
-           "sizes_drawn", "text_width"]
+__all__ = ["COUNTED", "DISCORD_BOX", "MIN_SHOWN", "NEEDED", "SCALE", "Canvas", "Colour", "encode", "font", "png_of",
+           "printable", "quantized", "shown_scale", "sizes_drawn", "smallest_shown", "text_width"]
 
 SCALE = 2
 """Supersampling factor: drawn at SCALE x the output size, reduced once at the end."""
@@ -34,15 +34,40 @@ stay readable where Discord shows the picture (``Canvas.text(..., role=NEEDED)``
 COUNTED = "counted"
 """The role of a number players count (stack heights, rack counts, levels): larger still."""
 
-_SIZES: ContextVar[list[tuple[str, int]] | None] = ContextVar("text_sizes", default=None)
+DISCORD_BOX = (400, 300)
+"""The box Discord shows an embed's image in, in a chat: at most 400 px wide and 300 px high, the
+picture scaled down to fit it and never enlarged (a chat's attachments get a box alike). So only a
+picture at least 4:3 wide is shown the full 400 px wide; a tall one is shown smaller still."""
+
+MIN_SHOWN = {NEEDED: 11.0, COUNTED: 14.0}
+"""The smallest a text of each role may be where Discord shows the picture, in screen pixels."""
+
+
+def shown_scale(width: int, height: int) -> float:
+    """Return the factor Discord shows a ``width`` x ``height`` picture at: ``min(400/w, 300/h, 1)``
+    (see :data:`DISCORD_BOX`). A text of ``size`` px in the picture is ``size * shown_scale`` on screen."""
+    return min(DISCORD_BOX[0] / width, DISCORD_BOX[1] / height, 1.0)
+
+
+def smallest_shown(sizes: Sequence[tuple[str, int, str]], width: int, height: int) -> dict[str, float]:
+    """Return, per role, the smallest text of ``sizes`` (from :func:`sizes_drawn`) as shown on screen."""
+    scale = shown_scale(width, height)
+    out: dict[str, float] = {}
+    for role, size, _ in sizes:
+        if role:
+            out[role] = min(out.get(role, size * scale), size * scale)
+    return out
+
+
+_SIZES: ContextVar[list[tuple[str, int, str]] | None] = ContextVar("text_sizes", default=None)
 
 
 @contextmanager
-def sizes_drawn() -> Iterator[list[tuple[str, int]]]:
-    """Collect ``(role, size)`` of every text drawn in this block: the pictures' tests measure the
+def sizes_drawn() -> Iterator[list[tuple[str, int, str]]]:
+    """Collect ``(role, size, text)`` of every text drawn in this block: the pictures' tests measure the
     sizes a drawing really used, not constants that could drift from it. Text in cached sprites is
     drawn once: clear those caches inside the block to see it."""
-    seen: list[tuple[str, int]] = []
+    seen: list[tuple[str, int, str]] = []
     token = _SIZES.set(seen)
     try:
         yield seen
@@ -234,7 +259,7 @@ class Canvas:
         """
         seen = _SIZES.get()
         if seen is not None:
-            seen.append((role, size))
+            seen.append((role, size, text))
         sprite, dx, dy = _text_sprite(text, size, fill, anchor, bold, stroke)
         self.image.paste(sprite, (self._s(x) + dx, self._s(y) + dy), sprite)
 
