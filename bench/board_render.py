@@ -3,8 +3,8 @@
 Positions: seeded random playouts of each game (chance from the state's own seed), sampled
 evenly, finished games included. The first render of a process fills the sprite and text
 caches; it is timed apart ("cold") and the table reports the warm renders a running bot sees.
-``sakkara_move`` is what a move draws: the public board and both private pictures (each the
-board with a rack under it), the board drawn once for the three.
+``sakkara_move`` is what a move draws: the public board (sent to the channel and to both DMs, drawn
+once) and both private pictures (each a seat's rack).
 
     .venv/bin/python bench/board_render.py [--positions 200]
 """
@@ -77,10 +77,10 @@ def pct(values: list[float], q: float) -> float:
 
 
 def sakkara_move(views: tuple[Any, Any, Any]) -> bytes:
-    """What a Sakkara move draws: the public board and both players' private pictures (board + rack)."""
+    """What a Sakkara move draws: the public board and both players' private pictures (their racks)."""
     sakkara_board.board_image(views[0])
-    sakkara_board.private_image(views[1])
-    return sakkara_board.private_image(views[2])
+    sakkara_board.private_pictures(views[1])
+    return sakkara_board.private_pictures(views[2])[1]
 
 
 def main() -> None:
@@ -92,7 +92,7 @@ def main() -> None:
     cases: list[tuple[str, Callable[[Any], bytes], list[Any]]] = [
         ("sakkara_board", sakkara_board.board_image, [sakkara_engine.GAME.view(s, None) for s in sak]),
         ("sakkara_rack", sakkara_board.rack_image, [sakkara_engine.GAME.view(s, i % 2) for i, s in enumerate(sak)]),
-        ("sakkara_private", sakkara_board.private_image,
+        ("sakkara_private", lambda view: sakkara_board.private_pictures(view)[1],
          [sakkara_engine.GAME.view(s, i % 2) for i, s in enumerate(sak)]),
         ("sakkara_move", sakkara_move,
          [tuple(sakkara_engine.GAME.view(s, seat) for seat in (None, 0, 1)) for s in sak]),

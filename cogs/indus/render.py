@@ -321,7 +321,7 @@ class IndusRenderer:
         if png is None:
             return await hub.private.prompt(table, seat, new=new, answer=answer, content=content, embed=embed,
                                             view=view)
-        return await hub.private.prompt_with_file(table, seat, lambda: board_file(png), new=new, answer=answer,
+        return await hub.private.prompt_with_file(table, seat, lambda: [board_file(png)], new=new, answer=answer,
                                                   content=content, embed=embed, view=view)
 
     async def reminded(self, hub: TableHub, table: Table, seats: list[int]) -> None:

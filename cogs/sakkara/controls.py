@@ -45,7 +45,8 @@ from pictures.drawing import drawn
 
 __all__ = ["NAV_ITEMS", "Controls", "NavButton", "NavSelect", "dm_with_rack", "private_embed", "prompt_at", "route"]
 
-PRIVATE_PNG = "you.png"  # a seat's picture in its DM: the board with its rack under it
+PRIVATE_PNG = "you.png"  # a seat's picture in its DM: its rack (beside the board, BOARD_PNG)
+BOARD_PNG = "board.png"
 MENU = 25  # Discord's limit of options per select menu
 MENUS_PER_PAGE = 4  # select menus per prompt page; the fifth row holds Back / page buttons
 
@@ -292,17 +293,19 @@ def _menu_order(action: dict[str, Any]) -> tuple[int, int, int]:
 
 async def dm_with_rack(hub: TableHub, table: Table, seat: int, *, new: bool = False, answer: Answer | None = None,
                        **fields: Any) -> None:
-    """``hub.private.prompt`` with the seat's picture attached (board and rack, when boards are installed),
-    replaced on edits: a private prompt shows the board the moves are made on, not only the rack
-    (``answer``: the click it is drawn for)."""
+    """``hub.private.prompt`` with the seat's pictures attached (when boards are installed), replaced on
+    edits: the board the moves are made on, and the seat's rack in the prompt's embed. Two pictures, not
+    one: Discord shows each in a 400 x 300 px box, and the board with the rack under it was a picture so
+    tall that it was shown 250-300 px wide, its words unreadable (``answer``: the click it is drawn for)."""
     module = words.boards()
     if module is None:
         await hub.private.prompt(table, seat, new=new, answer=answer, **fields)
         return
     with acknowledged_while_drawing(answer):
-        png = await drawn(module.private_image, GAME.view(table.state, seat), names(table))
+        board, rack = await drawn(module.private_pictures, GAME.view(table.state, seat), names(table))
     embed = fields.get("embed")
     if isinstance(embed, discord.Embed):
         embed.set_image(url=f"attachment://{PRIVATE_PNG}")
-    await hub.private.prompt_with_file(table, seat, lambda: board_file(png, PRIVATE_PNG), new=new, answer=answer,
-                                       **fields)
+    await hub.private.prompt_with_file(
+        table, seat, lambda: [board_file(board, BOARD_PNG), board_file(rack, PRIVATE_PNG)], new=new, answer=answer,
+        **fields)

@@ -20,28 +20,35 @@ from PIL import Image
 
 import i18n
 from engine.sakkara.tiles import BOARD_SIDE, MOTIFS
-from pictures.canvas import Canvas, png_of, quantized
-from pictures.lettering import player_names, tr, trn
-from pictures.sakkara.motifs import BG, INK, draw_tile, motif_word, tile_sprite
-from pictures.sakkara.rack import RACK_WIDTH, rack_canvas, rack_image
+from pictures.canvas import COUNTED, NEEDED, Canvas, png_of, quantized, text_width
+from pictures.lettering import player_names, tr
+from pictures.sakkara.motifs import BG, INK, draw_tile, tile_sprite
+from pictures.sakkara.rack import RACK_WIDTH, rack_image
 
-__all__ = ["RACK_WIDTH", "SIZE", "board_canvas", "board_image", "panel_box", "private_image", "rack_image",
+__all__ = ["RACK_WIDTH", "SIZE", "board_canvas", "board_image", "panel_box", "private_pictures", "rack_image",
            "space_label", "warm", "worker_label"]
 
-CELL = 80
-MARGIN = 12
+CELL = 58
+MARGIN = 8
 LABEL = 20
-HEADER = 46
+HEADER = 34
 BOARD_X = MARGIN + LABEL
 BOARD_Y = HEADER + LABEL
 BOARD_PX = CELL * BOARD_SIDE
-PANEL_X = BOARD_X + BOARD_PX + 16
-PANEL_W = 248
-WIDTH = PANEL_X + PANEL_W + MARGIN
-STRIP_Y = BOARD_Y + BOARD_PX + 12
-HEIGHT = STRIP_Y + 78
+PANEL_X = BOARD_X + BOARD_PX + 12
+WIDTH = 640
+PANEL_W = WIDTH - MARGIN - PANEL_X
+PANEL_Y = HEADER + 6
+PANEL_H = 168
+HEIGHT = 480
+STRIP_Y = PANEL_Y + 2 * PANEL_H + 8
 SIZE = (WIDTH, HEIGHT)
-"""Pixel size of every board image."""
+"""Pixel size of every board image: 4:3, so Discord shows it 400 px wide (``canvas.shown_scale``):
+the stacks on the left, each player's pyramid, rack and display and the used tiles on the right."""
+WORD = 18
+"""The size of every word a player needs (11 px shown at 640 -> 400 px)."""
+COUNT = 23
+"""The size of every number players count: stack heights, rack sizes, pyramid tiles (14 px shown)."""
 
 SAND = "#e6d5ae"
 GRID = "#b59e6e"
@@ -68,28 +75,29 @@ def _draw_worker(c: Canvas, cx: float, cy: float, seat: int, index: int) -> None
     """A pawn (head and flared body) in the seat's colour: it must not read as a round height
     badge, and black must not read as white at the ~400 px Discord shows a board at."""
     fill, ink = WORKER_FILL[seat], WORKER_TEXT[seat]
-    body = [(cx - 20, cy + 22), (cx - 13, cy), (cx + 13, cy), (cx + 20, cy + 22)]
+    body = [(cx - 19, cy + 21), (cx - 12, cy - 3), (cx + 12, cy - 3), (cx + 19, cy + 21)]
     c.polygon([(x + 2, y + 2) for x, y in body], fill="#6b5a3a")
-    c.circle(cx + 2, cy - 10, 11, fill="#6b5a3a")
-    c.polygon(body, fill=fill, outline=ink, width=2.5)
-    c.circle(cx, cy - 12, 11, fill=fill, outline=ink, width=2.5)
-    c.text(cx, cy + 12, worker_label(seat, index), 14, fill=ink, anchor="mm", bold=True)
+    c.circle(cx + 2, cy - 12, 8.5, fill="#6b5a3a")
+    c.polygon(body, fill=fill, outline=ink, width=2)
+    c.circle(cx, cy - 14, 8.5, fill=fill, outline=ink, width=2)
+    c.text(cx, cy + 10, worker_label(seat, index), WORD, fill=ink, anchor="mm", bold=True, role=NEEDED)
 
 
 @lru_cache(maxsize=8)
 def _worker(seat: int, index: int) -> Image.Image:
-    s = Canvas.sprite(48, 56)
-    _draw_worker(s, 24, 28, seat, index)
+    s = Canvas.sprite(44, 50)
+    _draw_worker(s, 22, 26, seat, index)
     return s.image
 
 
 @lru_cache(maxsize=2)
 def _seat_badge(seat: int) -> Image.Image:
-    s = Canvas.sprite(30, 36)
+    """The seat's pawn colour beside its name (the number is the pawns' first digit: a label)."""
+    s = Canvas.sprite(24, 30)
     fill, ink = WORKER_FILL[seat], WORKER_TEXT[seat]
-    s.polygon([(3, 34), (8, 18), (22, 18), (27, 34)], fill=fill, outline=ink, width=2)
-    s.circle(15, 11, 8.5, fill=fill, outline=ink, width=2)
-    s.text(15, 27, str(seat + 1), 12, fill=ink, anchor="mm", bold=True)
+    s.polygon([(2, 28), (6, 14), (18, 14), (22, 28)], fill=fill, outline=ink, width=2)
+    s.circle(12, 8, 6.5, fill=fill, outline=ink, width=2)
+    s.text(12, 22, str(seat + 1), 11, fill=ink, anchor="mm", bold=True)
     return s.image
 
 
@@ -104,25 +112,27 @@ def _arrow(c: Canvas, cx: float, cy: float, direction: str, dist: float) -> None
 
 
 @lru_cache(maxsize=256)
-def _stack(top: str, shown: int, word: str | None) -> Image.Image:
-    """Return one space's stack as a sprite: cardboard edges of ``shown`` covered tiles, the top face."""
+def _stack(top: str, shown: int) -> Image.Image:
+    """Return one space's stack as a sprite: cardboard edges of ``shown`` covered tiles, the top face
+    (its icon alone: a word fitting a space could not be read where Discord shows the board)."""
     c = Canvas.sprite(CELL, CELL)
-    step = 3
-    side = CELL - 12 - step * 4
-    bx, by = 6 + step * 4, 6 + step * 4  # bottom tile's top-left
+    step = 2.5
+    side = 36
+    bx, by = 4 + step * 4, CELL - 4 - side  # bottom tile's top-left: the height badge has the top right
     for k in range(shown, 0, -1):
         ox, oy = bx - step * (shown - k), by - step * (shown - k)
         c.rect(ox, oy, ox + side, oy + side, fill=LAYER, outline="#5e4a2c", width=1, radius=side / 9)
-    draw_tile(c, top, bx - step * shown, by - step * shown, side, word)
+    draw_tile(c, top, bx - step * shown, by - step * shown, side)
     return c.image
 
 
 @lru_cache(maxsize=64)
 def _badge(height: int) -> Image.Image:
     """Return the height badge: the climb rule reads heights, so they are never left to counting edges."""
-    c = Canvas.sprite(24, 24)
-    c.circle(12, 12, 10.5, fill="#3a2c17", outline="#f6f0e1", width=1.5)
-    c.text(12, 12.5, str(height), 14 if height < 10 else 12, fill="#ffffff", anchor="mm", bold=True)
+    wide = 10 if height >= 10 else 0
+    c = Canvas.sprite(28 + wide, 28)
+    c.rect(1, 1, 27 + wide, 27, fill="#3a2c17", outline="#f6f0e1", width=1.5, radius=13)
+    c.text(14 + wide / 2, 14.5, str(height), COUNT, fill="#ffffff", anchor="mm", bold=True, role=COUNTED)
     return c.image
 
 
@@ -132,13 +142,14 @@ def _base() -> Image.Image:
     c = Canvas(WIDTH, HEIGHT, BG)
     c.rect(BOARD_X - 3, BOARD_Y - 3, BOARD_X + BOARD_PX + 3, BOARD_Y + BOARD_PX + 3, fill=SAND, outline="#6e5a35",
            width=3)
-    for i in range(BOARD_SIDE):
-        c.text(BOARD_X + CELL * i + CELL / 2, BOARD_Y - 6, "ABCDEFG"[i], 15, fill="#5a4a2c", anchor="ms", bold=True)
-        c.text(BOARD_X - 7, BOARD_Y + CELL * i + CELL / 2, str(i + 1), 15, fill="#5a4a2c", anchor="rm", bold=True)
+    for i in range(BOARD_SIDE):  # the spaces' names in every menu: words a player needs
+        c.text(BOARD_X + CELL * i + CELL / 2, BOARD_Y - 5, "ABCDEFG"[i], WORD, fill="#5a4a2c", anchor="ms",
+               bold=True, role=NEEDED)
+        c.text(BOARD_X - 7, BOARD_Y + CELL * i + CELL / 2, str(i + 1), WORD, fill="#5a4a2c", anchor="rm", bold=True,
+               role=NEEDED)
     for i in range(1, BOARD_SIDE):
         c.line([(BOARD_X + CELL * i, BOARD_Y), (BOARD_X + CELL * i, BOARD_Y + BOARD_PX)], GRID, 1)
         c.line([(BOARD_X, BOARD_Y + CELL * i), (BOARD_X + BOARD_PX, BOARD_Y + CELL * i)], GRID, 1)
-    c.rect(MARGIN, STRIP_Y, WIDTH - MARGIN, HEIGHT - 8, fill="#fffaf0", outline="#bba77d", width=1.5, radius=8)
     return c.image
 
 
@@ -164,34 +175,16 @@ def board_image(view: dict[str, Any], names: Sequence[str] | None = None) -> byt
     return board.png
 
 
-def private_image(view: dict[str, Any], names: Sequence[str] | None = None) -> bytes:
-    """Return one seat's private picture: the public board with that seat's rack under it (for
-    its own DM or ephemeral prompt only)."""
-    key = (_key(view), tuple(names or ()), i18n.current_language())
-    png = _PRIVATE.get(key)
-    if png is not None:  # a prompt redrawn with nothing of its picture changed
-        _PRIVATE.move_to_end(key)
-        return png
-    board, rack = _shared_board(view, names).image, quantized(rack_canvas(view, names).reduced())
-    # Put together at output size and in the palette: the board is drawn, reduced and mapped once
-    # for every picture of its moment; a 2x reduction never mixes pixels across the seam (an even
-    # row) and the palette maps pixel by pixel, so this is the very picture one supersampled
-    # canvas would give.
-    picture = Image.new("P", (WIDTH, HEIGHT + rack.height), _background_index())
-    picture.putpalette(board.getpalette() or [])
-    picture.paste(board, (0, 0))
-    picture.paste(rack, (0, HEIGHT))
-    png = _PRIVATE[key] = png_of(picture)
-    while len(_PRIVATE) > 256:  # ~45 KB each
-        _PRIVATE.popitem(last=False)
-    return png
-
-
-@lru_cache(maxsize=1)
-def _background_index() -> int:
-    index = quantized(Image.new("RGB", (1, 1), BG)).getpixel((0, 0))
-    assert isinstance(index, int)
-    return index
+def private_pictures(view: dict[str, Any], names: Sequence[str] | None = None) -> tuple[bytes, bytes]:
+    """Return one seat's pictures for its own DM or ephemeral prompt only: the public board and the
+    seat's rack (with the rack its Snake opened). Two pictures, not one: Discord shows each in a
+    400 x 300 px box, and the board with the rack under it (868 x 930 px) was shown 280 px wide.
+    The board is the public one (the seat's view loses its private keys): drawn once for a move's
+    public message and both private prompts."""
+    board = _shared_board(view, names)
+    if board.png is None:
+        board.png = png_of(board.image)
+    return board.png, rack_image(view, names)
 
 
 @dataclass
@@ -225,7 +218,6 @@ def _shared_board(view: dict[str, Any], names: Sequence[str] | None) -> _Board:
 
 
 _BOARDS: OrderedDict[tuple[str, tuple[str, ...], str], _Board] = OrderedDict()
-_PRIVATE: OrderedDict[tuple[str, tuple[str, ...], str], bytes] = OrderedDict()
 
 
 def board_canvas(view: dict[str, Any], names: Sequence[str] | None) -> Canvas:
@@ -240,9 +232,10 @@ def board_canvas(view: dict[str, Any], names: Sequence[str] | None) -> Canvas:
     if phase not in ("deal", "place", "over"):
         # a round is one turn of each player (seat 0 starts every round)
         title += " · " + tr("boards.round", n=turns[1] + 1)
-    c.text(MARGIN, 12, title, 22, fill=INK, bold=True)
-    c.text(WIDTH - MARGIN, 16, c.fit(_status(view, seats), 17, WIDTH - 300), 17, fill=ACCENT, anchor="ra",
-           bold=True)
+    c.text(MARGIN, 8, title, WORD, fill="#5a4a2c", bold=True)  # a label: the status says what matters
+    room = WIDTH - 2 * MARGIN - text_width(title, WORD) - 16
+    c.text(WIDTH - MARGIN, 8, c.fit(_status(view, seats), WORD, room), WORD, fill=ACCENT, anchor="ra", bold=True,
+           role=NEEDED)
     workers = view.get("workers") or [[-1, -1], [-1, -1]]
     occupied = {sp for pair in workers for sp in pair}
     board = view.get("board") or []
@@ -253,66 +246,66 @@ def board_canvas(view: dict[str, Any], names: Sequence[str] | None) -> Canvas:
         if height <= 0 or not top:
             c.circle(x + CELL / 2, y + CELL / 2, 2.5, fill=GRID)
             continue
-        # under a worker the word would hide behind the pawn: the icon alone is shown
-        word = motif_word(str(top)) if sp not in occupied else None
-        c.paste(_stack(str(top), min(height - 1, 4), word), x, y)
-        c.paste(_badge(height), x + CELL - 25, y + 1)
+        c.paste(_stack(str(top), min(height - 1, 4)), x, y)
+        # top right; under a pawn (which stands at the lower right) top left, clear of its head
+        bx = x + 1 if sp in occupied else x + CELL - (29 if height < 10 else 39)
+        c.paste(_badge(height), bx, y + 1)
     stepped = view.get("stepped", -1)
     for seat in (0, 1):
         for idx, sp in enumerate(workers[seat][:2]):
             if not isinstance(sp, int) or not 0 <= sp < BOARD_SIDE * BOARD_SIDE:
                 continue
             row, col = divmod(sp, BOARD_SIDE)
-            cx, cy = BOARD_X + col * CELL + CELL - 24.0, BOARD_Y + row * CELL + CELL - 28.0
+            # on a stack, the pawn stands at its lower right: the icon and the height stay in sight
+            cx, cy = BOARD_X + col * CELL + CELL - 20.0, BOARD_Y + row * CELL + CELL - 24.0
             if not (board[sp].get("height") if sp < len(board) else 0):  # an empty space: centred
                 cx, cy = BOARD_X + col * CELL + CELL / 2, BOARD_Y + row * CELL + CELL / 2
             if phase in ("after", "steal", "discard") and seat == view.get("turn") and idx == stepped:
                 c.circle(cx, cy + 2, 23, outline=ACCENT, width=3)
                 _arrow(c, cx, cy + 2, view.get("step_dir", ""), 24)
-            c.paste(_worker(seat, idx), cx - 24, cy - 28)
+            c.paste(_worker(seat, idx), cx - 22, cy - 26)
     for seat in (0, 1):
-        _, top, _, tall = panel_box(seat)
-        _panel(c, view, seat, seats, top, tall)
-    _used_strip(c, view, seats)
+        _panel(c, view, seat, seats)
+    _used_strip(c, view)
     return c
 
 
 def panel_box(seat: int) -> tuple[float, float, float, float]:
     """Return (x, y, width, height) of a seat's panel beside the board."""
-    return PANEL_X, BOARD_Y + seat * (BOARD_PX // 2 + 4), PANEL_W, BOARD_PX // 2 - 4
+    return PANEL_X, PANEL_Y + seat * (PANEL_H + 4), PANEL_W, PANEL_H - 4
 
 
-def _panel(c: Canvas, view: dict[str, Any], seat: int, names: Sequence[str], y: float, h: float) -> None:
-    x, w = PANEL_X, PANEL_W
+def _panel(c: Canvas, view: dict[str, Any], seat: int, names: Sequence[str]) -> None:
+    """A seat's name, hidden rack size, displayed Ship and Grain, and pyramid; the one to move framed."""
+    x, y, w, h = panel_box(seat)
     active = seat in (view.get("to_move") or [])
     c.rect(x, y, x + w, y + h, fill="#fffaf0", outline=ACCENT if active else "#bba77d", width=3 if active else 1.5,
            radius=8)
-    c.paste(_seat_badge(seat), x + 6, y + 3)  # the seat's pawn colour and number, as on the board
-    c.text(x + 38, y + 21, c.fit(names[seat], 18, w - 120), 18, fill=INK, anchor="lm", bold=True)
-    if active:
-        c.rect(x + w - 76, y + 10, x + w - 8, y + 32, fill=ACCENT, radius=6)
-        c.text(x + w - 42, y + 21.5, tr("boards.to_move"), 13, fill="#ffffff", anchor="mm", bold=True)
+    c.paste(_seat_badge(seat), x + 7, y + 5)  # the seat's pawn colour, as on the board
+    c.text(x + 36, y + 20, c.fit(names[seat], WORD, w - 44), WORD, fill=ACCENT if active else INK, anchor="lm",
+           bold=True, role=NEEDED)
+    # the rack: a tile's back and how many tiles it hides
     sizes = view.get("rack_sizes") or [0, 0]
-    c.text(x + 12, y + 48, trn("boards.sakkara.rack", sizes[seat]), 15, fill=INK, anchor="lm")
+    ry = y + 44
+    c.rect(x + 9, ry + 1, x + 33, ry + 25, fill="#d8c9a6", outline="#8c7046", width=1.5, radius=4)
+    c.text(x + 21, ry + 13.5, "?", 15, fill="#8c7046", anchor="mm", bold=True)
+    c.text(x + 38, ry + 13, str(sizes[seat]), COUNT, fill=INK, anchor="lm", bold=True, role=COUNTED)
     # displayed ship and grain
-    c.text(x + 12, y + 78, tr("boards.sakkara.display"), 15, fill=INK, anchor="lm")
     ships = (view.get("ships") or [0, 0])[seat]
     grains = (view.get("grains") or [0, 0])[seat]
-    dx = x + 84
-    slots = [("ship", ships >= 1)] + [("grain", grains > i) for i in range(3)]
-    for motif, shown in slots:
+    dx = x + w - 4 * 28 - 4
+    for motif, shown in [("ship", ships >= 1)] + [("grain", grains > i) for i in range(3)]:
         if shown:
-            c.paste(tile_sprite(motif, 32, False), dx, y + 62)
+            c.paste(tile_sprite(motif, 25, False), dx, ry)
         else:
-            c.rect(dx, y + 62, dx + 32, y + 94, outline="#b9ab8c", width=1.5, radius=4)
-            c.line([(dx + 11, y + 78), (dx + 21, y + 78)], "#b9ab8c", 1.5)
-        dx += 38
-    # pyramid: level 1 is a 3x3 block, level 2 a 2x2 block, level 3 the apex
+            c.rect(dx, ry, dx + 25, ry + 25, outline="#b9ab8c", width=1.5, radius=4)
+            c.line([(dx + 8, ry + 12.5), (dx + 17, ry + 12.5)], "#b9ab8c", 1.5)
+        dx += 28
+    # pyramid: level 1 is a 3x3 block, level 2 a 2x2 block, level 3 the apex; then its tile count
     pyr: dict[str, int] = dict((view.get("pyramids") or [{}, {}])[seat])
     size = (view.get("pyramid_sizes") or [0, 0])[seat]
-    c.text(x + 12, y + 112, tr("boards.sakkara.pyramid", n=size), 15, fill=INK, anchor="lm")
-    t = 22
-    by = y + 126
+    t = 17
+    by = y + 82
 
     def level_tiles(groups: Sequence[tuple[tuple[str, ...], int]]) -> list[str | None]:
         out: list[str | None] = []
@@ -326,9 +319,9 @@ def _panel(c: Canvas, view: dict[str, Any], seat: int, names: Sequence[str], y: 
     l1_pos = [(0, 0), (0, 2), (2, 0), (2, 2), (0, 1), (2, 1), (1, 0), (1, 1), (1, 2)]
     l2 = level_tiles([(("cross", "braid", "eye"), 4)])
     l3 = level_tiles([(("apex",), 1)])
-    blocks = [(l1, l1_pos, 3, "I"), (l2, [(0, 0), (0, 1), (1, 0), (1, 1)], 2, "II"), (l3, [(0, 0)], 1, "III")]
-    bx = x + 14
-    for tiles, pos, n, roman in blocks:
+    blocks = [(l1, l1_pos, 3), (l2, [(0, 0), (0, 1), (1, 0), (1, 1)], 2), (l3, [(0, 0)], 1)]
+    bx = x + 9
+    for tiles, pos, n in blocks:
         top = by + (3 - n) * t / 2
         for built, (r, col) in zip(tiles, pos, strict=True):
             tx, ty = bx + col * t, top + r * t
@@ -336,55 +329,50 @@ def _panel(c: Canvas, view: dict[str, Any], seat: int, names: Sequence[str], y: 
                 c.paste(tile_sprite(built, t - 2, False), tx + 1, ty + 1)
             else:
                 c.rect(tx + 1, ty + 1, tx + t - 1, ty + t - 1, outline="#c4b590", width=1, radius=3)
-        done = sum(1 for m in tiles if m)
-        c.text(bx + n * t / 2, by + 3 * t + 14, f"{roman} {done}/{len(tiles)}", 13, fill=INK, anchor="mm")
-        bx += n * t + 16
-    # this turn so far (the turn's owner only): the level being built, the step, the Horse
+        bx += n * t + 8
+    c.text(x + w - 10, by + 1.5 * t - 4, str(size), COUNT, fill=INK, anchor="rm", bold=True, role=COUNTED)
+    c.text(x + w - 10, by + 1.5 * t + 16, "/ 14", 13, fill="#7a6a4a", anchor="rm")  # a label: 14 is always 14
+    # this turn so far (the turn's owner only): the level being built, the Horse (the stepped worker
+    # is ringed on the board, with its direction)
     if seat == view.get("turn") and view.get("phase") in ("before", "after", "steal", "discard"):
         notes = []
         level = view.get("level_this_turn") or 0
         if level:
             notes.append(tr("boards.sakkara.building", level="I" * level))
-        stepped = view.get("stepped", -1)
-        if isinstance(stepped, int) and stepped in (0, 1):
-            notes.append(tr("boards.sakkara.stepped", worker=worker_label(seat, stepped),
-                            dir=view.get("step_dir", "")))
         if view.get("horse_used"):
             notes.append(tr("boards.sakkara.horse_used"))
         for i, note in enumerate(reversed(notes)):
-            c.text(x + 12, y + h - 14 - 18 * i, c.fit(note, 14, w - 20), 14, fill=ACCENT, anchor="lm", bold=True)
+            c.text(x + 9, y + h - 14 - 20 * i, c.fit(note, WORD, w - 16), WORD, fill=ACCENT, anchor="lm", bold=True,
+                   role=NEEDED)
 
 
-def _used_strip(c: Canvas, view: dict[str, Any], names: Sequence[str]) -> None:
+def _used_strip(c: Canvas, view: dict[str, Any]) -> None:
+    """The used tiles waiting to be placed, bottom to top (the status says who places them)."""
     # the apex ends the game at once: a stack still pending then is never placed (answer 12)
     over = view.get("phase") == "over"
     pending = [] if over else list(view.get("pending") or [])
     destroyed = [] if over else list(view.get("destroyed") or [])
-    owner = view.get("turn", 0) if view.get("turn") in (0, 1) else 0
-    x, y = MARGIN, STRIP_Y
-    if not pending and not destroyed:
-        c.text(x + 12, y + 16, tr("boards.sakkara.used_none"), 15, fill="#7a6a4a", anchor="lm")
-        return
-    c.text(x + 12, y + 16, tr("boards.sakkara.used", owner=names[owner], placer=names[1 - owner],
-                              n=len(pending) + len(destroyed)), 15, fill=INK, anchor="lm", bold=True)
     tiles = pending + destroyed
-    side, gap = 30, 3
-    room = int((WIDTH - 2 * MARGIN - 24 - 90) // (side + gap))
-    tx = x + 12
-    c.text(tx, y + 47, tr("boards.bottom"), 12, fill="#7a6a4a", anchor="lm")
-    tx += 46
+    if not tiles:
+        return
+    x, y, w = PANEL_X, STRIP_Y, PANEL_W
+    c.rect(x, y, x + w, HEIGHT - MARGIN, fill="#fffaf0", outline="#bba77d", width=1.5, radius=8)
+    c.text(x + 9, y + 15, c.fit(tr("boards.sakkara.used_stack", n=len(tiles)), WORD, w - 16), WORD, fill=INK,
+           anchor="lm", bold=True, role=NEEDED)
+    side, gap = 24, 3
+    room = int((w - 18) // (side + gap))
+    tx = x + 9
     skipped = max(0, len(tiles) - room)
-    if skipped:
-        c.text(tx, y + 47, f"+{skipped}…", 13, fill=INK, anchor="lm")
-        tx += 34
+    if skipped:  # the bottom ones: the top of the stack is what is placed first
+        room -= 1
+        skipped += 1
+        c.text(tx, y + 45, f"+{skipped}", WORD, fill=INK, anchor="lm", bold=True, role=NEEDED)
+        tx += side + gap
     for i, motif in enumerate(tiles[skipped:], start=skipped):
         if i == len(pending) and destroyed:
-            c.line([(tx - 1, y + 30), (tx - 1, y + 64)], ACCENT, 2)
-            tx += 3
-        c.paste(tile_sprite(motif, side, False), tx, y + 32)
+            c.line([(tx - 2, y + 30), (tx - 2, y + 60)], ACCENT, 2)
+        c.paste(tile_sprite(motif, side, False), tx, y + 33)
         tx += side + gap
-    c.text(tx + 4, y + 47, tr("boards.top"), 12, fill="#7a6a4a", anchor="lm")
-
 
 
 def warm() -> None:

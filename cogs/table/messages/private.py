@@ -131,16 +131,16 @@ class PrivateChannel:
         if message is not None:
             await self.book.remember(table, "dm", message, seat, open=opens("dm", fields))
 
-    async def prompt_with_file(self, table: Table, seat: int, file: Callable[[], discord.File], *,
+    async def prompt_with_file(self, table: Table, seat: int, files: Callable[[], list[discord.File]], *,
                                new: bool = False, answer: Answer | None = None, **fields: Any) -> bool:
-        """:meth:`prompt` with a picture: ``files`` on a new DM, ``attachments`` (replaced) on an edit;
-        ``file`` makes a fresh one each time (a failed request has read the last)."""
+        """:meth:`prompt` with pictures: ``files`` on a new DM, ``attachments`` (replaced) on an edit;
+        ``files`` makes fresh ones each time (a failed request has read the last)."""
         if new or await self.lookup(table, "dm", seat) is None:
-            return await self.prompt(table, seat, new=True, answer=answer, files=[file()], **fields)
+            return await self.prompt(table, seat, new=True, answer=answer, files=files(), **fields)
         try:
-            return await self.prompt(table, seat, answer=answer, attachments=[file()], **fields)
+            return await self.prompt(table, seat, answer=answer, attachments=files(), **fields)
         except TypeError:  # the DM was deleted: the prompt re-sends, and a send takes files, not attachments
-            return await self.prompt(table, seat, new=True, answer=answer, files=[file()], **fields)
+            return await self.prompt(table, seat, new=True, answer=answer, files=files(), **fields)
 
     # ------------------------------------------------------------------ one-off DMs and notes
 

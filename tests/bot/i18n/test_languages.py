@@ -125,8 +125,10 @@ async def test_sakkara_pictures_follow_their_reader(fake, table, store, clock, r
     assert languages["boards.sakkara.your_rack"] == {"sv"}  # her private picture
     assert languages["sakkara.you_title"] == {"sv"}
     assert "fi" in languages["sakkara.title"] or "fi" in languages["sakkara.title_place"]
-    # the hidden rack count is on both pictures: the public board's and the one in her DM
-    assert languages["boards.sakkara.rack"] == {"fi", "sv"}
+    # the status line is on the public board in the channel and on the board in her DM
+    statuses = {f"boards.sakkara.{phase}" for phase in ("deal", "place", "before", "after", "steal", "discard",
+                                                         "return")}
+    assert set().union(*(languages.get(key, set()) for key in statuses)) == {"fi", "sv"}
     assert languages["play.reminder_bot"] == {"sv"}
     assert languages["play.timed_out"] == {"fi"}
     public = "\n".join(fake.public_texts())

@@ -32,7 +32,7 @@ def quick_pictures(monkeypatch: pytest.MonkeyPatch) -> None:
     """The boards' pictures drawn tiny: these tests are about what is sent, not what it shows."""
     tiny = sakkara_board.board_image(SAKKARA.view(SAKKARA.setup(2, 0), None))
     monkeypatch.setattr(sakkara_board, "board_image", lambda view, names=None: tiny)
-    monkeypatch.setattr(sakkara_board, "private_image", lambda view, names=None: tiny)
+    monkeypatch.setattr(sakkara_board, "private_pictures", lambda view, names=None: (tiny, tiny))
     monkeypatch.setattr("cogs.indus.render.board_png", lambda view, names=None: TINY_PNG)
 
 

@@ -30,11 +30,11 @@ def apart() -> Iterator[None]:
 async def test_a_drawing_process_draws_the_same_picture_in_the_readers_language(apart):
     view = SAKKARA.view(SAKKARA.setup(2, 5), 0)
     with i18n.reading("fi"):
-        here = board.private_image(view, ["Ann", "Bob"])
-        there = await drawing.drawn(board.private_image, view, ["Ann", "Bob"])
+        here = board.private_pictures(view, ["Ann", "Bob"])
+        there = await drawing.drawn(board.private_pictures, view, ["Ann", "Bob"])
     assert there == here
     assert await drawing.drawn(os.getpid) != os.getpid()  # drawn in another process
-    assert there != board.private_image(view, ["Ann", "Bob"])  # English words: another picture
+    assert there != board.private_pictures(view, ["Ann", "Bob"])  # English words: another picture
 
 
 async def test_what_a_process_cannot_be_handed_is_drawn_on_the_thread(apart):

@@ -32,7 +32,7 @@ def probing(draw: Callable[..., Any], loop_free: list[bool]) -> Callable[..., An
 async def test_sakkara_pictures_are_drawn_while_the_event_loop_serves_others(fake, table, store, clock, ann,
                                                                            monkeypatch):
     loop_free: list[bool] = []
-    for name in ("board_image", "private_image"):
+    for name in ("board_image", "private_pictures"):
         monkeypatch.setattr(sakkara_board, name, probing(getattr(sakkara_board, name), loop_free))
     bot = await start_bot(fake, store, clock)
     await fake.slash(ann, table, "sakkara new", {})

@@ -76,7 +76,7 @@ async def test_the_summary_carries_the_final_board_with_the_scoring(fake, table,
     """Issue 13, item 8: the standings come with the final board, the winner's panel marked."""
     tiny = sakkara_board.board_image(GAME.view(GAME.setup(2, 0), None))
     monkeypatch.setattr(sakkara_board, "board_image", lambda view, names=None: tiny)  # the moves' boards: speed only
-    monkeypatch.setattr(sakkara_board, "private_image", lambda view, names=None: tiny)
+    monkeypatch.setattr(sakkara_board, "private_pictures", lambda view, names=None: (tiny, tiny))
     ann = fake.user("Ann")
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, ann)
@@ -365,18 +365,19 @@ async def test_status_shows_the_board_and_only_your_own_rack_image(fake, table, 
 
 
 async def test_the_dm_picture_shows_board_and_rack_and_a_deleted_board_is_posted_again(fake, table, store, clock):
-    """The private prompt shows the board the moves are made on, with the rack under it."""
+    """The private prompt shows the board the moves are made on, and the rack in its embed: two pictures,
+    each shown whole in Discord's 400 x 300 px box."""
     ann = fake.user("Ann")
     bot = await start_bot(fake, store, clock)
     game = await open_table(fake, bot, table, ann, seed=3)
     rng, racks = random.Random(3), []
     for _ in range(4):
         dm = last_prompt(fake, ann)
-        assert dm is not None and [f.filename for f in dm.files] == ["you.png"]
-        picture = Image.open(io.BytesIO(dm.files[0].data))
-        assert picture.width == sakkara_board.SIZE[0] and picture.height > sakkara_board.SIZE[1]  # board + rack
+        assert dm is not None and [f.filename for f in dm.files] == ["board.png", "you.png"]
+        assert Image.open(io.BytesIO(dm.files[0].data)).size == sakkara_board.SIZE
+        assert Image.open(io.BytesIO(dm.files[1].data)).width == sakkara_board.RACK_WIDTH
         assert dm.embeds[0]["image"]["url"] == "attachment://you.png"
-        racks.append(dm.files[0].data)
+        racks.append(dm.files[1].data)
         await play_one(fake, game, {ann.id: ann}, rng)
     assert len(set(racks)) > 1  # Ann took tiles: her picture changed
     old = board_message(fake, table)

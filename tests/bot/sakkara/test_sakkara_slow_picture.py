@@ -34,14 +34,14 @@ async def play_first_move(fake, bot, table, ann):
 
 async def test_a_click_is_acknowledged_before_a_slow_picture_then_shown_with_it(fake, table, store, clock,
                                                                                monkeypatch):
-    real = sakkara_board.private_image
+    real = sakkara_board.private_pictures
 
     def slow(view, names=None):  # on the drawing thread (tests): the event loop goes on meanwhile
         time.sleep(0.3)
         return real(view, names)
 
     monkeypatch.setattr(answer_module, "ACK_GUARD_S", 60.0)  # only the picture's own guard may defer
-    monkeypatch.setattr(sakkara_board, "private_image", slow)
+    monkeypatch.setattr(sakkara_board, "private_pictures", slow)
     ann = fake.user("Ann")
     bot = await start_bot(fake, store, clock)
     rec, before, prompt = await play_first_move(fake, bot, table, ann)
