@@ -5,10 +5,13 @@ bands with a letter and a pattern each (colour-blind readers go by letter and pa
 colours are shapes as well as colours (blue circle, yellow square, green hexagon, red diamond)
 with the rank letter inside (W, A, P) and a size that grows with the rank.
 
-Discord shows an embed's image about 400 px wide, so the picture is the board only (576 px wide)
-and no word on it is smaller than 15 px (10 px as shown): reserves, prisoners and the ruins'
-values and standings are in the message's text, which stays readable at any size. Squares and
-start spaces are named as everywhere else (:mod:`pictures.indus.names`).
+Discord shows a picture in a 400 x 300 px box (``pictures.canvas.shown_scale``), so the picture is
+landscape, 740 x 540 px, shown 400 px wide: the dig on the left, the title, whose turn, the die and
+each player's name and points on the right. Every word a player needs is 21 px (11 px shown), every
+number counted (stack heights, points) 26 px (14 px shown); the start spaces' names are small labels
+(their place beside the board's columns and rows names them). Reserves, prisoners and the ruins'
+values and standings are in the message's text, which stays readable at any size. Squares and start
+spaces are named as everywhere else (:mod:`pictures.indus.names`).
 """
 
 from __future__ import annotations
@@ -23,31 +26,38 @@ from PIL import Image, ImageDraw
 
 from engine.indus.layout import TYPES
 from engine.indus.rules import COLOUR_NAMES
-from pictures.canvas import SCALE, Canvas, text_width
+from pictures.canvas import COUNTED, NEEDED, SCALE, Canvas, text_width
 from pictures.indus.names import COLUMNS, square_label, start_label
 from pictures.lettering import player_names, tr
 
-__all__ = ["BG", "INK", "MARGIN", "MIN_TEXT", "SIZE", "board_canvas", "board_image", "piece", "player_chip",
-           "square_label", "warm"]
+__all__ = ["BG", "COUNT", "INK", "MARGIN", "SIZE", "WORD", "board_canvas", "board_image", "piece", "player_chip",
+           "square_label", "text_lines", "warm"]
 
 GRID = 6
-CELL = 74
+CELL = 68
 FRAME = 40
 GAP = 5
 MARGIN = 10
-HEADER = 78  # title and status, then the players
 COORD = 22
 DIG_X = MARGIN + COORD + FRAME + GAP
-DIG_Y = HEADER + COORD + FRAME + GAP
+DIG_Y = MARGIN + COORD + FRAME + GAP
 DIG_PX = GRID * CELL
 BLOCK_RIGHT = DIG_X + DIG_PX + GAP + FRAME
 BLOCK_BOTTOM = DIG_Y + DIG_PX + GAP + FRAME
-WIDTH = BLOCK_RIGHT + MARGIN
+PANEL_X = BLOCK_RIGHT + 12
+WIDTH = 740
+PANEL_W = WIDTH - MARGIN - PANEL_X
 HEIGHT = BLOCK_BOTTOM + MARGIN
 SIZE = (WIDTH, HEIGHT)
-"""Pixel size of every Indus image."""
-MIN_TEXT = 15
-"""The smallest text on the image, in image pixels (a test holds every word to it)."""
+"""Pixel size of every Indus image (wider than 4:3: shown 400 px wide)."""
+WORD = 21
+"""The size of every word a player needs (11 px shown at 740 -> 400 px)."""
+COUNT = 26
+"""The size of every number players count: stack heights, points (14 px shown)."""
+LABEL = 15
+"""The size of a label nobody needs to read at Discord's size (a start space's name)."""
+CHIP_Y = 138
+CHIP_H = 64
 
 BG = "#f4efe2"
 INK = "#1e2430"
@@ -57,7 +67,7 @@ TYPE_FILL = {"B": "#e3a27a", "T": "#bca5da", "C": "#8ec6ec", "W": "#b8b8b8", "R"
 TYPE_LINE = {"B": "#b8693e", "T": "#7d62a6", "C": "#3f86bd", "W": "#6d6d6d", "R": "#9c8a58", "P": "#7a5530"}
 COLOUR_FILL = ("#2a6fd6", "#f2c318", "#2f9a47", "#d2372c")
 COLOUR_TEXT = ("#ffffff", "#1e2430", "#ffffff", "#ffffff")
-RANK_RADIUS = {"W": 13.0, "A": 15.5, "P": 18.0}
+RANK_RADIUS = {"W": 13.0, "A": 15.0, "P": 17.0}
 
 
 def _shape(colour: int, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
@@ -84,8 +94,7 @@ def _draw_token(c: Canvas, colour: int, rank: str | None, cx: float, cy: float, 
     else:
         c.polygon(_shape(colour, cx, cy, r), fill=fill, outline=edge, width=1.5)
     if rank:
-        size = text_size or max(MIN_TEXT, round(r * 1.05))
-        c.text(cx, cy + 0.5, rank, size, fill=COLOUR_TEXT[colour], anchor="mm", bold=True)
+        c.text(cx, cy + 0.5, rank, text_size or WORD, fill=COLOUR_TEXT[colour], anchor="mm", bold=True, role=NEEDED)
 
 
 @lru_cache(maxsize=512)
@@ -163,17 +172,16 @@ def board_canvas(view: dict[str, Any], names: Sequence[str] | None = None) -> Ca
     seats = player_names(names, players)
     layout = view.get("layout") or {}
     c = Canvas(WIDTH, HEIGHT, base=_base(json.dumps(layout, sort_keys=True)))
-    title = "Indus"
+    x = PANEL_X
+    c.text(x, MARGIN, "Indus", 24, fill=INK, bold=True)  # a label, as the turn's number
     if view.get("phase") not in ("setup", "over") and view.get("turn"):
-        title += " · " + tr("boards.indus.player_turn", n=view["turn"])
-    c.text(MARGIN, 10, title, 24, fill=INK, bold=True)
+        c.text(x, MARGIN + 30, c.fit(tr("boards.indus.player_turn", n=view["turn"]), LABEL, PANEL_W - 50), LABEL,
+               fill="#5a4a2c")
     die = view.get("die")
-    right = WIDTH - MARGIN
     if isinstance(die, int) and die and view.get("phase") == "move":
-        _die(c, right - 34, 8, 34, die)
-        right -= 42
-    room = right - MARGIN - text_width(title, 24) - 24  # translated titles and statuses differ in length
-    c.text(right, 14, c.fit(_status(view, seats), 18, room), 18, fill=ACCENT, anchor="ra", bold=True)
+        _die(c, WIDTH - MARGIN - 40, MARGIN, 40, die)
+    for i, line in enumerate(text_lines(c, _status(view, seats), WORD, PANEL_W, 3)):
+        c.text(x, 60 + 24 * i, line, WORD, fill=ACCENT, anchor="la", bold=True, role=NEEDED)
     _players(c, view, seats)
     _pieces(c, view)
     _frame_pieces(c, view)
@@ -188,6 +196,20 @@ def _base(layout_json: str) -> Image.Image:
     _dig(c, layout)
     _frame(c)
     return c.image
+
+
+def text_lines(c: Canvas, text: str, size: int, width: float, most: int) -> list[str]:
+    """Return ``text`` in at most ``most`` lines of ``width`` (word by word; the last one cut with an
+    ellipsis when it does not fit)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width(lines[-1] + " " + word, size) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    if len(lines) > most:
+        lines = [*lines[: most - 1], " ".join(lines[most - 1:])]
+    return [c.fit(line, size, width) for line in lines]
 
 
 def _dig(c: Canvas, layout: dict[str, Any]) -> None:
@@ -211,14 +233,15 @@ def _dig(c: Canvas, layout: dict[str, Any]) -> None:
                 c.line([(x0, y), (x0, y + CELL)], "#ffffff", 1)
         # one label per square, left to right: each ruin's id on its first square, else the
         # type letters (the bands alone are too thin to label one by one at Discord's size)
-        label = " ".join(next((tag for tag in tags if tag[:1] == kind), kind) for kind in kinds)
-        size = MIN_TEXT + 1
-        while size > MIN_TEXT and c.fit(label, size, CELL - 8) != label:
-            size -= 1
-        label = c.fit(label, size, CELL - 8)
-        width = min(CELL - 6, 6 + 0.62 * size * len(label))
-        c.rect(x + 3, y + 3, x + 3 + width, y + 3 + size + 5, fill="#fffaf0", radius=3)
-        c.text(x + 3 + width / 2, y + 5.5 + size / 2, label, size, fill=INK, anchor="mm", bold=True)
+        parts = [next((tag for tag in tags if tag[:1] == kind), kind) for kind in kinds]
+        while len(parts) > 1 and text_width(" ".join(parts), WORD) > CELL - 6 and any(len(p) == 1 for p in parts):
+            # too long to read whole: a type's letter goes first (its band's colour and pattern
+            # stay), a ruin's id never (the message names ruins by it)
+            parts.remove(next(p for p in reversed(parts) if len(p) == 1))
+        label = c.fit(" ".join(parts), WORD, CELL - 6)
+        width = min(CELL - 4, 6 + text_width(label, WORD))
+        c.rect(x + 2, y + 2, x + 2 + width, y + 2 + WORD + 4, fill="#fffaf0", radius=3)
+        c.text(x + 2 + width / 2, y + 4 + WORD / 2, label, WORD, fill=INK, anchor="mm", bold=True, role=NEEDED)
         c.rect(x, y, x + CELL, y + CELL, outline="#5b4a30", width=1)
 
 
@@ -233,15 +256,15 @@ def _pieces(c: Canvas, view: dict[str, Any]) -> None:
         stack = cell.get("stack") or []
         if stack:
             top = stack[-1]
-            piece(c, int(top["colour"]), str(top["rank"]), x + CELL / 2, y + CELL / 2 + 6,
-                   RANK_RADIUS[top["rank"]] + 1)
-            # the pieces under the top one, bottom first (buildings count them all)
-            for i, under in enumerate(stack[:-1][-5:]):
-                piece(c, int(under["colour"]), None, x + 9 + i * 10, y + CELL - 9, 4.5)
+            piece(c, int(top["colour"]), str(top["rank"]), x + CELL / 2 - 4, y + CELL / 2 + 12,
+                  RANK_RADIUS[top["rank"]] + 1)
+            # the pieces under the top one, bottom first up the left edge (buildings count them all)
+            for i, under in enumerate(stack[:-1][-4:]):
+                piece(c, int(under["colour"]), None, x + 7, y + CELL - 7 - i * 9, 4.0)
             if len(stack) > 1:
-                hx, hy = x + CELL - 13, y + CELL - 13
-                c.circle(hx, hy, 11.5, fill="#2b2116", outline="#fffaf0", width=1.5)
-                c.text(hx, hy + 0.5, str(len(stack)), MIN_TEXT, fill="#ffffff", anchor="mm", bold=True)
+                hx, hy = x + CELL - 14, y + CELL - 14
+                c.circle(hx, hy, 13, fill="#2b2116", outline="#fffaf0", width=1.5)
+                c.text(hx, hy + 0.5, str(len(stack)), COUNT, fill="#ffffff", anchor="mm", bold=True, role=COUNTED)
 
 
 def _slot_box(index: int) -> tuple[float, float, float, float]:
@@ -262,18 +285,18 @@ def _slot_box(index: int) -> tuple[float, float, float, float]:
 
 def _frame(c: Canvas) -> None:
     for i in range(GRID):
-        c.text(DIG_X + i * CELL + CELL / 2, HEADER + COORD - 3, COLUMNS[i], 20, fill="#5a4a2c", anchor="ms",
-               bold=True)
-        c.text(MARGIN + COORD / 2, DIG_Y + i * CELL + CELL / 2, str(i + 1), 20, fill="#5a4a2c", anchor="mm",
-               bold=True)
+        c.text(DIG_X + i * CELL + CELL / 2, MARGIN + COORD - 3, COLUMNS[i], WORD, fill="#5a4a2c", anchor="ms",
+               bold=True, role=NEEDED)
+        c.text(MARGIN + COORD / 2, DIG_Y + i * CELL + CELL / 2, str(i + 1), WORD, fill="#5a4a2c", anchor="mm",
+               bold=True, role=NEEDED)
     for index in range(4 * GRID):
         x0, y0, x1, y1 = _slot_box(index)
         c.rect(x0, y0, x1, y1, fill="#ece1c6", outline="#a8926a", width=1.2, radius=6)
         name = start_label("NESW"[index // GRID] + str(index % GRID))
         if index // GRID in (0, 2):  # a wide slot: the name at its left
-            c.text(x0 + 5, (y0 + y1) / 2, name, MIN_TEXT, fill="#5a4a2c", anchor="lm", bold=True)
+            c.text(x0 + 4, (y0 + y1) / 2, name, LABEL, fill="#5a4a2c", anchor="lm", bold=True)
         else:  # a tall, narrow slot: the name at its top
-            c.text((x0 + x1) / 2, y0 + 5, name, MIN_TEXT, fill="#5a4a2c", anchor="ma", bold=True)
+            c.text((x0 + x1) / 2, y0 + 4, name, LABEL, fill="#5a4a2c", anchor="ma", bold=True)
 
 
 def _frame_pieces(c: Canvas, view: dict[str, Any]) -> None:
@@ -285,37 +308,35 @@ def _frame_pieces(c: Canvas, view: dict[str, Any]) -> None:
         x0, y0, x1, y1 = _slot_box(index)
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         if index // GRID in (0, 2):
-            cx += 14
+            cx += 12
         else:
-            cy += 9
+            cy += 8
         piece(c, int(found["colour"]), str(found["rank"]), cx, cy, RANK_RADIUS[found["rank"]])
 
 
 def player_chip(seat: int, players: int) -> tuple[float, float, float, float]:
-    """Return (x, y, width, height) of a player's chip under the title."""
-    w = (WIDTH - 2 * MARGIN) / players
-    return MARGIN + seat * w, 44, w - 6, 28
+    """Return (x, y, width, height) of a player's chip in the column beside the dig."""
+    return PANEL_X, CHIP_Y + seat * (CHIP_H + 6), PANEL_W, CHIP_H
 
 
 def _players(c: Canvas, view: dict[str, Any], names: Sequence[str]) -> None:
-    """One chip per player under the title: colour shapes, name, points now; the one to move marked."""
+    """One chip per player: the whole name, then its colours' shapes and its points; the one to move marked."""
     players = len(names)
     seat_colours = view.get("seat_colours") or [[s] for s in range(players)]
     scores = (view.get("standing") or {}).get("scores") or [0] * players
     active = view.get("seat") if view.get("phase") != "over" else None
     for seat in range(players):
-        x, y, w, _ = player_chip(seat, players)
+        x, y, w, h = player_chip(seat, players)
         on = seat == active
-        c.rect(x, y, x + w, y + 28, fill="#fffaf0", outline=ACCENT if on else "#bba77d",
-               width=2.5 if on else 1.2, radius=6)
+        c.rect(x, y, x + w, y + h, fill="#fffaf0", outline=ACCENT if on else "#bba77d",
+               width=3 if on else 1.2, radius=6)
+        c.text(x + 8, y + 17, c.fit(names[seat], WORD, w - 16), WORD, fill=ACCENT if on else INK, anchor="lm",
+               bold=True, role=NEEDED)
         cols = seat_colours[seat] if seat < len(seat_colours) else []
         for k, col in enumerate(cols):
-            piece(c, int(col), None, x + 14 + k * 19, y + 14, 8)
-        nx = x + 10 + 19 * len(cols)
+            piece(c, int(col), None, x + 18 + k * 24, y + 45, 10)
         points = tr("boards.indus.points", n=scores[seat] if seat < len(scores) else 0)
-        c.text(x + w - 6, y + 14, points, 16, fill=ACCENT if on else INK, anchor="rm", bold=True)
-        room = w - (nx - x) - 16 - 9 * len(points)
-        c.text(nx, y + 14, c.fit(names[seat], 16, room), 16, fill=INK, anchor="lm", bold=True)
+        c.text(x + w - 8, y + 45, points, COUNT, fill=ACCENT if on else INK, anchor="rm", bold=True, role=COUNTED)
 
 
 def _die(c: Canvas, x: float, y: float, s: float, value: int) -> None:

@@ -3,12 +3,10 @@ the size Discord shows the picture, a turn counter that says what it counts, the
 
 from __future__ import annotations
 
-import io
 import re
 from typing import Any
 
 import pytest
-from PIL import Image
 
 from cogs.indus import words
 from cogs.indus.cog import RULE_SECTIONS
@@ -22,9 +20,6 @@ from engine.session.games import SPECS
 from i18n import t
 from pictures import canvas
 from pictures.indus import board as indus_board
-
-DISCORD_WIDTH = 400  # about the width Discord shows an embed's image at
-READABLE = 10.0  # px as shown: smaller text is not read on a phone or a desktop client
 
 
 def test_start_spaces_are_named_by_the_boards_own_columns_and_rows():
@@ -86,23 +81,6 @@ def _draw_and_record(monkeypatch: pytest.MonkeyPatch, view: dict[str, Any]) -> l
     for cached in (indus_board._base, indus_board._token_sprite):
         cached.cache_clear()
     return drawn
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_every_word_on_the_picture_is_readable_at_the_width_discord_shows_it(monkeypatch, players):
-    state = GAME.setup(players, 2)
-    for _ in range(40):  # a game under way: pieces in the dig and on the frame, a die
-        movers = GAME.to_move(state)
-        seat = movers[0]
-        action = resolve_chance(GAME, state) if seat == CHANCE else GAME.legal_actions(state, seat)[-1]
-        state, _ = GAME.apply(state, seat, action)
-    drawn = _draw_and_record(monkeypatch, GAME.view(state, None))
-    png = indus_board.board_image(GAME.view(state, None))
-    width = Image.open(io.BytesIO(png)).width
-    shown = {text: size * DISCORD_WIDTH / width for text, size in drawn}
-    small = {text: round(px, 1) for text, px in shown.items() if px < READABLE}
-    assert not small, f"too small at {DISCORD_WIDTH} px wide: {small}"
-    assert len(shown) > 40
 
 
 def test_the_turn_counter_says_it_counts_player_turns():
