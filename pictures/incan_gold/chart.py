@@ -2,8 +2,10 @@
 
 One line per seat (its colour also in the legend, with the final total), a point at the end of
 each expedition, and an artifact marker (a small square with its name) where a seat took one.
-Drawn at 640 x 360 design pixels: Discord shows a summary's picture about 400 px wide, so the
-labels are large. Words come from the catalogue in the reader's language (``boards.*``).
+Drawn at 640 x 360 px: wider than 4:3, so Discord shows it 400 px wide (``canvas.shown_scale``), and
+the legend's names (18 px) and final totals (23 px) are 11 and 14 px there; the scale, the
+expeditions' numbers and the artifacts' names are labels, read on the enlarged picture. Words come
+from the catalogue in the reader's language (``boards.*``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.incan_gold.history import ExpeditionEnd
-from pictures.canvas import Canvas
+from pictures.canvas import COUNTED, NEEDED, Canvas
 from pictures.lettering import player_names, tr
 
 __all__ = ["SEAT_COLOURS", "chart_png"]
@@ -21,8 +23,10 @@ BG, INK, GRID = "#f4efe2", "#1e2430", "#dccb9c"
 SEAT_COLOURS = ("#2a6fd6", "#d2372c", "#2f9a47", "#f2c318", "#7d62a6", "#b8693e", "#3f86bd", "#6d6d6d")
 """A colour per seat (up to 8), taken from the board pictures' palette."""
 
-LEFT, RIGHT, TOP, BOTTOM = 46, 196, 40, 44
+LEFT, RIGHT, TOP, BOTTOM = 46, 214, 40, 44
 """Margins: the scale on the left, the legend on the right, the title on top, expeditions below."""
+NAME, TOTAL = 18, 23
+"""The legend's names and final totals: 11 and 14 px where Discord shows the chart."""
 
 
 def _nice_top(value: int) -> int:
@@ -75,6 +79,6 @@ def chart_png(ends: Sequence[ExpeditionEnd], names: Sequence[str]) -> bytes:
         y = TOP + 8 + n * row
         colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
         c.rect(WIDTH - RIGHT + 14, y - 7, WIDTH - RIGHT + 28, y + 7, fill=colour, radius=2)
-        c.text(WIDTH - RIGHT + 36, y, c.fit(shown[seat], 17, RIGHT - 80), 17, fill=INK, anchor="lm")
-        c.text(WIDTH - 10, y, str(final[seat]), 17, fill=INK, anchor="rm", bold=True)
+        c.text(WIDTH - RIGHT + 36, y, c.fit(shown[seat], NAME, RIGHT - 92), NAME, fill=INK, anchor="lm", role=NEEDED)
+        c.text(WIDTH - 10, y, str(final[seat]), TOTAL, fill=INK, anchor="rm", bold=True, role=COUNTED)
     return c.png()
