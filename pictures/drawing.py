@@ -3,8 +3,11 @@ always in the reader's language (:func:`drawn`).
 
 The kit itself is :mod:`pictures.canvas` (a supersampled canvas) and :mod:`pictures.lettering` (the
 words and player names printed on the pictures); each game's pictures are in ``pictures/<game>/``.
-Only the bundled font is used (no system fonts, no network). Output is ~860-890 px wide, legible
-at Discord's ~550 px preview. The cogs wrap the PNG bytes for Discord (``cogs.table.messages.attach``).
+Only the bundled font is used (no system fonts, no network). Discord shows a picture in a 400 x 300 px
+box (``canvas.shown_scale``), so every picture is at least 4:3 wide and lettered for 400 px: words a
+player needs at 11 px or more there, counted numbers at 14 (``Canvas.text(role=...)``,
+tests/bot/pictures/test_readable.py). The cogs wrap the PNG bytes for Discord
+(``cogs.table.messages.attach``).
 """
 
 from __future__ import annotations
