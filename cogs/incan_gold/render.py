@@ -27,12 +27,13 @@ from cogs.table.answer import Answer, answer_of
 from cogs.table.controls.buttons import PeekButton
 from cogs.table.messages.fields import add_split_field, newest_lines
 from cogs.table.messages.hub import TableHub
-from cogs.table.messages.text import deadline_line, name_of, pace_rules, seat_label, seat_names
+from cogs.table.messages.text import deadline_line, decision_time, name_of, pace_rules, seat_label, seat_names
 from cogs.table.messages.waiting import CountRedraw
 from engine.core import Event
 from engine.incan_gold import GAME
 from engine.incan_gold import editions as ed
 from engine.session import Table, Update
+from engine.session.pace import patience_s
 from i18n import t, tn
 
 __all__ = ["IncanRenderer"]
@@ -52,6 +53,7 @@ class IncanRenderer:
     def __init__(self) -> None:
         self._told: set[tuple[int, int, int]] = set()  # (table, window, seat) told that the table waits for them
         self._opening: dict[int, tuple[int, str, list[int]]] = {}  # table -> (expedition, its first line, mentioned)
+        self._nudging: set[tuple[int, int]] = set()  # (table, window) whose last few are told after a wait
         self.count = CountRedraw(self.refresh)  # "k of n have chosen", redrawn while the table waits
 
     def title(self) -> str:
@@ -254,7 +256,8 @@ class IncanRenderer:
             # DM prompt shows their choice; the few the table still waits for may be told.
             await self._keep_prompts(hub, table, set(), answer)
             await self._tell_the_last(hub, table)
-            self.count.chosen(hub, table)
+            if not await self._count_through(hub, table, answer):
+                self.count.chosen(hub, table)
             return
         kind = f"round{table.state.round}"
         fields = self._public_fields(hub, table)
@@ -275,6 +278,25 @@ class IncanRenderer:
         await hub.post(table, kind, answer=answer, **fields)
         await self._keep_prompts(hub, table, told, answer)
 
+    async def _count_through(self, hub: TableHub, table: Table, answer: Answer | None) -> bool:
+        """Answer a press on the expedition's message by its redraw (the count of decisions made, as
+        it is now), and give the presser their private panel; an interaction call each, exempt from
+        the rate limits. False when the choice was not pressed there (a DM prompt, a timer)."""
+        if answer is None:
+            return False
+        ref = await hub.message_ref(table, f"round{table.state.round}")
+        seat = table.seat_of(answer.interaction.user.id)
+        if ref is None or seat is None or not answer.pressed(ref[1]):
+            return False
+        await hub.post(table, f"round{table.state.round}", answer=answer, **self._public_fields(hub, table))
+        if not answer.redrawn:
+            return False
+        self.count.pressed(hub, table)
+        with hub.readers.privately(table, seat):
+            embed, view = self.prompt(hub, table, seat)
+        await hub.private.word(table, seat, answer, content=None, embed=embed, view=view)
+        return True
+
     async def _tell_expedition(self, hub: TableHub, table: Table) -> tuple[set[int], list[int]]:
         """At an expedition's start, tell each person: those who chose ``/notify how:dm`` by their
         prompt as a new DM; everyone else (but those who chose ``off``) by a mention on the
@@ -294,17 +316,53 @@ class IncanRenderer:
                 mentioned.append(user_id)
         return told, mentioned
 
-    async def _tell_the_last(self, hub: TableHub, table: Table) -> None:
-        """When the table waits only for one person or a few (a third of those inside, at least one),
-        tell each of them once per card, by DM only: a public mention of them would tell who has
-        chosen. A closed-DM person is reached by the reminder, which names everyone inside."""
+    @staticmethod
+    def _last_few(table: Table) -> list[int]:
+        """Return the people the table waits for when they are only one or a few (a third of those
+        inside, at least one), else []."""
         if table.status != "playing" or table.state.phase != "decide":
-            return
+            return []
         owing = table.humans_owing()
         inside = [s for s in range(len(table.seats)) if table.state.inside[s] and not table.seats[s].is_ai]
         if not owing or len(owing) == len(inside) or len(owing) > max(1, len(inside) // 3):
+            return []
+        return owing
+
+    async def _tell_the_last(self, hub: TableHub, table: Table) -> None:
+        """When the table waits only for one person or a few, tell each of them once per card, by DM
+        only: a public mention of them would tell who has chosen. A closed-DM person is reached by
+        the reminder, which names everyone inside. A correspondence table first lets the wait go on
+        for a while (:func:`patience_s`): people who look in every hour or two are not pinged for
+        every card; one who keeps the table waiting is."""
+        if not self._last_few(table):
             return
-        for seat in owing:
+        delay = patience_s(decision_time(table), 0.0)
+        if delay <= 0:
+            await self._tell_now(hub, table)
+            return
+        window = table.window
+        if (table.id, window) in self._nudging:
+            return
+        self._nudging.add((table.id, window))
+        sessions = hub.bot.sessions
+
+        async def fire() -> None:
+            self._nudging.discard((table.id, window))
+            live = sessions.loaded(table.id)
+            if live is None or live.status != "playing" or live.window != window:
+                return  # revealed, or ended, meanwhile
+            async with live.lock:
+                if live.status != "playing" or live.window != window:
+                    return
+                await hub.readers.load(live)
+                await hub.prepare(live)
+                await self._tell_now(hub, live)
+
+        table.timers.append(sessions.clock.call_at(sessions.clock.now() + delay, fire))
+
+    async def _tell_now(self, hub: TableHub, table: Table) -> None:
+        """Tell the last few the table waits for (each once per card) that it waits for them."""
+        for seat in self._last_few(table):
             if (table.id, table.window, seat) in self._told:
                 continue
             self._told.add((table.id, table.window, seat))
@@ -420,6 +478,7 @@ class IncanRenderer:
         """The game is over: nothing of it is kept or redrawn any more."""
         self._told = {told for told in self._told if told[0] != table.id}
         self._opening.pop(table.id, None)
+        self._nudging = {key for key in self._nudging if key[0] != table.id}
         self.count.forget(table)
 
     def already(self, hub: TableHub, table: Table, seat: int) -> str | None:

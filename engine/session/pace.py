@@ -14,7 +14,7 @@ from typing import Final, Literal
 
 __all__ = ["CORRESPONDENCE", "CORRESPONDENCE_AFTER_S", "CORRESPONDENCE_LOBBY_S", "LIVE", "MAX_DECISION_S",
            "MIN_DECISION_S", "DurationError", "Pace", "check_decision_time", "lobby_idle_s", "pace_of",
-           "parse_duration", "reminder_offsets"]
+           "parse_duration", "patience_s", "reminder_offsets"]
 
 Pace = Literal["live", "correspondence"]
 LIVE: Final[Pace] = "live"
@@ -108,3 +108,13 @@ def reminder_offsets(decision_time_s: float, live_before_s: float) -> tuple[floa
         return (live_before_s,) if live_before_s < decision_time_s else ()
     near_end = min(3600.0, decision_time_s / 8)
     return (decision_time_s / 2, near_end)
+
+
+def patience_s(decision_time_s: float, live_s: float) -> float:
+    """Return how long a table lets a wait go on before it redraws or nudges for it: ``live_s`` on a
+    live table; on a correspondence table an eighth of the decision time (3 hours at a day), at least
+    ``live_s``. People who come back every hour or two are not pinged, nor the channel's board edited,
+    for every decision somebody else made meanwhile; a wait that drags on is still acted on."""
+    if pace_of(decision_time_s) == LIVE:
+        return live_s
+    return max(live_s, decision_time_s / 8)

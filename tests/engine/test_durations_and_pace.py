@@ -14,6 +14,7 @@ from engine.session.pace import (
     lobby_idle_s,
     pace_of,
     parse_duration,
+    patience_s,
     reminder_offsets,
 )
 
@@ -74,3 +75,10 @@ def test_reminders_fall_inside_the_decision_time(timeout: float) -> None:
     offsets = reminder_offsets(timeout, 30.0)
     assert all(0 < offset < timeout for offset in offsets)
     assert list(offsets) == sorted(offsets, reverse=True)
+
+
+def test_patience_is_the_live_wait_at_a_live_table_and_an_eighth_of_a_correspondence_decision() -> None:
+    assert patience_s(600.0, 30.0) == 30.0
+    assert patience_s(86400.0, 30.0) == 10800.0  # three hours at a day per decision
+    assert patience_s(86400.0, 0.0) == 10800.0
+    assert patience_s(16 * 60.0, 300.0) == 300.0  # never shorter than the live wait

@@ -1,10 +1,14 @@
 """A board redrawn while its table waits: Incan Gold's "k of n have chosen".
 
 A secret choice changes nothing else public (who has chosen stays secret), so a card decided at a
-normal pace is drawn once, at its reveal: the budget is one public edit per card. A table kept waiting
-:data:`COUNT_REDRAW_AFTER_S` or more (a slow player) sees how many have chosen, redrawn at most
-that often. The redraw is a timer in ``Table.timers``: a table that ends drops it, and a new
-decision window makes it do nothing (that window's own redraw shows the count anyway).
+normal pace is drawn once, at its reveal: the budget is one public edit per card. A press on the
+board itself redraws the count through its own interaction (exempt from the rate limits; see
+:meth:`CountRedraw.pressed`). Choices made elsewhere (a DM prompt, a timer) are shown by a timer:
+a table kept waiting :data:`COUNT_REDRAW_AFTER_S` or more (a slow player) sees how many have
+chosen, redrawn at most that often; a correspondence table waits an eighth of its decision time
+(:func:`engine.session.pace.patience_s`), so people who answer hours apart do not cost an edit each.
+The redraw is a timer in ``Table.timers``: a table that ends drops it, and a new decision window
+makes it do nothing (that window's own redraw shows the count anyway).
 """
 
 from __future__ import annotations
@@ -12,7 +16,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from cogs.table.messages.hub import TableHub
+from cogs.table.messages.text import decision_time
 from engine.session import Table
+from engine.session.pace import patience_s
 
 __all__ = ["COUNT_REDRAW_AFTER_S", "CountRedraw"]
 
@@ -54,8 +60,13 @@ class CountRedraw:
                     await self.redraw(hub, live)
 
         last = self._drawn_at.get(table.id, float("-inf"))
-        due = max(clock.now(), table.opened_at + COUNT_REDRAW_AFTER_S, last + COUNT_REDRAW_AFTER_S)
+        every = patience_s(decision_time(table), COUNT_REDRAW_AFTER_S)
+        due = max(clock.now(), table.opened_at + every, last + every)
         table.timers.append(clock.call_at(due, fire))
+
+    def pressed(self, hub: TableHub, table: Table) -> None:
+        """A press on the board was answered by its redraw, which shows the count as it is now."""
+        self._drawn_at[table.id] = hub.bot.sessions.clock.now()
 
     def forget(self, table: Table) -> None:
         """A table has finished or ended: nothing of it is redrawn any more."""

@@ -302,7 +302,8 @@ def limited_since(fake: FakeDiscord, start: int) -> list[str]:
 async def test_a_press_is_answered_privately_and_the_last_one_by_the_reveal(fake, table, store, clock, players,
                                                                             monkeypatch):
     """A card costs no rate-limited call when a person decides last: each press is answered by its
-    own interaction response (a private confirmation), the last one by the public reveal."""
+    own interaction response, the board redrawn with the count of decisions made, and her private
+    confirmation follows through the same interaction; the last press is answered by the reveal."""
     monkeypatch.setattr(answer_module, "ACK_GUARD_S", 60.0)  # a busy test machine must not make the move "slow"
     bot = await start_bot(fake, store, clock)
     game = await open_seeded(fake, bot, table, players)
@@ -310,8 +311,11 @@ async def test_a_press_is_answered_privately_and_the_last_one_by_the_reveal(fake
     public = expedition(fake, game)
     start = len(fake.rest_calls)
     rec = await fake.click(ann, public, act_id(public, "torch"))
-    assert rec.callbacks == [4] and rec.ephemeral  # a private reply: her status and choice
-    assert "You chose **🔦 Torch" in rec.original.render() and "You chose" not in "".join(fake.public_texts())
+    assert rec.callbacks == [7]  # UPDATE_MESSAGE: the board, with how many have chosen now
+    assert "1 of 3 has chosen" in public.render()
+    panel, = rec.followups  # and privately, through the same interaction: her status and choice
+    assert panel.flags & 64 and "You chose **🔦 Torch" in panel.render()
+    assert "You chose" not in "".join(fake.public_texts())
     await decide(fake, game, bo, "torch")
     window, cards = game.window, len(GAME.view(game.state, None)["path"])
     rec = await fake.click(cy, public, act_id(public, "camp"))  # the last choice: the reveal
