@@ -3,13 +3,14 @@
 Public: one message per expedition, edited once per card (path with remainders, artifacts with
 what they are worth under the edition's scoring, hazards, who is inside and what each carries,
 open tents, the deadline) with the expedition's log, carrying **Torch** and **Camp** while the
-explorers inside decide. Everyone decides on that one message: a press is answered privately
-(the player's own status and choice, which they may change), and the press that completes the
-decision is answered by the reveal itself. Nobody sees who has chosen. **My status** shows one's
+explorers inside decide. A press there is answered by that message redrawn with how many have
+chosen (never who), and privately (the player's own status and choice, which they may change);
+the press that completes the decision is answered by the reveal itself. **My status** shows one's
 own tent privately; a camper's private answer is redrawn with what they banked and their tent's
-total. When the expedition ends its message is closed with its final path and how it ended, and
-its log goes to the game's thread. DMs carry only reminders and notices. Everything is drawn
-from the engine's views and events; no rule lives here.
+total. A DM prompt with Torch / Camp goes to whoever chose ``/notify how:dm`` (every card) and to
+the last few the table waits for; a choice made there counts the same. When the expedition ends
+its message is closed with its final path and how it ended, and its log goes to the game's
+thread. Everything is drawn from the engine's views and events; no rule lives here.
 """
 
 from __future__ import annotations
