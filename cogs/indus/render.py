@@ -37,6 +37,7 @@ from cogs.table.answer import Answer, acknowledged_while_drawing, answer_of
 from cogs.table.messages.attach import board_file
 from cogs.table.messages.fields import add_split_field, newest_lines
 from cogs.table.messages.hub import TableHub
+from cogs.table.messages.story import round_chapters
 from cogs.table.messages.text import deadline_line, name_of, pace_rules, seat_label
 from engine.core import CHANCE, Event
 from engine.indus import GAME
@@ -254,8 +255,8 @@ class IndusRenderer:
         table = update.table
         answer = answer_of(update.origin)
         # A round (every seat's turn) is a chapter of the game's log: it ends when seat 0's turn begins.
-        await hub.story.played(update, self, chapter_end=lambda events: any(
-            e["type"] == "turn" and e["seat"] == 0 for e in events))
+        await hub.story.played(update, self, chapter_end=round_chapters(table, lambda events: any(
+            e["type"] == "turn" and e["seat"] == 0 for e in events)))
         if not await self._mid_turn_in_dm(hub, update):
             await self._post_board(hub, table, answer)
         if table.status != "playing":

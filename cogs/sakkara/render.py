@@ -28,6 +28,7 @@ from cogs.table.controls.buttons import PeekButton
 from cogs.table.messages.attach import board_file
 from cogs.table.messages.fields import newest_lines
 from cogs.table.messages.hub import TableHub
+from cogs.table.messages.story import round_chapters
 from cogs.table.messages.text import deadline_line, pace_rules, seat_label
 from engine.core import CHANCE, Event
 from engine.sakkara import GAME
@@ -162,8 +163,8 @@ class SakkaraRenderer:
         answer = answer_of(update.origin)
         # A round (both builders' turns) is a chapter of the game's log.
         last = len(table.seats) - 1
-        await hub.story.played(update, self, chapter_end=lambda events: any(
-            e["type"] == "end" and e.get("seat") == last for e in events))
+        await hub.story.played(update, self, chapter_end=round_chapters(table, lambda events: any(
+            e["type"] == "end" and e.get("seat") == last for e in events)))
         if table.status != "playing":
             await self.post_public(hub, table, answer=answer)
             return

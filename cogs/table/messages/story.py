@@ -30,17 +30,18 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 import discord
 
 from cogs.table.messages.fields import split_items
-from cogs.table.messages.text import name_of
+from cogs.table.messages.text import decision_time, name_of
 from engine.core import Event
 from engine.session import SeatEvent, Table, Update
 from engine.session.options import DEFAULT_THREADS
+from engine.session.pace import LIVE, pace_of
 from i18n import t
 
 if TYPE_CHECKING:
     from cogs.table.messages.outbox import BucketKey, Outbox
     from cogs.table.messages.recorded import HubRecords
 
-__all__ = ["BOARD_LOG_LIMIT", "POST_LIMIT", "Narrator", "Story"]
+__all__ = ["BOARD_LOG_LIMIT", "POST_LIMIT", "Narrator", "Story", "round_chapters"]
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,15 @@ THREAD_ARCHIVE_MIN: Literal[60, 1440, 4320, 10080] = 1440
 """The thread hides itself after a day without posts (each post brings it back)."""
 
 Position = tuple[int, int]
+
+
+def round_chapters(table: Table, round_end: Callable[[Sequence[Event]], bool]
+                   ) -> Callable[[Sequence[Event]], bool] | None:
+    """Return ``round_end`` as a turn-based game's chapter end at a live table, else None: a
+    correspondence round lasts hours or days, and a thread post for each would cost a call per round
+    for lines the board shows anyway (every line since the last batch); there a batch is written
+    when the board's log would overflow, and at the end."""
+    return round_end if pace_of(decision_time(table)) == LIVE else None
 
 
 class Narrator(Protocol):
