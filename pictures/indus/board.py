@@ -3,7 +3,8 @@
 Nothing in Indus is hidden, so the image draws the public view whole. Ruin types are colour
 bands with a letter and a pattern each (colour-blind readers go by letter and pattern); player
 colours are shapes as well as colours (blue circle, yellow square, green hexagon, red diamond)
-with the rank letter inside (W, A, P) and a size that grows with the rank.
+with the rank's number inside (1 Worker, 2 Assistant, 3 Professor: the text board's ①②③; the
+letters W and P name a city wall and a wooden path) and a size that grows with the rank.
 
 Discord shows a picture in a 400 x 300 px box (``pictures.canvas.shown_scale``), so the picture is
 landscape, 740 x 540 px, shown 400 px wide: the dig on the left, the title, whose turn, the die and
@@ -67,6 +68,8 @@ TYPE_FILL = {"B": "#e3a27a", "T": "#bca5da", "C": "#8ec6ec", "W": "#b8b8b8", "R"
 TYPE_LINE = {"B": "#b8693e", "T": "#7d62a6", "C": "#3f86bd", "W": "#6d6d6d", "R": "#9c8a58", "P": "#7a5530"}
 COLOUR_FILL = ("#2a6fd6", "#f2c318", "#2f9a47", "#d2372c")
 COLOUR_TEXT = ("#ffffff", "#1e2430", "#ffffff", "#ffffff")
+RANK_NUMBER = {"W": "1", "A": "2", "P": "3"}
+"""What a piece shows of its rank (the engine's W/A/P): one notation with the text board's ①②③."""
 RANK_RADIUS = {"W": 13.0, "A": 15.0, "P": 17.0}
 
 
@@ -82,7 +85,7 @@ def _shape(colour: int, cx: float, cy: float, r: float) -> list[tuple[float, flo
 
 
 def _draw_token(c: Canvas, colour: int, rank: str | None, cx: float, cy: float, r: float, text_size: int = 0) -> None:
-    """Draw one piece: its colour's shape, its rank letter inside (if ``rank``)."""
+    """Draw one piece: its colour's shape, its rank's number inside (if ``rank``)."""
     colour = colour % 4
     fill, edge = COLOUR_FILL[colour], "#1e2430"
     if colour == 0:  # a soft shadow lifts the piece off the patterned ground
@@ -94,7 +97,8 @@ def _draw_token(c: Canvas, colour: int, rank: str | None, cx: float, cy: float, 
     else:
         c.polygon(_shape(colour, cx, cy, r), fill=fill, outline=edge, width=1.5)
     if rank:
-        c.text(cx, cy + 0.5, rank, text_size or WORD, fill=COLOUR_TEXT[colour], anchor="mm", bold=True, role=NEEDED)
+        c.text(cx, cy + 0.5, RANK_NUMBER.get(rank, rank), text_size or WORD, fill=COLOUR_TEXT[colour], anchor="mm",
+               bold=True, role=NEEDED)
 
 
 @lru_cache(maxsize=512)

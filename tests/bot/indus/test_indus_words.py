@@ -120,3 +120,15 @@ def test_one_notation_per_thing_in_the_texts():
     ruins = embed.fields[1].value or ""
     assert "🧱**W1**" in ruins and "🪵**P1**" in ruins  # a ruin's id as the picture prints it, with its icon
     assert "①" in text and "🧱" in text and "🪵" in text
+
+
+@pytest.mark.parametrize("language", ["en", "fi", "sv", "it"])
+def test_the_pictures_legend_gives_each_mark_one_meaning(language: str) -> None:
+    """Issue 43: W was a worker and a city wall, P a professor and a wooden path. The picture's
+    pieces now show their rank's number (the text board's ①②③), so each mark means one thing."""
+    legend = t("indus.legend", language)
+    items = [item.strip() for part in re.split(r"\.\s+", legend) for item in re.split(r"[:·]", part)[1:]]
+    marks = [item.split()[0] for item in items if item and len(item.split()[0]) == 1]
+    assert sorted(marks) == sorted(set(marks)), legend
+    assert {"1", "2", "3"} <= set(marks)
+    assert indus_board.RANK_NUMBER == {"W": "1", "A": "2", "P": "3"}
