@@ -29,7 +29,7 @@ from cogs.table.controls.buttons import PeekButton
 from cogs.table.messages.fields import add_split_field, newest_lines
 from cogs.table.messages.hub import TableHub
 from cogs.table.messages.text import deadline_line, decision_time, name_of, pace_rules, seat_label, seat_names
-from cogs.table.messages.waiting import CountRedraw
+from cogs.table.messages.waiting import CountRedraw, while_waiting
 from engine.core import Event
 from engine.incan_gold import GAME
 from engine.incan_gold import editions as ed
@@ -341,25 +341,13 @@ class IncanRenderer:
         if delay <= 0:
             await self._tell_now(hub, table)
             return
-        window = table.window
-        if (table.id, window) in self._nudging:
+        key = (table.id, table.window)
+        if key in self._nudging:
             return
-        self._nudging.add((table.id, window))
-        sessions = hub.bot.sessions
-
-        async def fire() -> None:
-            self._nudging.discard((table.id, window))
-            live = sessions.loaded(table.id)
-            if live is None or live.status != "playing" or live.window != window:
-                return  # revealed, or ended, meanwhile
-            async with live.lock:
-                if live.status != "playing" or live.window != window:
-                    return
-                await hub.readers.load(live)
-                await hub.prepare(live)
-                await self._tell_now(hub, live)
-
-        table.timers.append(sessions.clock.call_at(sessions.clock.now() + delay, fire))
+        self._nudging.add(key)
+        clock = hub.bot.sessions.clock
+        while_waiting(hub, table, clock.now() + delay, partial(self._tell_now, hub),
+                      fired=partial(self._nudging.discard, key))
 
     async def _tell_now(self, hub: TableHub, table: Table) -> None:
         """Tell the last few the table waits for (each once per card) that it waits for them."""

@@ -20,11 +20,36 @@ from cogs.table.messages.text import decision_time
 from engine.session import Table
 from engine.session.pace import patience_s
 
-__all__ = ["COUNT_REDRAW_AFTER_S", "CountRedraw"]
+__all__ = ["COUNT_REDRAW_AFTER_S", "CountRedraw", "while_waiting"]
 
 COUNT_REDRAW_AFTER_S = 30.0
 """The count is redrawn only in a decision window open this long, then at most this often (with
 5-30 s decisions a 10 s threshold cost 1.2 extra edits per card)."""
+
+
+def while_waiting(hub: TableHub, table: Table, due: float, run: Callable[[Table], Awaitable[None]],
+                  fired: Callable[[], None] | None = None) -> None:
+    """Arm a timer of the table that runs ``run`` at ``due`` if the decision window open now is still
+    open then: under the table's lock, with its readers and messages loaded. ``fired`` runs when the
+    timer fires, whatever it finds (the caller's mark of an armed timer). A timer in ``Table.timers``:
+    a table that ends drops it; a reveal meanwhile (a new window) makes it do nothing."""
+    window = table.window
+    sessions = hub.bot.sessions
+
+    async def fire() -> None:
+        if fired is not None:
+            fired()
+        live = sessions.loaded(table.id)
+        if live is None or live.status != "playing" or live.window != window:
+            return  # ended, or the window closed (its reveal drew what this would have)
+        async with live.lock:
+            if live.status != "playing" or live.window != window:
+                return
+            await hub.readers.load(live)
+            await hub.prepare(live)
+            await run(live)
+
+    table.timers.append(sessions.clock.call_at(due, fire))
 
 
 class CountRedraw:
@@ -41,28 +66,20 @@ class CountRedraw:
         if self._armed.get(table.id) == window:
             return
         self._armed[table.id] = window
-        sessions = hub.bot.sessions
-        clock = sessions.clock
+        clock = hub.bot.sessions.clock
 
-        async def fire() -> None:
+        def fired() -> None:
             if self._armed.get(table.id) == window:
                 del self._armed[table.id]
-            live = sessions.loaded(table.id)
-            if live is None or live.status != "playing" or live.window != window:
-                return  # ended, or a reveal redrew the message already
-            async with live.lock:
-                if live.status != "playing" or live.window != window:
-                    return
-                self._drawn_at[table.id] = clock.now()
-                await hub.readers.load(live)
-                await hub.prepare(live)
-                with hub.readers.publicly(live):
-                    await self.redraw(hub, live)
+
+        async def redraw(live: Table) -> None:
+            self._drawn_at[table.id] = clock.now()
+            with hub.readers.publicly(live):
+                await self.redraw(hub, live)
 
         last = self._drawn_at.get(table.id, float("-inf"))
         every = patience_s(decision_time(table), COUNT_REDRAW_AFTER_S)
-        due = max(clock.now(), table.opened_at + every, last + every)
-        table.timers.append(clock.call_at(due, fire))
+        while_waiting(hub, table, max(clock.now(), table.opened_at + every, last + every), redraw, fired)
 
     def pressed(self, hub: TableHub, table: Table) -> None:
         """A press on the board was answered by its redraw, which shows the count as it is now."""
