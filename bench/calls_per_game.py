@@ -56,6 +56,7 @@ class Count:
         self.calls: Counter[str] = Counter()
         self.moves = 0
         self.games = 0
+        self.turns = 0  # a decision became a person's who did not owe one (Sakkara, Indus)
         self.dm_channels: set[int] = set()
 
     def on_call(self, call: RestCall) -> None:
@@ -77,11 +78,17 @@ class Count:
         listener = bot.sessions.listener
         played = listener.played
 
+        owing: dict[int, set[int]] = {}  # table id -> the people who owed a decision after its last step
+
         async def counting(update: Update) -> None:
+            table = update.table
             if unit == "card":
                 self.moves += sum(1 for e in update.events if e["type"] == "card")
             else:
                 self.moves += sum(1 for seat in update.actors if seat != CHANCE)
+                now = set(table.humans_owing()) if table.status == "playing" else set()
+                self.turns += len(now - owing.get(table.id, set()))
+                owing[table.id] = now
             await played(update)
 
         listener.played = counting  # type: ignore[method-assign]
@@ -167,6 +174,12 @@ async def main() -> None:
         for what, n in sorted(count.calls.items()):
             print(f"{what:<40} {n:>7} {n / moves:>9.3f} {n / max(count.games, 1):>9.1f}")
         print(f"{'all':<40} {total:>7} {total / moves:>9.3f} {total / max(count.games, 1):>9.1f}")
+        if count.turns:
+            # Each turn passing to a person away from the table costs two calls nothing can spare: the
+            # notice (only a new message notifies) and the public board's edit (a click in a DM cannot
+            # answer through the channel's message). Their sum per move is the floor of this pace.
+            print(f"turns passed to a person: {count.turns} ({count.moves / count.turns:.2f} moves a turn); "
+                  f"a notice and a board edit each: {2 * count.turns / moves:.3f} calls per move")
         lines.append(f"calls game={kind} limited_calls_per_move={total / moves:.3f} games={count.games} "
                      f"moves={count.moves} pace={pace}" + (f" notify={args.notify}" if args.notify else ""))
     print()
