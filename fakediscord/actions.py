@@ -24,6 +24,7 @@ from fakediscord.objects import (
     FakeChannel,
     FakeDiscordError,
     FakeMessage,
+    FakeRole,
     FakeUser,
     InteractionRecord,
     walk_components,
@@ -134,6 +135,11 @@ class UserActions:
             ch = self.world.channel_payload(value)
             ch["permissions"] = str(self.world.app_permissions(value))
             resolved.setdefault("channels", {})[str(value.id)] = ch
+            return str(value.id)
+        if otype == ix.OPTION_ROLE:
+            if not isinstance(value, FakeRole):
+                raise FakeDiscordError(f"option {name}: pass a FakeRole")
+            resolved.setdefault("roles", {})[str(value.id)] = value.payload()
             return str(value.id)
         if otype == ix.OPTION_INTEGER:
             if isinstance(value, bool) or not isinstance(value, int):
@@ -253,7 +259,8 @@ class UserActions:
         """Run a slash command ("incan new" = subcommand `new` of group `incan`) and wait until handled.
 
         Options are checked against the command's schema (types, required, choices, min/max) as
-        Discord's client would; USER/CHANNEL options take FakeUser/FakeChannel and fill `resolved`.
+        Discord's client would; USER/CHANNEL/ROLE options take FakeUser/FakeChannel/FakeRole and fill
+        `resolved`.
         """
         rec, payload = self.slash_interaction(self.runner.current(bot), user, channel, command, options)
         return await self.run_interaction(rec, payload, bot, expect_ack)

@@ -21,7 +21,7 @@ import discord
 
 from fakediscord import interactions as ix
 from fakediscord.actions import UserActions
-from fakediscord.objects import FakeChannel, FakeMessage, FakeUser, InteractionRecord
+from fakediscord.objects import FakeChannel, FakeMessage, FakeRole, FakeUser, InteractionRecord
 from fakediscord.payloads import Json
 
 __all__ = ["BUTTON", "SELECT", "CraftedActions"]
@@ -77,7 +77,8 @@ class CraftedActions:
 
         An option the command declares is sent with its declared type; an unknown one with the
         type of its Python value. Nothing is checked against choices, ranges or lengths, and a
-        guild-only command may be sent from a DM. An unknown command name is sent as it is.
+        guild-only command may be sent from a DM. An unknown command name is sent as it is. A
+        FakeRole is sent as its id with the role in ``resolved``, as Discord fills it for any client.
         """
         names = command.split()
         declared: dict[str, int] = {}
@@ -93,12 +94,15 @@ class CraftedActions:
                 level = next((o for o in level.get("options", []) if o["name"] == sub), {})
             declared = {o["name"]: o["type"] for o in level.get("options", []) if o["type"] not in (1, 2)}
         leaf = [ix.option_payload(name, declared.get(name, _OPTION_TYPES.get(type(value), ix.OPTION_STRING)),
-                                 value.id if isinstance(value, FakeUser | FakeChannel) else value)
+                                 str(value.id) if isinstance(value, FakeRole)
+                                 else value.id if isinstance(value, FakeUser | FakeChannel) else value)
                 for name, value in (options or {}).items()]
+        roles = {str(v.id): v.payload() for v in (options or {}).values() if isinstance(v, FakeRole)}
         for sub in reversed(names[1:]):
             leaf = [ix.option_payload(sub, 1 if sub == names[-1] else 2, options=leaf)]
         cmd_id = self.actions.command_id(schema) if schema else self.actions.world.ids.next()
-        data = ix.command_data(cmd_id, names[0], leaf, guild_id=scope_guild)
+        data = ix.command_data(cmd_id, names[0], leaf, guild_id=scope_guild,
+                               resolved={"roles": roles} if roles else None)
         rec, payload = self.actions.new_interaction(user, channel, ix.INTERACTION_APPLICATION_COMMAND, data)
         return await self.actions.run_interaction(rec, payload, bot, expect_ack)
 

@@ -7,7 +7,7 @@ calling `bot._connection.parsers[EVENT](data)`. The real `login()`, `setup_hook`
 `ViewStore`, `DynamicItem` and modal dispatch all run. Seam B (`LoopbackServer`) serves the very
 same router over HTTP and a websocket gateway on 127.0.0.1 so `bot.start()` runs unchanged.
 
-The fake keeps Discord's side of the world (users, one guild, channels, DM channels, messages
+The fake keeps Discord's side of the world (users, one guild, its roles, channels, DM channels, messages
 with their components and every earlier version, uploaded files with their bytes, interactions
 and their acknowledgement state) and enforces the server-side rules discord.py does not check
 locally: message and embed limits, component layout and `custom_id` rules, the 3-second
@@ -68,7 +68,7 @@ from fakediscord import patches
 from fakediscord.actions import UserActions
 from fakediscord.bots import BotRunner, ErrorLog
 from fakediscord.crafted import CraftedActions
-from fakediscord.objects import FakeChannel, FakeMessage, FakeUser, InteractionRecord, RestCall
+from fakediscord.objects import FakeChannel, FakeMessage, FakeRole, FakeUser, InteractionRecord, RestCall
 from fakediscord.payloads import Json
 from fakediscord.ratelimits import RateLimiter, RateLimits
 from fakediscord.router import RestRouter
@@ -190,12 +190,16 @@ class FakeDiscord:
     owner = _Part[FakeUser]("world")  # the guild's owner (every permission)
     users = _Part[dict[int, FakeUser]]("world")  # by id, the bot's own included
     channels = _Part[dict[int, FakeChannel]]("world")  # by id: text channels, threads and DM channels
+    roles = _Part[dict[int, FakeRole]]("world")  # by id: the roles a test made (`role`)
     dm_channel_ids = _Part[dict[int, int]]("world")  # user id -> the bot's DM channel with them
     commands = _Part[dict[int | None, list[Json]]]("world")  # synced commands by guild id (None: global)
     bots = _Part[list[discord.Client]]("world")  # the bots running against this fake, oldest first
     user = _method("world", World.user)
     text_channel = _method("world", World.text_channel)
     other_guild = _method("world", World.other_guild)
+    role = _method("world", World.role)
+    delete_role = _method("world", World.delete_role)
+    guild_roles = _method("world", World.guild_roles)
     dm_channel = _method("world", World.dm_channel)
     threads = _method("world", World.threads)
     close_dms = _method("world", World.close_dms)

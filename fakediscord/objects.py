@@ -26,6 +26,7 @@ __all__ = [
     "FakeChannel",
     "FakeDiscordError",
     "FakeMessage",
+    "FakeRole",
     "FakeUser",
     "InteractionRecord",
     "RestCall",
@@ -137,6 +138,30 @@ class FakeUser:
     def payload(self) -> Json:
         """The user object."""
         return p.user_payload(self.id, self.name, bot=self.bot, username=self.username)
+
+
+@dataclass
+class FakeRole:
+    """A role of a guild (`World.role`; the @everyone role has the guild's id)."""
+
+    id: int
+    name: str
+    guild_id: int
+    permissions: int = 0
+    position: int = 0
+    mentionable: bool = False  # anyone may mention it (else only who may Mention Everyone)
+    bot_id: int | None = None  # set for a bot's own role: managed by Discord for the bot
+    members: frozenset[int] = frozenset()  # who has it (a mention of it notifies them)
+
+    @property
+    def mention(self) -> str:
+        """`<@&id>` as the bot would write it."""
+        return f"<@&{self.id}>"
+
+    def payload(self) -> Json:
+        """The role object."""
+        return p.role_payload(self.id, self.name, self.permissions, self.position, mentionable=self.mentionable,
+                              bot_id=self.bot_id)
 
 
 @dataclass

@@ -22,6 +22,7 @@ BASE_TIME_MS = 1_735_689_600_000
 PERM_MANAGE_GUILD = 1 << 5
 PERM_ADMINISTRATOR = 1 << 3
 PERM_VIEW_CHANNEL = 1 << 10
+PERM_MENTION_EVERYONE = 1 << 17  # mention @everyone and every role, mentionable or not
 PERM_SEND_MESSAGES = 1 << 11
 PERM_EMBED_LINKS = 1 << 14
 PERM_ATTACH_FILES = 1 << 15
@@ -120,21 +121,25 @@ def member_payload(
     return data
 
 
-def role_payload(role_id: int, name: str, permissions: int, position: int = 0) -> Json:
-    """A guild role (the @everyone role has the guild's id)."""
-    return {
+def role_payload(role_id: int, name: str, permissions: int, position: int = 0, *, mentionable: bool = False,
+                 bot_id: int | None = None) -> Json:
+    """A guild role (the @everyone role has the guild's id; a bot's own role is managed, tagged with it)."""
+    data: Json = {
         "id": str(role_id),
         "name": name,
         "permissions": str(permissions),
         "position": position,
         "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
         "hoist": False,
-        "managed": False,
-        "mentionable": False,
+        "managed": bot_id is not None,
+        "mentionable": mentionable,
         "icon": None,
         "unicode_emoji": None,
         "flags": 0,
     }
+    if bot_id is not None:
+        data["tags"] = {"bot_id": str(bot_id)}
+    return data
 
 
 def permission_overwrite_payload(target_id: int, *, allow: int, deny: int, member: bool) -> Json:

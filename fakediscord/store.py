@@ -111,7 +111,7 @@ class MessageStore:
             attachments[1],
             ephemeral_to=ephemeral_to,
             interaction_id=interaction.id if interaction else None,
-            notified=self._notified(ch, author, body, ephemeral_to, interaction),
+            notified=self._notified(ch, author, body, ephemeral_to, interaction, self.world),
         )
         self.messages[mid] = msg
         self._event("create", msg)
@@ -124,13 +124,15 @@ class MessageStore:
         body: Json,
         ephemeral_to: int | None,
         interaction: InteractionRecord | None,
+        world: World,
     ) -> frozenset[int]:
         """Who Discord notifies of a new message (an edit notifies nobody, play_over_time.md).
 
         A DM notifies its recipient, unless it answers their own click or command; a channel message
-        notifies the users its content mentions that its ``allowed_mentions`` lets through (all of
-        them without it) and who can see the channel, unless sent with SUPPRESS_NOTIFICATIONS; an
-        ephemeral message nobody.
+        notifies the users and the members of the roles its content mentions that its
+        ``allowed_mentions`` lets through (all of them without it; a role only when it is
+        mentionable or the author may Mention Everyone) and who can see the channel, unless sent
+        with SUPPRESS_NOTIFICATIONS; an ephemeral message nobody.
         """
         if ephemeral_to is not None:
             return frozenset()
@@ -140,10 +142,18 @@ class MessageStore:
             return frozenset({ch.recipient_id})
         if int(body.get("flags") or 0) & (1 << 12):
             return frozenset()
-        named = {int(found) for found in re.findall(r"<@!?(\d+)>", str(body.get("content") or ""))}
+        content = str(body.get("content") or "")
+        named = {int(found) for found in re.findall(r"<@!?(\d+)>", content)}
+        roles = {int(found) for found in re.findall(r"<@&(\d+)>", content)}
         allowed = body.get("allowed_mentions")
         if isinstance(allowed, dict) and "users" not in (allowed.get("parse") or []):
             named &= {int(user) for user in allowed.get("users") or []}
+        if isinstance(allowed, dict) and "roles" not in (allowed.get("parse") or []):
+            roles &= {int(role) for role in allowed.get("roles") or []}
+        may_any = (author.permissions | world.everyone_permissions) & (p.PERM_MENTION_EVERYONE | p.PERM_ADMINISTRATOR)
+        for role in world.guild_roles(ch.guild_id) if roles else ():  # most messages name no role
+            if role.id in roles and (role.mentionable or bool(may_any)):
+                named |= role.members
         return frozenset(named - {author.id} - ch.hidden_from)
 
     def _attachments(

@@ -16,7 +16,7 @@ import discord
 
 from fakediscord import interactions as ix
 from fakediscord import payloads as p
-from fakediscord.objects import FakeChannel, FakeDiscordError, FakeMessage, FakeUser
+from fakediscord.objects import FakeChannel, FakeDiscordError, FakeMessage, FakeRole, FakeUser
 from fakediscord.payloads import Json
 from fakediscord.wire import round_trip
 
@@ -43,6 +43,7 @@ class World:
         self.everyone_permissions = p.EVERYONE_PERMISSIONS  # the @everyone role's (the bot has them too)
         self.users: dict[int, FakeUser] = {}
         self.channels: dict[int, FakeChannel] = {}
+        self.roles: dict[int, FakeRole] = {}  # the fake guild's roles a test made (`role`), by id
         self.dm_channel_ids: dict[int, int] = {}  # user id -> DM channel id
         self.commands: dict[int | None, list[Json]] = {}  # synced commands by guild id (None: global)
         # The bots connected to this Discord (started by `BotRunner`): they hear of every change here.
@@ -86,6 +87,37 @@ class World:
         for bot in self.bots:
             bot._connection.parsers["CHANNEL_CREATE"](self.channel_payload(ch))
         return ch
+
+    def role(self, name: str, *, members: tuple[FakeUser, ...] = (), mentionable: bool = False) -> FakeRole:
+        """Create a role in the fake guild (as a server's admin would: no permissions) held by
+        ``members``; the running bots get its GUILD_ROLE_CREATE. Discord notifies its members of a
+        mention when it is ``mentionable`` or the author may Mention Everyone."""
+        role = FakeRole(self.ids.next(), name, self.guild_id, position=3 + len(self.roles), mentionable=mentionable,
+                        members=frozenset(u.id for u in members))
+        self.roles[role.id] = role
+        for bot in self.bots:
+            bot._connection.parsers["GUILD_ROLE_CREATE"]({"guild_id": str(self.guild_id), "role": role.payload()})
+        return role
+
+    def delete_role(self, role: FakeRole) -> None:
+        """Delete a role made by `role`; the running bots get the GUILD_ROLE_DELETE."""
+        del self.roles[role.id]
+        for bot in self.bots:
+            bot._connection.parsers["GUILD_ROLE_DELETE"]({"guild_id": str(role.guild_id), "role_id": str(role.id)})
+
+    def guild_roles(self, guild_id: int | None = None) -> list[FakeRole]:
+        """A guild's roles: @everyone (the guild's id), Managers (Manage Server), the bot's own
+        (managed by Discord for the bot), then those a test made in it."""
+        gid = guild_id or self.guild_id
+        members = [u.id for u in self.users.values() if u.in_guild or gid != self.guild_id]
+        return [
+            FakeRole(gid, "@everyone", gid, self.everyone_permissions, members=frozenset(members)),
+            FakeRole(self.manager_role_id, "Managers", gid, p.EVERYONE_PERMISSIONS | p.PERM_MANAGE_GUILD, 1,
+                     members=frozenset(u for u in members if self.users[u].permissions & p.PERM_MANAGE_GUILD)),
+            FakeRole(self.bot_role_id, self.bot_user.name, gid, self.bot_user.permissions, 2, bot_id=self.bot_user.id,
+                     members=frozenset({self.bot_user.id})),
+            *(r for r in self.roles.values() if r.guild_id == gid),
+        ]
 
     def other_guild(self) -> int:
         """Create another server the bot is in (for cross-server tests) and return its id.
@@ -187,7 +219,8 @@ class World:
     def _roles_of(self, u: FakeUser) -> list[int]:
         if u.bot:
             return [self.bot_role_id]
-        return [self.manager_role_id] if u.permissions & p.PERM_MANAGE_GUILD else []
+        made = [r.id for r in self.roles.values() if u.id in r.members]
+        return ([self.manager_role_id] if u.permissions & p.PERM_MANAGE_GUILD else []) + made
 
     def _joined_at(self) -> str:
         return p.snowflake_time_iso(self.guild_id)
@@ -246,11 +279,7 @@ class World:
         )
 
     def _roles(self, guild_id: int) -> list[Json]:
-        return [
-            p.role_payload(guild_id, "@everyone", self.everyone_permissions),
-            p.role_payload(self.manager_role_id, "Managers", p.EVERYONE_PERMISSIONS | p.PERM_MANAGE_GUILD, 1),
-            p.role_payload(self.bot_role_id, self.bot_user.name, self.bot_user.permissions, 2),
-        ]
+        return [role.payload() for role in self.guild_roles(guild_id)]
 
     def app_permissions(self, ch: FakeChannel) -> int:
         """What an interaction in this channel says the bot may do there (``app_permissions``)."""
