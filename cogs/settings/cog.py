@@ -10,7 +10,11 @@ how long a bot seat waits before acting, and whether the game's log goes to a th
 to the channel. Left out, each tells the current value. A running table keeps what it started with.
 ``/settings host_tables`` sets how many lobbies and games one member may host at once here.
 ``/settings season_channel`` chooses where the bot posts each game's top three when a quarterly
-season ends (none by default: the champions are only remembered). ``/settings permissions``
+season ends (none by default: the champions are only remembered). ``/settings wanted_role`` chooses
+a role the players-wanted message of a new table pings (:mod:`cogs.table.messages.wanted`); not
+@everyone nor a role Discord manages (a bot's, the boosters'); one Discord would not notify (not
+mentionable, and the bot may not Mention Everyone) is kept, with a warning each time it is shown,
+as the fix is the server's: make the role mentionable. ``/settings permissions``
 lists, per channel with a table, what the bot lacks there and so does without (what the bot may
 do where is :mod:`cogs.table.messages.permissions`).
 """
@@ -29,6 +33,7 @@ from cogs.table.controls.duration import DurationOption, read_decision_time
 from cogs.table.messages.hub import TableBot
 from cogs.table.messages.permissions import shown
 from cogs.table.messages.text import pace_text
+from cogs.table.messages.wanted import ROLE_SETTING, notifies
 from engine.session import SessionError
 from engine.session.options import DEFAULT_TABLES_PER_HOST, DEFAULT_THREADS
 from i18n import NATIVE_NAMES, t
@@ -114,6 +119,27 @@ class Settings(commands.GroupCog, group_name="settings", group_description="This
         value = None if channel is None else channel.id
         await self._server_setting(interaction, CHANNEL_SETTING, value, None, shown=_channel, clear=off)
 
+    @app_commands.command(name="wanted_role", description="The role pinged when a table opens here")
+    @app_commands.describe(role="The role; leave out to see the current one", off="Ping no role")
+    async def wanted_role(self, interaction: discord.Interaction, role: discord.Role | None = None,
+                          off: bool = False) -> None:
+        """Show, set or clear the role the players-wanted message of a new table pings."""
+        refused = None if role is None or off else _refused(role)
+        if refused is not None:
+            await reply(interaction, t(refused, role=role.mention if role is not None else ""))
+            return
+        guild = interaction.guild
+
+        def shown(value: object) -> str:
+            # The option's own role when it is the one set (the cache might not hold it yet).
+            found = role if role is not None and role.id == value else None
+            if found is None and guild is not None and isinstance(value, int):
+                found = guild.get_role(value)
+            return _role(found)
+
+        await self._server_setting(interaction, ROLE_SETTING, None if role is None else role.id, None, shown=shown,
+                                   clear=off)
+
     @app_commands.command(name="permissions", description="What the bot lacks in the channels with tables")
     async def permissions(self, interaction: discord.Interaction) -> None:
         """List, per channel with a table here, the permissions the bot uses and lacks there."""
@@ -175,6 +201,23 @@ def _shown(value: object) -> str:
 def _channel(value: object) -> str:
     """Return the season channel as the answer shows it: a channel mention, or nowhere."""
     return f"<#{value}>" if isinstance(value, int) else t("settings.season_channel_nowhere")
+
+
+def _refused(role: discord.Role) -> str | None:
+    """Return why a role may not be the one a new table pings (the text's key), or None."""
+    if role.is_default():
+        return "settings.wanted_role_everyone"  # every member: what players-wanted must never do
+    if role.managed:
+        return "settings.wanted_role_managed"  # a bot's or the boosters': members do not choose it
+    return None
+
+
+def _role(role: discord.Role | None) -> str:
+    """Return the role a new table pings as the answer shows it, warning when Discord would
+    notify nobody (a role deleted since: none, as it is not pinged)."""
+    if role is None:
+        return t("settings.wanted_role_none")
+    return role.mention if notifies(role) else t("settings.wanted_role_silent", role=role.mention)
 
 
 def _decision_time(value: object) -> str:

@@ -149,7 +149,8 @@ class TableListener:
 
     async def opened(self, table: Table) -> None:
         """Players wanted: one message naming the members who asked to hear of a new table on the
-        server (:mod:`cogs.table.messages.wanted`), notifying exactly them."""
+        server and the role its managers chose (:mod:`cogs.table.messages.wanted`), notifying
+        exactly them."""
         hub = self.hub
         named = await wanted(hub.bot, hub.bot.store, table)
         if not named:
@@ -161,10 +162,8 @@ class TableListener:
             start_at = table.table_options.get(START_AT)
             if start_at is not None:
                 text += " " + t("wanted.starts", when=moment(float(start_at)))
-        mentions = " ".join(f"<@{user}>" for user in named)
-        await hub.post(table, "wanted", new=True, content=f"{text}\n{mentions}",
-                       allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                                                users=[discord.Object(user) for user in named]))
+        await hub.post(table, "wanted", new=True, content=f"{text}\n{named.mentions()}",
+                       allowed_mentions=named.allowed())
 
     async def start_soon(self, table: Table) -> None:
         """A scheduled table starts shortly: each seated person is told privately (DM, or the channel)."""
