@@ -67,5 +67,7 @@ async def edit_or_send(bot: discord.Client, ref: Ref | None, fields: dict[str, A
             rewind(fields)
     if "attachments" in fields:  # a send takes files, not attachments (a first DM may carry a picture)
         fields = dict(fields)
-        fields["files"] = fields.pop("attachments")
+        files = fields.pop("attachments")
+        if files:  # none: an edit's word that the message keeps no picture, nothing to send
+            fields["files"] = files
     return await send(fields)

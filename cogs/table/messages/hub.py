@@ -24,6 +24,7 @@ import discord
 from discord.ext import commands
 
 from cogs.table.answer import Answer
+from cogs.table.messages.attach import PICTURE_FIELDS, unpictured
 from cogs.table.messages.book import MessageBook, Ref, opens, signature
 from cogs.table.messages.closed_dms import ClosedDms
 from cogs.table.messages.closing import Closer
@@ -307,7 +308,7 @@ class TableHub:
             await self.outbox.settle(key)
             # The same message whichever way it goes: as the channel allows (a response needs no
             # permission, but a board must not change form with the path it took).
-            shaped = await self._shaped(table, kind, fields)
+            shaped = await self._shaped(table, kind, fields, edit=True)
             if await (self._answer(pressed, shaped) if pressed is not None else self.panels.redraw(ref[1], shaped)):
                 self.book.showing(key, shown)
                 return
@@ -334,7 +335,7 @@ class TableHub:
         """Edit or send a channel message now (the outbox calls this when the budget allows)."""
         ref = None if new else await self.message_ref(table, kind, seat)
         channel = self.bot.get_partial_messageable(table.channel_id)
-        allowed = await self._allowed_fields(table, kind, fields)
+        allowed = await self._allowed_fields(table, kind, fields, edit=ref is not None)
         if allowed is None:  # the bot may not post there: nothing is tried (a 403 counts against it)
             self.book.showing((table.id, kind, seat), None)
             return
@@ -370,28 +371,33 @@ class TableHub:
         rewind(fields)
         await self._post_now(table, kind, seat, new, fields)
 
-    async def _allowed_fields(self, table: Table, kind: str, fields: dict[str, Any]) -> dict[str, Any] | None:
+    async def _allowed_fields(self, table: Table, kind: str, fields: dict[str, Any],
+                              edit: bool) -> dict[str, Any] | None:
         """Return ``fields`` as the bot may send them in the table's channel now: without pictures
         when Attach Files is off (the renderers drew a text board already: this only catches the
-        rest), as plain text when Embed Links is off; None when it may not post there at all."""
+        rest), as plain text when Embed Links is off; None when it may not post there at all
+        (``edit``: they edit the message, see :meth:`_shaped`)."""
         if not self.permissions.may(table.channel_id, "send"):
             self.permissions.skipped(table.channel_id, "send", f"a {kind} message of table {table.id}")
             return None
-        return await self._shaped(table, kind, fields)
+        return await self._shaped(table, kind, fields, edit)
 
-    async def _shaped(self, table: Table, kind: str, fields: dict[str, Any]) -> dict[str, Any]:
+    async def _shaped(self, table: Table, kind: str, fields: dict[str, Any], edit: bool) -> dict[str, Any]:
         """Return a channel message's ``fields`` without pictures when Attach Files is off there, as
-        plain text when Embed Links is (a DM prompt: as they are, no server permission applies)."""
+        plain text when Embed Links is (a DM prompt: as they are, no server permission applies).
+        ``edit``: they edit the message, which then keeps no picture they do not carry
+        (:func:`~cogs.table.messages.attach.unpictured`: Discord would keep the old one)."""
         if kind == "dm":
             return fields
         needs = needs_of(fields)
         if "attach" in needs and not await self.may(table, "attach"):
-            fields = {k: v for k, v in fields.items() if k not in ("files", "file")}
-            if "attachments" in fields:
-                fields["attachments"] = [a for a in fields["attachments"] if not isinstance(a, discord.File)]
+            kept = [a for a in fields.get("attachments") or [] if not isinstance(a, discord.File)]
+            fields = {k: v for k, v in fields.items() if k not in PICTURE_FIELDS}
+            if edit:
+                fields["attachments"] = kept
         if "embed" in needs and not await self.may(table, "embed"):
             fields = plain(fields)
-        return fields
+        return unpictured(fields) if edit else fields
 
     async def remind(self, table: Table, seats: Sequence[int], private_key: str, channel_key: str,
                      cover: Sequence[int] | None = None) -> None:

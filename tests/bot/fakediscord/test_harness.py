@@ -292,6 +292,8 @@ async def test_attachments_survive_and_change_on_edit(fake, bot, table):
     sent = await sent.edit(attachments=[sent.attachments[0], discord.File(io.BytesIO(b"C"), "c.png")])
     assert [f.data for f in stored.files] == [b"B", b"C"]
     assert [a.filename for a in sent.attachments] == ["b.png", "c.png"]
+    sent = await sent.edit(content="board v3", attachments=[])  # named empty: every one goes
+    assert stored.files == [] and sent.attachments == [] and stored.data["attachments"] == []
 
 
 def _view(*ids: str, row: int | None = None) -> discord.ui.View:

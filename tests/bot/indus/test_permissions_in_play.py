@@ -7,10 +7,13 @@ other games' drivers are the shared kits.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from incan_kit import buttons, start_bot
 from indus_kit import TINY_PNG, board, open_table, play_step, play_to_the_end
 from sakkara_bot_kit import open_table as sakkara_table
+from sakkara_bot_kit import play_one as sakkara_step
 from sakkara_bot_kit import play_to_the_end as sakkara_to_the_end
 from table_kit import incan_table, incan_to_the_end, thread_lines
 
@@ -115,11 +118,68 @@ async def test_a_permission_taken_between_the_check_and_the_call_costs_one_403(f
     for _ in range(3):
         await play_step(fake, bot, game, people[:2])  # each click says Attach Files is off: text boards
     assert len(fake.forbidden) == 1
-    assert "```" in (await board(fake, bot, game)).text
+    message = await board(fake, bot, game)
+    assert "```" in message.text and pictured(message) == []  # the refused picture's old one went too
     assert sum("Discord refused" in r.getMessage() for r in caplog.records) == 1
     fake.set_bot_permissions(table)  # given back (the bot hears of it)
     await play_step(fake, bot, game, people[:2])
-    assert [f.filename for f in (await board(fake, bot, game)).files] == ["board.png"]
+    assert pictured(await board(fake, bot, game)) == ["board.png", "attachment://board.png"]
     await play_to_the_end(fake, bot, game, people[:2])
     assert game.status == "finished" and len(fake.forbidden) == 1
+    await fake.stop(bot)
+
+
+def pictured(message: FakeMessage) -> list[str]:
+    """The files a board message carries now, and the picture its embed shows (both, or neither)."""
+    image = (message.embeds[0].get("image") or {}).get("url") if message.embeds else None
+    return [f.filename for f in message.files] + ([image] if image else [])
+
+
+async def test_attach_files_taken_mid_game_takes_the_old_picture_away_indus(fake, table, store, clock, people,
+                                                                            quick_pictures):
+    """Attach Files taken mid-game (the bot hears of it): the next redraw of the Indus board, a press
+    on it answered through that press, shows the text board and no longer the picture of a position
+    that is gone (Discord keeps a message's attachments on an edit that does not name them).
+    Given back, the picture returns in place of the text board."""
+    bot = await start_bot(fake, store, clock)
+    game = await open_table(fake, bot, table, people[:2])
+    for _ in range(2):
+        await play_step(fake, bot, game, people[:2])
+    assert pictured(await board(fake, bot, game)) == ["board.png", "attachment://board.png"]
+    fake.set_bot_permissions(table, attach=False)
+    await play_step(fake, bot, game, people[:2])
+    message = await board(fake, bot, game)
+    assert pictured(message) == [] and message.data["attachments"] == []
+    assert "```" in message.text  # the text board, alone
+    fake.set_bot_permissions(table)
+    await play_step(fake, bot, game, people[:2])
+    message = await board(fake, bot, game)
+    assert pictured(message) == ["board.png", "attachment://board.png"] and "```" not in message.text
+    assert fake.forbidden == []
+    await fake.stop(bot)
+
+
+async def test_attach_files_taken_mid_game_takes_the_old_picture_away_sakkara(fake, table, store, clock, people,
+                                                                              quick_pictures):
+    """The same for Sakkara, whose board is edited by plain (rate-limited) edits: moves are made on
+    the players' own prompts."""
+    bot = await start_bot(fake, store, clock)
+    game = await sakkara_table(fake, bot, table, people[0])
+    users = {people[0].id: people[0]}
+    rng = random.Random(0)
+    await sakkara_step(fake, game, users, rng)
+    await bot.hub.outbox.drained()
+    assert pictured(await board(fake, bot, game)) == ["board.png", "attachment://board.png"]
+    fake.set_bot_permissions(table, attach=False)
+    await sakkara_step(fake, game, users, rng)
+    await bot.hub.outbox.drained()
+    message = await board(fake, bot, game)
+    assert pictured(message) == [] and message.data["attachments"] == []
+    assert "```" in message.text
+    fake.set_bot_permissions(table)
+    await sakkara_step(fake, game, users, rng)
+    await bot.hub.outbox.drained()
+    message = await board(fake, bot, game)
+    assert pictured(message) == ["board.png", "attachment://board.png"] and "```" not in message.text
+    assert fake.forbidden == []
     await fake.stop(bot)
