@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from cogs.indus.words import piece_name, rank_name, space_label, space_name, square_name
-from cogs.table.controls.buttons import ActButton, ActSelect, guarded, refuse, table_for
+from cogs.table.controls.buttons import ActButton, ActSelect, guarded, refuse_press, table_for
 from engine.indus import GAME
 from engine.session import SessionError, Table
 from i18n import t, tn
@@ -59,7 +59,7 @@ class PieceButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             if seat not in table.humans_owing():
                 raise SessionError("not_your_turn")
         except SessionError as exc:
-            await refuse(interaction, exc)
+            await refuse_press(interaction, self.table_id, exc)  # a stale board is redrawn through it
             return
         await interaction.response.edit_message(view=controls(table, chosen=self.piece))
 

@@ -46,10 +46,14 @@ async def refuse(interaction: discord.Interaction, error: SessionError, command:
     await reply(interaction, text)
 
 
-async def refuse_press(interaction: discord.Interaction, table_id: int, error: SessionError) -> None:
+async def refuse_press(interaction: discord.Interaction, table_id: int, error: SessionError,
+                       answer: Answer | None = None) -> None:
     """Refuse a press privately. A stale press on a private panel (an ephemeral prompt, perhaps
     opened long ago: its click is a new interaction, with a fresh token) is answered with that
-    panel redrawn as the game stands now, the refusal on top: a fresh panel to act on."""
+    panel redrawn as the game stands now, the refusal on top: a fresh panel to act on. A stale
+    press on the table's public board is answered with the board redrawn as the game stands
+    (:meth:`~cogs.table.messages.hub.TableHub.redraw_board`), and the refusal privately after it:
+    the board is again the place to act. ``answer``: the press's answer, when its handler has one."""
     hub = hub_of(interaction)
     message = interaction.message
     table = hub.bot.sessions.loaded(table_id)
@@ -58,6 +62,10 @@ async def refuse_press(interaction: discord.Interaction, table_id: int, error: S
             and seat is not None and table.status == "playing" and not interaction.response.is_done()):
         embed, view = hub.renderer(table).prompt(hub, table, seat)
         await interaction.response.edit_message(content=t("error.stale"), embed=embed, view=view)
+        return
+    if (error.code == "stale" and message is not None and not message.flags.ephemeral and table is not None
+            and seat is not None and await _board_redrawn(hub, table, interaction, answer)):
+        await refuse(interaction, error)  # a followup: the board's redraw was the press's answer
         return
     already = None
     if error.code == "not_your_turn" and table is not None and seat is not None and table.status == "playing":
@@ -73,6 +81,16 @@ async def refuse_press(interaction: discord.Interaction, table_id: int, error: S
         await reply(interaction, already)
         return
     await refuse(interaction, error)
+
+
+async def _board_redrawn(hub: TableHub, table: Table, interaction: discord.Interaction,
+                         answer: Answer | None) -> bool:
+    """Redraw the table's board through this stale press on it, with the press's answer or one of
+    its own; False when the press was not on the board or the board was current already."""
+    if answer is not None:
+        return await hub.redraw_board(table, answer)
+    async with answering_click(interaction) as own:
+        return await hub.redraw_board(table, own)
 
 
 async def reply(interaction: discord.Interaction, text: str | None, **fields: Any) -> None:
@@ -221,7 +239,7 @@ async def act_and_confirm(interaction: discord.Interaction, table_id: int, windo
         except SessionError as exc:
             answer.stop_guard()
             await answer.settled()
-            await refuse_press(interaction, table_id, exc)
+            await refuse_press(interaction, table_id, exc, answer)
             return
         await confirm_move(hub, interaction, answer, update)
 

@@ -361,6 +361,28 @@ class TableHub:
         if message is not None:
             await self.book.remember(table, kind, message, seat, open=opens(kind, fields))
 
+    async def redraw_board(self, table: Table, answer: Answer) -> bool:
+        """Answer ``answer``, a press on the table's public board whose controls were stale, with the
+        board redrawn as the table stands, through that press (an interaction call, exempt from the
+        rate limits): the presser sees the decision the table waits for now and can act at once.
+
+        A board's controls go stale without an edit when the rate-limited edit was spared on
+        purpose: Indus redraws its board at the end of a turn played from a DM prompt, not at each
+        of its steps. False when the press was not on the board, the table is not playing, or the
+        board shows the table as it stands already (the redraw did not go through the press)."""
+        renderer = self.renderer(table)
+        async with table.lock:  # drawn from a state no move is changing, as a timer's redraw is
+            if table.status != "playing":
+                return False
+            await self.prepare(table)
+            ref = self.book.ref((table.id, renderer.board_kind(table), None))
+            if ref is None or not answer.pressed(ref[1]):
+                return False
+            await self.readers.load(table)
+            with self.readers.publicly(table):
+                await renderer.refresh(self, table, answer)
+        return answer.redrawn
+
     async def _without(self, table: Table, kind: str, seat: int | None, new: bool, fields: dict[str, Any]) -> None:
         """Show again what was refused, without what is off now: the board is redrawn by its game
         (a text board in place of the picture; queued behind this call), anything else goes at
