@@ -186,6 +186,17 @@ class IncanRenderer:
             embed.add_field(name=t("incan.log"), value=newest_lines(log_lines), inline=False)
         return embed
 
+    async def replay_board(self, table: Table) -> tuple[discord.Embed, discord.File | None]:
+        """Return the board of a replay's step: the expedition as it stood (no picture) and, the game
+        being over, everyone's tent (hidden while it was played)."""
+        # round_embed reads nothing this renderer remembers of live tables (how a table's last
+        # expedition ended is not how the expedition being replayed began).
+        embed = self.round_embed(table)
+        banked = [t("incan.tent", name=name_of(spec), gems=GAME.view(table.state, seat)["you"]["banked"])
+                  for seat, spec in enumerate(table.seats)]
+        embed.add_field(name=t("replay.banked"), value=", ".join(banked)[:1024], inline=False)
+        return embed, None
+
     def _closed_embed(self, hub: TableHub, table: Table, end: Event) -> discord.Embed:
         """Return an ended expedition's embed: its final path and its log (how it ended is the content)."""
         embed = discord.Embed(title=t("incan.round_over_title", round=end["round"], rounds=ed.ROUNDS),

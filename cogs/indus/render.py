@@ -189,6 +189,15 @@ class IndusRenderer:
             embed.set_footer(text=t("indus.legend"))
         return embed
 
+    async def replay_board(self, table: Table) -> tuple[discord.Embed, discord.File | None]:
+        """Return the board of a replay's step: the board embed with its picture (Indus hides nothing)."""
+        png = await drawn(board_png, GAME.view(table.state, None), [s.display_name for s in table.seats]) \
+            if board_png_available() else None
+        embed = self.board_embed(table, png is not None)
+        # Live, a bot's turn says the bot is thinking; in a replay its move is already there.
+        embed.description = (embed.description or "").replace("\n" + t("indus.ai_thinking"), "")
+        return embed, None if png is None else board_file(png, IMAGE_NAME)
+
     @staticmethod
     def _ruins_field(view: dict[str, Any]) -> list[str]:
         """Each ruin's value and who would score it if the game ended now (the picture names the ruins)."""

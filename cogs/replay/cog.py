@@ -1,9 +1,10 @@
 """``/game replay`` and the Replay button of every summary: a finished game, step by step.
 
-A replay message shows one step (:mod:`cogs.replay.steps`): the board as it stood (Sakkara and
-Indus with their picture, Incan Gold with its path, who is inside with what they carry and
-everyone's banked gems), the scores so far as each game's board shows them, and the step's log
-lines in the game's own words (each renderer's ``event_lines``). Under it ⏮ ◀ ▶ ⏭ and a jump menu.
+A replay message shows one step (:mod:`cogs.replay.steps`): the board as it stood, drawn by the
+game's own renderer (``replay_board`` of the hub's Renderer: Sakkara and Indus with their picture,
+Incan Gold with its path, who is inside with what they carry and everyone's banked gems), the
+scores so far as each game's board shows them, and the step's log lines in the game's own words
+(each renderer's ``event_lines``). Under it ⏮ ◀ ▶ ⏭ and a jump menu. Nothing here knows a game.
 
 Every component carries the game's number and the step it goes to, so a replay opened before a
 restart keeps working; a press is answered by editing the pressed message through its own
@@ -29,22 +30,14 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from cogs.incan_gold.render import IncanRenderer
-from cogs.indus.render import IndusRenderer
-from cogs.indus.words import IMAGE_NAME, board_png, board_png_available
 from cogs.replay.steps import Frame, cut
-from cogs.sakkara import words as sakkara_words
-from cogs.sakkara.render import SakkaraRenderer
 from cogs.table.answer import answering_click
 from cogs.table.controls.buttons import guarded, hub_of
-from cogs.table.messages.attach import board_file
 from cogs.table.messages.hub import TableBot, TableHub
-from cogs.table.messages.text import name_of
 from db import GameLog, GameNotFound, StoreError, Unavailable
 from engine.core import IllegalAction
 from engine.session import SeatSpec, Table
 from i18n import reader_is, t
-from pictures.drawing import drawn
 
 log = logging.getLogger(__name__)
 
@@ -115,40 +108,13 @@ async def _frames(bot: TableBot, game_log: GameLog) -> list[Frame]:
 # --------------------------------------------------------------------------- drawing one step
 
 
-async def _board(hub: TableHub, table: Table) -> tuple[discord.Embed, discord.File | None]:
-    """Return the game's own board embed for the table as it stood, with its picture if drawn."""
-    renderer = hub.renderer(table)
-    game = table.spec.game
-    if isinstance(renderer, SakkaraRenderer):
-        module = sakkara_words.boards()
-        png = None if module is None else await drawn(
-            module.board_image, game.view(table.state, None), sakkara_words.names(table))
-        return renderer.public_embed(table, png is not None), None if png is None else board_file(png, "board.png")
-    if isinstance(renderer, IndusRenderer):
-        png = await drawn(board_png, game.view(table.state, None), [s.display_name for s in table.seats]) \
-            if board_png_available() else None
-        embed = renderer.board_embed(table, png is not None)
-        # Live, a bot's turn says the bot is thinking; in a replay its move is already there.
-        embed.description = (embed.description or "").replace("\n" + t("indus.ai_thinking"), "")
-        return embed, None if png is None else board_file(png, IMAGE_NAME)
-    assert isinstance(renderer, IncanRenderer)
-    # A renderer of its own: the live one remembers how a table's last expedition ended, which is
-    # not how the expedition being replayed began.
-    embed = IncanRenderer().round_embed(table)
-    # The game is over: everyone's tent (hidden while it was played) may be shown.
-    banked = [t("incan.tent", name=name_of(spec), gems=game.view(table.state, seat)["you"]["banked"])
-              for seat, spec in enumerate(table.seats)]
-    embed.add_field(name=t("replay.banked"), value=", ".join(banked)[:1024], inline=False)
-    return embed, None
-
-
 async def _step(hub: TableHub, game_log: GameLog, frames: list[Frame], at: int
                 ) -> tuple[discord.Embed, discord.File | None, discord.ui.View]:
     """Return step ``at`` of a replay: its embed, its picture and its controls."""
     frame = frames[at]
     table = _table(hub.bot, game_log, frame)
     renderer = hub.renderer(table)
-    embed, picture = await _board(hub, table)
+    embed, picture = await renderer.replay_board(table)
     title = embed.title or ""
     embed.colour = REPLAY_COLOUR
     embed.title = t("replay.title", id=table.id, game=renderer.title(), step=at, steps=len(frames) - 1)

@@ -112,6 +112,12 @@ class SakkaraRenderer:
             embed.set_image(url="attachment://board.png")
         return embed
 
+    async def replay_board(self, table: Table) -> tuple[discord.Embed, discord.File | None]:
+        """Return the board of a replay's step: the public board embed with its picture."""
+        module = words.boards()
+        png = None if module is None else await drawn(module.board_image, GAME.view(table.state, None), names(table))
+        return self.public_embed(table, png is not None), None if png is None else board_file(png, "board.png")
+
     def _public_fields(self, hub: TableHub, table: Table, png: bytes | None) -> dict[str, Any]:
         fields: dict[str, Any] = {"embed": self.public_embed(table, png is not None, hub)}
         if table.status == "playing":

@@ -80,6 +80,13 @@ class Renderer(Protocol):
         """Return the lobby's description of the chosen options."""
         ...
 
+    async def replay_board(self, table: Table) -> tuple[discord.Embed, discord.File | None]:
+        """Return the board of one step of a replay (``/game replay``) with its picture, if drawn.
+        ``table`` is a game that is over, rebuilt as it stood at that step (not a live table): what
+        the game hid while it was played may be shown. The replay cog calls only this, so a new
+        game needs no edit of it."""
+        ...
+
     async def played(self, hub: TableHub, update: Update) -> None:
         """Redraw after accepted actions; prompt the seats that owe a decision in a new window (the
         click the update was made for, ``answer_of(update.origin)``, is passed on to every redraw)."""
