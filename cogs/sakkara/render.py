@@ -22,14 +22,25 @@ import discord
 from cogs.sakkara import words
 from cogs.sakkara.controls import dm_with_rack, prompt_at
 from cogs.sakkara.summary import summary
-from cogs.sakkara.words import builder_text, event_line, motif, names, round_title, seat_field, text_board, whose_turn
+from cogs.sakkara.words import (
+    SEAT_MARKS,
+    builder_text,
+    counts_text,
+    event_line,
+    motif,
+    names,
+    round_title,
+    seat_field,
+    text_board,
+    whose_turn,
+)
 from cogs.table.answer import Answer, acknowledged_while_drawing, answer_of
 from cogs.table.controls.buttons import PeekButton
 from cogs.table.messages.attach import board_file
-from cogs.table.messages.fields import newest_lines
+from cogs.table.messages.fields import add_split_field, newest_lines
 from cogs.table.messages.hub import TableHub
 from cogs.table.messages.story import round_chapters
-from cogs.table.messages.text import deadline_line, pace_rules, seat_label
+from cogs.table.messages.text import deadline_line, name_of, pace_rules, seat_label
 from engine.core import CHANCE, Event
 from engine.sakkara import GAME
 from engine.session import Table, Update
@@ -113,10 +124,20 @@ class SakkaraRenderer:
         return embed
 
     async def replay_board(self, table: Table) -> tuple[discord.Embed, discord.File | None]:
-        """Return the board of a replay's step: the public board embed with its picture."""
+        """Return the board of a replay's step: the public board embed with its picture and, the game
+        being over, each builder's rack as it stood (private while the game was played).
+
+        The racks are text in one field, not the DM's rack picture: a replay step carries one picture
+        (the board, its embed's image), and a rack is at most a few dozen words."""
         module = words.boards()
         png = None if module is None else await drawn(module.board_image, GAME.view(table.state, None), names(table))
-        return self.public_embed(table, png is not None), None if png is None else board_file(png, "board.png")
+        embed = self.public_embed(table, png is not None)
+        if table.status != "playing":  # a second lock: the replay cog refuses a running game before reading it
+            racks = [t("replay.rack", mark=SEAT_MARKS[seat], name=name_of(spec),
+                       tiles=counts_text(GAME.view(table.state, seat)["rack"]))
+                     for seat, spec in enumerate(table.seats)]
+            add_split_field(embed, t("replay.racks"), racks, "\n")
+        return embed, None if png is None else board_file(png, "board.png")
 
     def _public_fields(self, hub: TableHub, table: Table, png: bytes | None) -> dict[str, Any]:
         fields: dict[str, Any] = {"embed": self.public_embed(table, png is not None, hub)}

@@ -20,6 +20,8 @@ from table_kit import incan_table, incan_to_the_end
 
 from bot import Bot
 from cogs.replay.steps import cut
+from cogs.sakkara.render import SakkaraRenderer
+from cogs.sakkara.words import SEAT_MARKS, counts_text
 from cogs.table import answer as answer_module
 from db import NewResult, NewSeat, Store
 from engine.core import play, replay
@@ -99,6 +101,15 @@ def expected_fields(bot: Bot, fake: FakeDiscord, name: str, game_id: int, people
     return [(f.name, f.value) for f in embed.fields], lines
 
 
+def expected_racks(name: str, people: list[Any], log: list[tuple[int, Any]], upto: int) -> list[str]:
+    """Each Sakkara builder's rack in ``replay(log[:upto])``, read from the engine's private view of
+    that seat (what only its owner saw while the game was played)."""
+    game = SPECS[name].game
+    state = replay(game, 2, SEED, log[:upto])
+    return [f"{mark} {person.name}: {counts_text(game.view(state, seat)['rack'])}"
+            for seat, (mark, person) in enumerate(zip(SEAT_MARKS, people, strict=True))]
+
+
 @pytest.mark.parametrize("name", ["incan_gold", "sakkara", "indus"])
 async def test_a_finished_game_stepped_to_the_end_is_the_engines_replay_at_every_step(fake, table, store, clock,
                                                                                       name):
@@ -112,6 +123,7 @@ async def test_a_finished_game_stepped_to_the_end_is_the_engines_replay_at_every
     assert len(steps) > 10
     ends = [0]
     at = 0
+    seen_racks: set[tuple[str, ...]] = set()
     while True:
         step_button = step_id(shown, game_id, "n")
         if shown.component(step_button)["disabled"]:
@@ -129,7 +141,12 @@ async def test_a_finished_game_stepped_to_the_end_is_the_engines_replay_at_every
         assert fields[-1][1] == "\n".join(lines)[-1024:]  # the step's own log lines
         if name != "incan_gold":
             assert [f.filename for f in shown.files] == ["board.png"] and embed["image"]["url"] == "attachment://board.png"
+        if name == "sakkara":
+            racks = expected_racks(name, [ann, bo], log, ends[-1])
+            assert fields[len(board)] == ("Racks (hidden during play)", "\n".join(racks))
+            seen_racks.add(tuple(racks))
     assert at == len(steps) - 1 and ends[-1] == len(log)
+    assert name != "sakkara" or len(seen_racks) > 10  # the racks shown change with the steps
     await fake.stop(bot)
 
 
@@ -152,6 +169,16 @@ async def test_a_running_game_is_refused_and_shows_nothing(fake, table, store, c
     assert forged.ephemeral and "not over yet" in forged.render() and shown.render() == before
     jumped = answer(await fake.craft_component(bo, shown, f"replay-jump:{row.id}", component_type=3, values=["3"]))
     assert jumped.ephemeral and "not over yet" in jumped.render() and shown.render() == before
+    # a running Sakkara game, its workers placed (tiles in both private racks): refused the same way
+    sakkara = await store.create_game("sakkara", guild_id=fake.guild_id, channel_id=996, host_id=ann.id)
+    await store.start_game(sakkara.id, [NewSeat.human(ann.id, "Ann"), NewSeat.human(bo.id, "Bo")], seed=SEED)
+    await store.append_actions(sakkara.id, 0, play(SPECS["sakkara"].game, [_random] * 2, seed=SEED).log[:5])
+    for rec in (await fake.slash(bo, table, "game replay", {"id": sakkara.id}),
+                await fake.craft_component(bo, shown, f"replay:{sakkara.id}:2:l")):
+        running = answer(rec)
+        assert running.ephemeral and "not over yet" in running.render() and not running.files
+        assert not running.custom_ids and len(running.embeds[0].get("fields") or []) == 0
+    assert shown.render() == before
     # another server's game is no game here, by number or by a forged custom_id
     other, _ = await finished_game(store, fake, 999, "sakkara", [ann, bo], guild_id=fake.guild_id + 1)
     hidden = answer(await fake.slash(bo, table, "game replay", {"id": other}))
@@ -255,3 +282,15 @@ async def test_a_bots_turn_in_a_replay_is_shown_as_played_not_as_thinking(fake, 
     assert any("Easy bot 1" in text for text in seen)
     assert not any("The bot is thinking" in text for text in seen)
     await fake.stop(bot)
+
+
+async def test_a_sakkara_table_still_playing_never_shows_a_rack_even_asked_for_its_replay_board():
+    # The replay cog refuses a running game before reading it; the renderer is a second lock.
+    people = [SeatSpec("Ann", 1), SeatSpec("Bo", 2)]
+    state = replay(SPECS["sakkara"].game, 2, SEED, play(SPECS["sakkara"].game, [_random] * 2, seed=SEED).log[:5])
+    assert all(SPECS["sakkara"].game.view(state, seat)["rack"] for seat in (0, 1))  # both racks hold tiles
+    renderer = SakkaraRenderer()
+    for status, shows in (("playing", False), ("finished", True)):
+        table = Table(1, SPECS["sakkara"], 10, 20, 1, {}, {}, status, people, SEED, state)
+        embed, _ = await renderer.replay_board(table)
+        assert any(f.name == "Racks (hidden during play)" for f in embed.fields) is shows
