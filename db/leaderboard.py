@@ -430,6 +430,21 @@ class Leaderboards:
                                 " AND finished_at >= ? AND finished_at < ? ORDER BY guild_id", [start_ms, end_ms])
         return [int(r[0]) for r in rows]
 
+    async def newest_finish(self, guild_id: int, games: Sequence[str], before_ms: int) -> int | None:
+        """Return when the server's newest game of ``games`` finished before ``before_ms`` (ms), else None.
+
+        One index probe per game type (``games_finished_by_guild``), whatever the server's history:
+        walked back season by season it lists the seasons that have games in one statement each,
+        where a DISTINCT over the quarters of every finished game would read them all."""
+        if not games:
+            return None
+        probe = (f"SELECT (SELECT finished_at FROM games{self._indexed_by('games_finished_by_guild')}"
+                 " WHERE status = 'finished' AND guild_id = ? AND game = ? AND finished_at < ?"
+                 " ORDER BY finished_at DESC LIMIT 1) AS f")
+        rows = await self._rows(f"SELECT max(f) FROM ({' UNION ALL '.join([probe] * len(games))}) AS newest",
+                                [value for game in games for value in (guild_id, game, before_ms)])
+        return None if not rows or rows[0][0] is None else int(rows[0][0])
+
     async def season_closing(self, guild_id: int, season: str) -> tuple[int, int | None] | None:
         """Return (closed_at, posted_at) ms of a frozen season, or None while it is not frozen."""
         rows = await self._rows("SELECT closed_at, posted_at FROM season_closings WHERE guild_id = ? AND season = ?",

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncGenerator
 from typing import Any
 
 import discord
@@ -72,6 +73,15 @@ class SeasonBook:
                 return False
             lines = [row for game in self.games for row in await self.fold(guild_id, game, season)]
             return await self.boards.close_season(guild_id, season, now_ms, lines)
+
+    async def played(self, guild_id: int, now_ms: int) -> AsyncGenerator[str, None]:
+        """Yield the server's past seasons with a finished game, newest first: one statement per
+        season (the newest game before the last one found names the next season down)."""
+        before = bounds(season_of(now_ms))[0]
+        while (newest := await self.boards.newest_finish(guild_id, self.games, before)) is not None:
+            season = season_of(newest)
+            yield season
+            before = bounds(season)[0]
 
     async def table(self, guild_id: int, game: str, season: str, now_ms: int) -> list[tuple[SeasonRow, str]]:
         """Return a season's table in one game with names: live for the current season, else frozen."""

@@ -99,3 +99,25 @@ async def test_a_players_season_history_lists_frozen_seasons_newest_first(store)
     assert [(name, row.game, row.rank, row.games, row.wins) for name, row in ann] == [
         ("2026-Q3", "incan_gold", 2, 3, 0), ("2026-Q2", "incan_gold", 1, 3, 3)]
     assert await boards.season_history(G, user_key(1), "indus") == []
+
+
+async def test_the_seasons_with_games_are_walked_newest_first_one_statement_each(store):
+    boards = Leaderboards(store)
+    await two_seasons(store)  # incan_gold in 2026-Q2 and 2026-Q3
+    await play(store, [(human(1, "Ann"), 2), (human(2, "Bo"), 1)], datetime(2025, 11, 5, tzinfo=UTC), game="indus",
+               preset="standard")  # 2025-Q4; 2026-Q1 has no game
+    await play(store, [(human(1, "Ann"), 2), (human(2, "Bo"), 1)], datetime(2025, 8, 5, tzinfo=UTC), guild=G + 1)
+    cancelled = (await store.create_game("sakkara", guild_id=G, channel_id=5, host_id=1)).id
+    await store.start_game(cancelled, [human(1), human(2)], seed=1, started_at=datetime(2025, 2, 1, tzinfo=UTC))
+    await store.cancel_game(cancelled, "abandoned")  # never finished: no season's game
+    q3_last = int((Q3 + timedelta(hours=2)).timestamp() * 1000)
+    assert await boards.newest_finish(G, GAMES, bounds("2026-Q4")[1]) == q3_last
+    assert await boards.newest_finish(G, GAMES, q3_last) == q3_last - 3_600_000
+    assert await boards.newest_finish(G, ("sakkara",), bounds("2026-Q4")[1]) is None
+    assert await boards.newest_finish(G, (), bounds("2026-Q4")[1]) is None
+    book = seasons.SeasonBook(boards, GAMES)
+    now = bounds("2026-Q4")[0] + DAY_MS  # in 2026-Q4: the current season is not a past one
+    assert [s async for s in book.played(G, now)] == ["2026-Q3", "2026-Q2", "2025-Q4"]
+    assert [s async for s in book.played(G + 1, now)] == ["2025-Q3"]
+    assert [s async for s in book.played(G, bounds("2026-Q3")[0] + 1)] == ["2026-Q2", "2025-Q4"]
+    assert [s async for s in book.played(G + 2, now)] == []
