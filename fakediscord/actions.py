@@ -196,6 +196,8 @@ class UserActions:
                     raise FakeDiscordError(f"/{' '.join(names)}: required option {name!r} missing")
                 continue
             if name == focused:
+                if not opt.get("autocomplete"):  # the client asks only for an option declared so
+                    raise FakeDiscordError(f"/{' '.join(names)}: option {name!r} does not autocomplete")
                 leaf.append(ix.option_payload(name, opt["type"], options[name], focused=True))
             else:
                 leaf.append(

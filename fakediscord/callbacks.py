@@ -19,6 +19,8 @@ from fakediscord.payloads import Json
 from fakediscord.store import MessageStore
 from fakediscord.validate import (
     MAX_AUTOCOMPLETE_CHOICES,
+    MAX_CHOICE_NAME,
+    MAX_CHOICE_VALUE,
     MAX_MODAL_COMPONENTS,
     MAX_MODAL_TITLE,
     check_custom_id,
@@ -130,6 +132,13 @@ class InteractionCallbacks:
             choices = data.get("choices") or []
             if len(choices) > MAX_AUTOCOMPLETE_CHOICES:
                 raise invalid("data.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+            for i, choice in enumerate(choices):
+                if not 1 <= len(str(choice.get("name", ""))) <= MAX_CHOICE_NAME:
+                    raise invalid(f"data.choices.{i}.name", "BASE_TYPE_BAD_LENGTH",
+                                  f"Must be between 1 and {MAX_CHOICE_NAME} in length.")
+                if isinstance(choice.get("value"), str) and len(choice["value"]) > MAX_CHOICE_VALUE:
+                    raise invalid(f"data.choices.{i}.value", "BASE_TYPE_MAX_LENGTH",
+                                  f"Must be {MAX_CHOICE_VALUE} or fewer in length.")
             rec.autocomplete_choices = choices
         elif ctype == ix.CALLBACK_MODAL:
             self._validate_modal(data)

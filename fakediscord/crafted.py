@@ -72,6 +72,7 @@ class CraftedActions:
         *,
         bot: discord.Client | None = None,
         expect_ack: bool = True,
+        focused: str | None = None,
     ) -> InteractionRecord:
         """Run ``command`` ("incan new") with ``options`` sent as given: any value, any name.
 
@@ -79,6 +80,8 @@ class CraftedActions:
         type of its Python value. Nothing is checked against choices, ranges or lengths, and a
         guild-only command may be sent from a DM. An unknown command name is sent as it is. A
         FakeRole is sent as its id with the role in ``resolved``, as Discord fills it for any client.
+        With ``focused`` it is an autocomplete request (type 4) typing in that option, whether or
+        not it declares autocomplete (the choices sent back are ``autocomplete_choices``).
         """
         names = command.split()
         declared: dict[str, int] = {}
@@ -95,7 +98,8 @@ class CraftedActions:
             declared = {o["name"]: o["type"] for o in level.get("options", []) if o["type"] not in (1, 2)}
         leaf = [ix.option_payload(name, declared.get(name, _OPTION_TYPES.get(type(value), ix.OPTION_STRING)),
                                  str(value.id) if isinstance(value, FakeRole)
-                                 else value.id if isinstance(value, FakeUser | FakeChannel) else value)
+                                 else value.id if isinstance(value, FakeUser | FakeChannel) else value,
+                                 focused=name == focused)
                 for name, value in (options or {}).items()]
         roles = {str(v.id): v.payload() for v in (options or {}).values() if isinstance(v, FakeRole)}
         for sub in reversed(names[1:]):
@@ -103,7 +107,8 @@ class CraftedActions:
         cmd_id = self.actions.command_id(schema) if schema else self.actions.world.ids.next()
         data = ix.command_data(cmd_id, names[0], leaf, guild_id=scope_guild,
                                resolved={"roles": roles} if roles else None)
-        rec, payload = self.actions.new_interaction(user, channel, ix.INTERACTION_APPLICATION_COMMAND, data)
+        kind = ix.INTERACTION_APPLICATION_COMMAND if focused is None else ix.INTERACTION_AUTOCOMPLETE
+        rec, payload = self.actions.new_interaction(user, channel, kind, data)
         return await self.actions.run_interaction(rec, payload, bot, expect_ack)
 
 

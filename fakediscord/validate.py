@@ -20,6 +20,8 @@ __all__ = [
     "MAX_AUTOCOMPLETE_CHOICES",
     "MAX_BUTTONS_PER_ROW",
     "MAX_BUTTON_LABEL",
+    "MAX_CHOICE_NAME",
+    "MAX_CHOICE_VALUE",
     "MAX_CONTENT",
     "MAX_CUSTOM_ID",
     "MAX_EMBEDS",
@@ -62,6 +64,8 @@ MAX_EMBED_TOTAL = 6000
 MAX_MODAL_TITLE = 45
 MAX_MODAL_COMPONENTS = 5
 MAX_AUTOCOMPLETE_CHOICES = 25
+MAX_CHOICE_NAME = 100
+MAX_CHOICE_VALUE = 100  # a string choice's value
 
 
 def validate_embeds(embeds: Sequence[Json]) -> None:

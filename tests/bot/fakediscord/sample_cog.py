@@ -206,7 +206,9 @@ class SampleCog(commands.GroupCog, group_name="sample"):
     async def colour_complete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """Colours starting with what was typed."""
+        """Colours starting with what was typed ("long": one choice with too long a name)."""
+        if current == "long":
+            return [app_commands.Choice(name="x" * 101, value="x")]
         return [
             app_commands.Choice(name=c, value=c) for c in ("red", "green", "blue") if c.startswith(current)
         ]

@@ -354,6 +354,12 @@ async def test_select_on_a_view_keyed_by_the_response_message(fake, bot, table, 
 async def test_autocomplete(fake, bot, table, ann):
     choices = await fake.autocomplete(ann, table, "sample colour", {"colour": "gr"}, focused="colour")
     assert choices == [{"name": "green", "value": "green"}]
+    # Discord's client asks only for an option declared with autocomplete ...
+    with pytest.raises(FakeDiscordError, match="does not autocomplete"):
+        await fake.autocomplete(ann, table, "sample hello", {"name": "m"}, focused="name")
+    # ... and refuses a choice whose name is longer than 100 characters (the user sees no choices)
+    with pytest.raises(AssertionError, match=r"data\.choices\.0\.name: Must be between 1 and 100"):
+        await fake.autocomplete(ann, table, "sample colour", {"colour": "long"}, focused="colour")
 
 
 async def test_slash_in_a_dm(fake, bot, ann):
