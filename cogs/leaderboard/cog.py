@@ -11,6 +11,7 @@ Replies are embeds; refusals are private.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import re
@@ -54,6 +55,7 @@ PERIOD_DAYS = 30
 TREND_GAMES = 10
 HISTORY_GAMES = 10
 SEASON_LINES = 8  # the newest season lines /stats shows
+AUTOCOMPLETE_CHOICES = 25  # Discord's limit of choices an autocomplete offers
 FOLD_CHUNK = 5000  # games folded per cache write: short store locks while a big backlog catches up
 
 _COUNTED: dict[str, Literal["wins", "win_rate", "games"]] = {"wins": "wins", "win_rate": "win_rate", "games": "games"}
@@ -102,6 +104,11 @@ class RatingBook:
 
 def _now(bot: TableBot) -> datetime:
     return datetime.fromtimestamp(bot.sessions.clock.now(), UTC)
+
+
+def _compact(text: str) -> str:
+    """Return text as a season is matched: case, spaces and dashes ignored ("2026 q3" finds 2026-Q3)."""
+    return "".join(text.casefold().replace("-", " ").split())
 
 
 def _name(key: PlayerKey, name: str) -> str:
@@ -297,6 +304,32 @@ class Leaderboard(commands.Cog):
             await interaction.followup.send(embed=embed)
         else:
             await interaction.followup.send(embed=embed, view=view)
+
+    @leaderboard.autocomplete("season")
+    async def season_choices(self, interaction: discord.Interaction, typed: str) -> list[app_commands.Choice[str]]:
+        """Offer the seasons to pick: the current one first, then the server's past seasons with
+        games, newest first, those matching what was typed, at most 25 (Discord's limit), labelled
+        in the typer's language. Picking one sends its name, as typing it would."""
+        language = interaction.locale.value
+        wanted = _compact(typed[:20])  # untrusted text: no longer than the option takes
+        now_ms = int(_now(self.bot).timestamp() * 1000)
+        current = season_of(now_ms)
+        label = t("lb.season.current_choice", language, season=current)
+        # "current" is understood in every language (as the command takes it), so it finds it too
+        words = [label, *(t("lb.season.current", other) for other in NATIVE_NAMES)]
+        choices = [app_commands.Choice(name=label, value=current)] if any(wanted in _compact(w) for w in words) else []
+        if interaction.guild_id is None:
+            return choices
+        try:
+            async with contextlib.aclosing(self.seasons.played(interaction.guild_id, now_ms)) as seasons:
+                async for season in seasons:
+                    if len(choices) == AUTOCOMPLETE_CHOICES:
+                        break
+                    if wanted in _compact(season):
+                        choices.append(app_commands.Choice(name=season, value=season))
+        except StoreError:  # out of reach: the current season, which needs no store, is still offered
+            log.info("season choices without the past seasons: the store is out of reach")
+        return choices
 
     def _season_named(self, text: str) -> str:
         """Return the season a user named (``current`` or ``2026-Q3``), refusing a malformed or future one."""

@@ -8,7 +8,8 @@ and logs one INFO line, never an ERROR with a traceback (those stay for the bot'
 
 - :class:`Tree` checks a command's options against its own declared parameters before it runs,
   refuses an unknown command and a guild-only one from a DM, and answers the errors crafted input
-  causes inside discord.py quietly.
+  causes inside discord.py quietly. An autocomplete request passes only for an option declared
+  with autocomplete (``/leaderboard season``); any other is answered with no choices.
 - :func:`admit` turns clicks and commands away while the bot shuts down ("restarting, nothing was
   changed"), and counts the ones it lets in, so a clean shutdown can let them finish.
 - :func:`claim` marks a component interaction as taken by one of the bot's items (``guarded`` in
@@ -76,6 +77,28 @@ def options_fit(command: app_commands.Command[Any, ..., Any], given: dict[str, A
         elif not _value_fits(param, given[name]):
             return False
     return True
+
+
+def autocompletes(command: Any, data: Any, guild_id: int | None) -> bool:
+    """Return True when an autocomplete request is one Discord's client could send: a known command
+    (a guild-only one from a server), well-typed options, and a focused option that has choices to
+    offer (declared with autocomplete)."""
+    if not isinstance(command, app_commands.Command) or not raw_values_fit(data):
+        return False
+    if guild_id is None and _guild_only(command):
+        return False
+    focused = _focused(data)
+    return any(p.display_name == focused and p.autocomplete for p in command.parameters)
+
+
+def _focused(data: Any) -> str | None:
+    """Return the name of the option a user is typing in (a subcommand's, too), if one is focused."""
+    for option in data.get("options", []) if isinstance(data, dict) else []:
+        if isinstance(option, dict) and option.get("type") in (1, 2):
+            return _focused(option)
+        if isinstance(option, dict) and option.get("focused") is True:
+            return str(option.get("name"))
+    return None
 
 
 _RAW: dict[int, tuple[type, ...]] = {3: (str,), 4: (int,), 5: (bool,), 10: (int, float)}
@@ -221,12 +244,15 @@ class Tree(app_commands.CommandTree[TableBot]):
         self.client.hub.readers.saw(interaction)  # this command's replies are in its user's language
         # What Discord says the bot may do here, known before the command draws anything.
         self.client.hub.permissions.learn(interaction.channel_id, interaction.guild_id, interaction.app_permissions)
+        command = interaction.command
         if interaction.type is discord.InteractionType.autocomplete:
-            # No option of this bot autocompletes: a request for it is crafted.
+            if autocompletes(command, interaction.data, interaction.guild_id):
+                return True  # the option's own handler reads what was typed as untrusted text
+            # Discord's client asks only for an option declared with autocomplete: this is crafted.
+            log.info("autocomplete refused as crafted")
             with contextlib.suppress(discord.HTTPException):
                 await interaction.response.autocomplete([])
             return False
-        command = interaction.command
         if not isinstance(command, app_commands.Command):
             return await self._crafted(interaction, "no such command")
         if interaction.guild_id is None and _guild_only(command):

@@ -9,11 +9,11 @@ from datetime import UTC, datetime
 
 import pytest
 from incan_kit import buttons, config, start_bot
-from test_leaderboard_bot import record, reply
+from test_leaderboard_bot import NOW, record, reply
 
 from bot import Bot
-from db import NewSeat
-from engine.seasons import bounds
+from db import NewSeat, Unavailable
+from engine.seasons import bounds, previous
 from fakediscord import FakeChannel, FakeDiscord, FakeUser
 
 # The ManualClock starts on 2027-01-15 (season 2027-Q1); the next season starts on 2027-04-01.
@@ -147,4 +147,80 @@ async def test_a_season_boards_page_buttons_keep_the_season(fake, table, store, 
     assert "Page 2/2" in first.render() and "season 2027-Q1" in first.render()
     wins = reply(await fake.slash(ann, table, "leaderboard", {"by": "wins", "season": "2026-Q4"})).render()
     assert "**1.** P00 — **1 won** · 1 played" in wins and "**2.** Spar" in wins and "P01" not in wins
+    await fake.stop(bot)
+
+
+def days_into(season: str) -> float:
+    """``record``'s days_ago for a game finished in the middle of ``season``."""
+    start, end = bounds(season)
+    return (NOW.timestamp() - (start + end) / 2000) / 86_400
+
+
+async def test_the_season_option_offers_the_servers_seasons_with_games_newest_first(fake, table, store, clock):
+    ann, aino = fake.user("Ann"), fake.user("Aino", locale="fi")
+    A, B = NewSeat.human(ann.id, "Ann"), NewSeat.human(aino.id, "Aino")
+    for season in ("2026-Q4", "2026-Q2"):  # 2026-Q3 has no game here
+        await record(store, fake.guild_id, [(A, 9), (B, 3)], days_ago=days_into(season))
+    await record(store, fake.guild_id, [(A, 2), (B, 5)], days_ago=days_into("2025-Q4"), game="indus", preset="standard")
+    await record(store, fake.guild_id + 1, [(A, 9), (B, 3)], days_ago=days_into("2026-Q3"))  # another server's
+    bot = await start_bot(fake, store, clock)
+
+    async def offered(user: FakeUser, typed: str) -> list[tuple[str, str]]:
+        choices = await fake.autocomplete(user, table, "leaderboard", {"season": typed}, focused="season")
+        return [(c["name"], c["value"]) for c in choices]
+
+    # The current season (2027-Q1) first, even before its first game; the past ones with games after it.
+    assert await offered(ann, "") == [("2027-Q1 (current)", "2027-Q1"), ("2026-Q4", "2026-Q4"),
+                                      ("2026-Q2", "2026-Q2"), ("2025-Q4", "2025-Q4")]
+    assert await offered(ann, "2026") == [("2026-Q4", "2026-Q4"), ("2026-Q2", "2026-Q2")]
+    assert await offered(ann, " q4") == [("2026-Q4", "2026-Q4"), ("2025-Q4", "2025-Q4")]
+    assert await offered(ann, "2026 q2") == [("2026-Q2", "2026-Q2")]
+    assert await offered(ann, "cur") == [("2027-Q1 (current)", "2027-Q1")]
+    assert await offered(ann, "2026-Q3") == []
+    assert (await offered(aino, ""))[0] == ("2027-Q1 (nykyinen)", "2027-Q1")  # in the typer's language
+    assert await offered(aino, "nyky") == await offered(aino, "current") == [("2027-Q1 (nykyinen)", "2027-Q1")]
+    # A choice sends its name, as typing it would; a name typed anyway is still checked.
+    picked = reply(await fake.slash(ann, table, "leaderboard", {"season": "2026-Q4"})).render()
+    assert "season 2026-Q4" in picked and "**1.** Ann" in picked
+    bad = reply(await fake.slash(ann, table, "leaderboard", {"season": "2026-Q7"}))
+    assert bad.ephemeral and "is not a season" in bad.render()
+    # The store out of reach: the current season is still offered (it needs no store).
+    boards = bot.get_cog("Leaderboard").boards
+
+    async def unreachable(*args: object) -> None:
+        raise Unavailable("down")
+
+    boards.newest_finish = unreachable
+    assert await offered(ann, "") == [("2027-Q1 (current)", "2027-Q1")]
+    await fake.stop(bot)
+
+
+async def test_the_season_choices_stop_at_discords_25(fake, table, store, clock):
+    ann = fake.user("Ann")
+    past = []
+    season = "2027-Q1"
+    for _ in range(30):
+        season = previous(season)
+        past.append(season)
+        await record(store, fake.guild_id, [(NewSeat.human(ann.id, "Ann"), 1), (NewSeat.human(2, "Bo"), 0)],
+                     days_ago=days_into(season))
+    bot = await start_bot(fake, store, clock)
+    choices = await fake.autocomplete(ann, table, "leaderboard", {"season": ""}, focused="season")
+    assert [c["value"] for c in choices] == ["2027-Q1", *past[:24]]
+    # what is typed filters the whole history, not only the newest 25 seasons
+    older = await fake.autocomplete(ann, table, "leaderboard", {"season": "2020"}, focused="season")
+    assert [c["value"] for c in older] == ["2020-Q4", "2020-Q3", "2020-Q2", "2020-Q1"]
+    assert not set(past[:24]) & {c["value"] for c in older}
+    await fake.stop(bot)
+
+
+async def test_an_autocomplete_request_no_option_asks_for_is_answered_with_nothing(fake, table, store, clock):
+    ann = fake.user("Ann")
+    bot = await start_bot(fake, store, clock)
+    # "game" offers fixed choices, not autocomplete: only a modified client asks
+    rec = await fake.craft_slash(ann, table, "leaderboard", {"game": "ind"}, focused="game")
+    assert rec.ack_type == 8 and rec.autocomplete_choices == [] and not rec.replies
+    # a guild-only command's choices from a DM
+    rec = await fake.craft_slash(ann, fake.dm_channel(ann), "leaderboard", {"season": ""}, focused="season")
+    assert rec.ack_type == 8 and rec.autocomplete_choices == [] and not rec.replies
     await fake.stop(bot)
