@@ -21,7 +21,7 @@ from engine.core import CHANCE, resolve_chance
 from engine.session.absence import Absence
 from engine.session.ai_pool import decide
 from engine.session.contract import AUTO, DECISION, RepoUnavailable, SeatEvent, SessionError, Stale
-from engine.session.loading import step
+from engine.session.missed import owed_actions
 from engine.session.opening import Opening
 from engine.session.options import AWAY_DECISIONS
 from engine.session.play import Play
@@ -132,31 +132,16 @@ class TimerWork:
 
     def _timeout_actions(self, table: Table, absent: list[int]) -> list[tuple[int, Any]]:
         """Return what the timeout agent plays for the absent seats (whole turns in a sequential game)."""
-        state, game = table.state, table.spec.game
-        actions: list[tuple[int, Any]] = []
-        assert table.seed is not None
-        for seat in absent:
-            # For a sequential game the timeout agent plays what the absent seat owes: the rest of
-            # the turn in progress, chance draws inside it included (Indus: place, roll, move),
-            # and never a turn of the seat's that begins after it.
-            turn = table.spec.turn_of(state)
-            while True:
-                movers = game.to_move(state)
-                if table.spec.turn_of(state) != turn:
-                    break
-                if seat in movers:
-                    [(_, action)] = decide(self.specs, table.spec.name, state, table.seed,
-                                           [(seat, "", table.version + len(actions))])
-                elif movers == [CHANCE] and actions:
-                    action = resolve_chance(game, state)
-                else:
-                    break
-                mover = seat if seat in movers else CHANCE
-                state, _, _ = step(table.spec, state, mover, action)
-                actions.append((mover, action))
-                if mover == CHANCE and seat not in game.to_move(state):
-                    break
-        return actions
+        game, seed = table.spec.game, table.seed
+        assert seed is not None
+
+        def choose(mover: int, state: Any, played: int) -> Any:
+            if mover == CHANCE:
+                return resolve_chance(game, state)
+            [(_, action)] = decide(self.specs, table.spec.name, state, seed, [(mover, "", table.version + played)])
+            return action
+
+        return owed_actions(table.spec, table.state, absent, choose)
 
     @contextlib.asynccontextmanager
     async def _lobby(self, table_id: int) -> AsyncIterator[Table | None]:
