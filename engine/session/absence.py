@@ -18,9 +18,13 @@ until they come back. Live tables never take a seat over: a timeout there plays 
   result. A takeover never makes the last person who plays their own seat a bot's: they keep their
   deadline, and when they too miss :data:`~engine.session.options.AWAY_DECISIONS` in a row the
   table is abandoned.
-- The count of timeouts in a row is kept in memory, like the abandonment count: a restart starts
-  it again (a takeover is never made on absences this process cannot see); the takeover itself is
-  stored and survives restarts.
+- **Over restarts**: the count of timeouts in a row (the one the abandonment reads too) is no
+  stored number: it is read again from the stored log when a timeout first needs it after a load
+  (:meth:`Absence.recount`, :func:`~engine.session.missed.missed_in_a_row`): each decision that
+  timed out is a ``timeout`` seat event, each move of the person's own an action the timeout
+  agent did not play. So a person who missed one decision before a restart and one after is
+  taken over, and a table nobody plays is abandoned, as without the restart; the takeover itself
+  is an ``away`` event, made once.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.session.contract import SeatEvent
+from engine.session.missed import missed_in_a_row, timed_out
 from engine.session.options import TAKEOVER_DECISIONS, TAKEOVER_LEVEL
 from engine.session.pace import CORRESPONDENCE, pace_of
 from engine.session.play import Play
@@ -82,6 +87,18 @@ class Absence:
         self.clock = play.clock
         self.settings = play.settings
         self.listener = play.listener
+
+    async def recount(self, table: Table) -> None:
+        """Read the table's counts of timeouts in a row from the stored log, unless they were read
+        since the table was loaded or last took in another process's writes (under its lock; the
+        table up to date). Until a timeout needs them, a move or a return only clears a count."""
+        if table.counted == table.generation or table.status != "playing" or table.seed is None:
+            return
+        # The whole log is read only when some run of timeouts may be going on.
+        actions = (await self.repo.tail(table.id, 0)).actions[:table.version] if timed_out(table.seat_events) else ()
+        table.away = missed_in_a_row(table.spec, len(table.seats), table.seed, table.options, actions,
+                                     table.seat_events)
+        table.counted = table.generation
 
     def due(self, table: Table, timed_out: Sequence[int]) -> list[int]:
         """Return the seats among ``timed_out`` the bot plays from now on (their count of timeouts in

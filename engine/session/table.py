@@ -45,8 +45,12 @@ class Table:
     stale: bool = False  # a write's outcome is unknown, or another process wrote: sync before acting
     thinking: set[int] = field(default_factory=set)  # AI seats whose decision is in the AI pool now
     away: dict[int, int] = field(default_factory=dict)
-    """Person seat -> the decisions in a row they let time out (in this process: a restart starts
-    the count again, so a table is never given up for absences it cannot see)."""
+    """Person seat -> the decisions in a row they let time out. Read from the stored log when a
+    timeout first needs it (:meth:`Absence.recount`), so it survives a restart; kept up to date in
+    memory from then on."""
+    counted: int = -1
+    """The :attr:`generation` whose ``away`` was read from the store (-1: not yet): writes of
+    another process pulled in since may hold moves that ended a run of timeouts."""
     generation: int = 0
     """Bumped whenever writes by another process were pulled into this table: caches kept beside it
     (the hub's message ids and what each message shows) are stale from then on."""

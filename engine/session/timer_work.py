@@ -91,6 +91,7 @@ class TimerWork:
                 if table.window != window or table.status != "playing" or not table.humans_owing():
                     return
                 absent = table.humans_owing()
+                await self.absence.recount(table)  # before this timeout is noted: it counts once
                 for seat in await self._note_timeouts(table, absent):  # once per decision, not per retry
                     table.away[seat] = table.away.get(seat, 0) + 1
                 if table.everyone_away(AWAY_DECISIONS):
