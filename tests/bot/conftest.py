@@ -50,6 +50,18 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
     await s.close()
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def either_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    """The bot's database on each backend, for a module whose ``store`` fixture returns this one:
+    what it tests reads the same from both."""
+    if request.param == "sqlite":
+        s = await Store.open(str(tmp_path / "bot.sqlite3"))
+    else:
+        s = await Store.connect(request.getfixturevalue("pg_server").new_database())
+    yield s
+    await s.close()
+
+
 @pytest.fixture
 def clock() -> ManualClock:
     """The session clock: tests move it, nothing sleeps."""

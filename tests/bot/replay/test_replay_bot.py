@@ -10,8 +10,6 @@ before a restart keeps stepping after it.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,15 +30,10 @@ from fakediscord import FakeDiscord, FakeMessage, InteractionRecord
 SEED = 11
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+@pytest.fixture
+def store(either_store: Store) -> Store:
     """The bot's database on each backend: a replay reads the log the same way from both."""
-    if request.param == "sqlite":
-        s = await Store.open(str(tmp_path / "bot.sqlite3"))
-    else:
-        s = await Store.connect(request.getfixturevalue("pg_server").new_database())
-    yield s
-    await s.close()
+    return either_store
 
 
 def _random(view, legal, rng):  # an Agent
