@@ -33,6 +33,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import replace
 
+from engine.core import IllegalAction
 from engine.session.contract import SeatEvent
 from engine.session.missed import missed_in_a_row, timed_out
 from engine.session.options import TAKEOVER_DECISIONS, TAKEOVER_LEVEL
@@ -96,8 +97,13 @@ class Absence:
             return
         # The whole log is read only when some run of timeouts may be going on.
         actions = (await self.repo.tail(table.id, 0)).actions[:table.version] if timed_out(table.seat_events) else ()
-        table.away = missed_in_a_row(table.spec, len(table.seats), table.seed, table.options, actions,
-                                     table.seat_events)
+        try:
+            table.away = missed_in_a_row(table.spec, len(table.seats), table.seed, table.options, actions,
+                                         table.seat_events)
+        except (IllegalAction, ValueError, KeyError, TypeError):
+            # The table plays on from its snapshot, so a log that no longer replays from the start
+            # must not stop its timeouts: the counts this process kept stand, as before a restart.
+            log.warning("table %s: its missed decisions could not be read from its log", table.id, exc_info=True)
         table.counted = table.generation
 
     def due(self, table: Table, timed_out: Sequence[int]) -> list[int]:

@@ -9,12 +9,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_session_absence import BOT_DELAY, CHANNEL, DAY, GUILD, make
+from test_session_absence import BOT_DELAY, CHANNEL, DAY, GUILD, bo_away, indus, make
 
 from db import Store
 from engine.clock import ManualClock
 from engine.session import SeatSpec, Table
 from engine.session.missed import missed_in_a_row
+from engine.session.options import TAKEOVER_DECISIONS
 
 PEOPLE = (SeatSpec("Ann", 1), SeatSpec("Bo", 2), SeatSpec("Cy", 3))
 
@@ -60,4 +61,22 @@ async def test_the_log_tells_the_count_the_process_kept(store: Store, game: str,
             checks += 1
             longest = max([longest, *kept.values()])
     assert checks > 20 and longest >= 2  # runs of misses were counted, and moves ended some
+    await sessions.close()
+
+
+async def test_a_log_that_no_longer_replays_leaves_the_count_kept_in_memory(store: Store, monkeypatch, caplog) -> None:
+    """A table plays on from its snapshot; should its log not replay from the start (a rules
+    change), its timeouts still play and count as this process saw them: two take Bo's seat over."""
+
+    def no_longer_replays(*args: object) -> dict[int, int]:
+        raise ValueError("an action the rules no longer allow")
+
+    monkeypatch.setattr("engine.session.absence.missed_in_a_row", no_longer_replays)
+    clock = ManualClock()
+    sessions, _ = make(store, clock)
+    table = await indus(sessions)
+    seat = await bo_away(sessions, table, clock, his_turn=False)
+    assert table.seats[seat].away == "easy"
+    assert [e.kind for e in table.seat_events].count("timeout") == TAKEOVER_DECISIONS
+    assert "could not be read from its log" in caplog.text
     await sessions.close()
