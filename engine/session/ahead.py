@@ -84,6 +84,10 @@ class Ahead:
         if pending is not None and pending.task is task and table_id in self._next:
             self._launch(table_id, self._next.pop(table_id))
 
+    def holds(self, table_id: int) -> bool:
+        """Return whether anything was started or queued for the table (its decision not yet taken)."""
+        return table_id in self._pending or table_id in self._next
+
     def started(self, table_id: int, version: int) -> bool:
         """Return whether a decision was started (or queued) for this version of the table."""
         pending, queued = self._pending.get(table_id), self._next.get(table_id)

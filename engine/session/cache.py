@@ -8,6 +8,15 @@ timer loads its table when it fires.
 With several processes (``coordinator.shared``), a cached table is brought up to date (its tail
 read) under its lock before anything acts on it. Only the process holding a table's lease runs
 its timers; the others only write the deadlines, which the owner hears of.
+
+A table nobody used for :data:`IDLE_S` is dropped again once more than :attr:`TableCache.keep_loaded`
+tables are loaded (:meth:`TableCache.unload_idle`, run by the loads themselves at most every
+:data:`SWEEP_EVERY_S`): correspondence tables are loaded by their reminders and deadlines, a few
+times a day each, and a process holding 100,000 of them would otherwise keep every one (about
+12 KiB each) within a day. Dropping one is what a restart does to it: its stored timers stay armed
+and load it again when they fire, a click loads it again, and whatever it kept only in memory is
+either read again from the store (its state, deadline, lobby close, runs of missed decisions) or
+makes it stay loaded (its lock held, an in-memory timer pending, a bot's decision under way).
 """
 
 from __future__ import annotations
@@ -25,9 +34,19 @@ from engine.session.loading import automatic, fill, fill_tail
 from engine.session.table import Table
 from engine.session.timers import Coordinator
 
-__all__ = ["TableCache"]
+__all__ = ["IDLE_S", "KEEP_LOADED", "SWEEP_EVERY_S", "TableCache"]
 
 log = logging.getLogger("engine.session")
+
+KEEP_LOADED = 1000
+"""Up to this many loaded tables nothing is dropped (a server's live tables, kept warm)."""
+
+IDLE_S = 30 * 60.0
+"""A table unused this long may be dropped from the cache (live decisions are 30-600 s: a live
+table in play is never idle this long)."""
+
+SWEEP_EVERY_S = 5 * 60.0
+"""The loads look for idle tables at most this often (a sweep reads every loaded table)."""
 
 
 class TableCache:
@@ -43,7 +62,10 @@ class TableCache:
         self.ahead = ahead
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, int] = {}
+        self.keep_loaded = KEEP_LOADED
         self._loading: dict[int, asyncio.Future[Table]] = {}
+        self._used: dict[int, float] = {}  # table id -> when it was last asked for (clock time)
+        self._swept_at = float("-inf")
 
     def loaded(self, table_id: int) -> Table | None:
         """Return the table if it is loaded in this process (no database access)."""
@@ -52,7 +74,9 @@ class TableCache:
     async def get(self, table_id: int) -> Table:
         """Return a table, loading it on demand and bringing it up to date; SessionError("gone") if over."""
         table = self.tables.get(table_id)
-        if table is None:
+        if table is not None:
+            self._used[table_id] = self.clock.now()
+        else:
             # One load per table at a time: a second caller waits for the first caller's load (the
             # load runs in the first caller's task, so its errors are that caller's).
             pending = self._loading.get(table_id)
@@ -70,6 +94,7 @@ class TableCache:
                 future.set_result(table)
             finally:
                 del self._loading[table_id]
+            self.unload_idle()
             return table
         if self.coordinator.shared or table.stale:
             async with table.lock:
@@ -129,6 +154,33 @@ class TableCache:
         """Keep a table (just loaded or opened) as the one of its channel."""
         self.tables[table.id] = table
         self.by_channel[table.channel_id] = table.id
+        self._used[table.id] = self.clock.now()
+
+    def unload_idle(self) -> list[int]:
+        """Drop the tables idle for :data:`IDLE_S` that keep nothing only in memory, when more than
+        :attr:`keep_loaded` are loaded and the last look is :data:`SWEEP_EVERY_S` old; return their
+        ids. Each stays stored, its stored timers armed: the next click or timer loads it again."""
+        now = self.clock.now()
+        if len(self.tables) <= self.keep_loaded or now - self._swept_at < SWEEP_EVERY_S:
+            return []
+        self._swept_at = now
+        idle = [table for table in self.tables.values() if self._idle(table, now)]
+        for table in idle:
+            self.tables.pop(table.id, None)
+            self._used.pop(table.id, None)
+            if self.by_channel.get(table.channel_id) == table.id:
+                del self.by_channel[table.channel_id]
+        if idle:
+            log.debug("%d idle table(s) unloaded, %d stay loaded", len(idle), len(self.tables))
+        return [table.id for table in idle]
+
+    def _idle(self, table: Table, now: float) -> bool:
+        """Whether a table may be dropped: in play (a lobby's few), unused for :data:`IDLE_S`, and
+        nothing of it only in memory: no lock held, no in-memory timer pending (e.g. a redraw), no
+        bot's decision under way or waiting to be taken, no load in flight."""
+        return (table.status == "playing" and now - self._used.get(table.id, now) >= IDLE_S
+                and not table.lock.locked() and not table.timers and not table.thinking
+                and not self.ahead.holds(table.id) and table.id not in self._loading)
 
     def forget(self, table: Table) -> None:
         """Drop an ended table: its timers, its bots' head start and its place in the cache."""
@@ -138,5 +190,6 @@ class TableCache:
         self.alarms.book.cancel(table.id)
         self.ahead.drop(table.id)
         self.tables.pop(table.id, None)
+        self._used.pop(table.id, None)
         if self.by_channel.get(table.channel_id) == table.id:
             del self.by_channel[table.channel_id]

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 
 from cogs.table.messages.hub import TableHub
 from cogs.table.messages.text import decision_time
+from engine.clock import Handle
 from engine.session import Table
 from engine.session.pace import patience_s
 
@@ -35,8 +36,12 @@ def while_waiting(hub: TableHub, table: Table, due: float, run: Callable[[Table]
     a table that ends drops it; a reveal meanwhile (a new window) makes it do nothing."""
     window = table.window
     sessions = hub.bot.sessions
+    armed: list[Handle] = []
 
     async def fire() -> None:
+        # Gone from the table's timers once fired: a table with none pending may be unloaded when idle.
+        if armed and armed[0] in table.timers:
+            table.timers.remove(armed[0])
         if fired is not None:
             fired()
         live = sessions.loaded(table.id)
@@ -49,7 +54,8 @@ def while_waiting(hub: TableHub, table: Table, due: float, run: Callable[[Table]
             await hub.prepare(live)
             await run(live)
 
-    table.timers.append(sessions.clock.call_at(due, fire))
+    armed.append(sessions.clock.call_at(due, fire))
+    table.timers.append(armed[0])
 
 
 class CountRedraw:

@@ -1,0 +1,50 @@
+"""An idle correspondence table leaves the bot's memory and plays on as if it had stayed (issue 41:
+a process holding many correspondence tables, each loaded a few times a day by its timers, keeps
+only the ones in use). Through the real client and the fake Discord: the next person's click on
+their DM prompt loads the table again and plays, the board shows the move, and the turn's notice
+reaches the person after them once."""
+
+from __future__ import annotations
+
+from incan_kit import start_bot
+from indus_kit import board, dm_prompt, first_choice, mover, open_table, play_step, take
+from test_indus_absence import CORRESPONDENCE
+
+from db.store import Store
+from engine.clock import ManualClock
+from engine.indus import GAME
+from engine.session.cache import IDLE_S, SWEEP_EVERY_S
+from fakediscord import FakeChannel, FakeDiscord
+
+
+async def test_an_unloaded_table_is_played_from_a_dm_prompt_as_if_it_had_stayed(
+        fake: FakeDiscord, table: FakeChannel, store: Store, clock: ManualClock) -> None:
+    people = [fake.user("Ann"), fake.user("Bo"), fake.user("Cy")]
+    bot = await start_bot(fake, store, clock, **CORRESPONDENCE)
+    for person in people:  # told by DM even when they were just here
+        assert (await fake.slash(person, table, "notify", {"how": "dm"})).ephemeral
+    game = await open_table(fake, bot, table, people)
+    await play_step(fake, bot, game, people)  # the first start piece, from the board
+    user = mover(game, people)
+    prompt = dm_prompt(fake, user)
+    assert prompt is not None and prompt is fake.dm_messages(user)[-1]  # told by DM, controls and all
+    version = game.version
+
+    bot.sessions.cache.keep_loaded = 0
+    await fake.run(clock.advance, IDLE_S + SWEEP_EVERY_S)  # hours before any reminder of a day's decision
+    assert bot.sessions.cache.unload_idle() == [game.id]
+    assert bot.sessions.loaded(game.id) is None
+
+    # The state it left with is the stored one: the person's first option on the prompt is legal.
+    legal = GAME.legal_actions(game.state, game.humans_owing()[0])
+    told_before = {u.id: len(fake.dm_messages(u)) for u in people}
+    await take(fake, user, prompt, *first_choice(prompt, legal[0]))
+
+    again = bot.sessions.loaded(game.id)
+    assert again is not None and again is not game and again.version == version + 1
+    shown = (await board(fake, bot, again)).render()
+    assert f"**{again.seats[again.humans_owing()[0]].display_name}**" in shown  # whose turn it is now
+    after = mover(again, people)
+    new = {u.id: len(fake.dm_messages(u)) - told_before[u.id] for u in people}
+    assert new == {p.id: int(p.id == after.id) for p in people}  # one notice, for the next person only
+    await fake.stop(bot)
