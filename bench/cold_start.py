@@ -24,7 +24,9 @@ Discord, which runs in the same process, has dropped its record of the pictures 
 Run: ``.venv/bin/python bench/cold_start.py --tables 10000``. The last line is
 ``cold_start tables=N connected_s=<s> first_answer_s=<s> rss_mib=<MiB> pace=<pace>`` (other tools
 read it), followed for ``correspondence`` by ``timers_due=<n> fired=<n> late_p99_s=<s>
-late_max_s=<s> work_p99_s=<s> hour_wall_s=<s> speed=<x> rss_end_mib=<MiB>``.
+late_max_s=<s> work_p99_s=<s> hour_wall_s=<s> speed=<x> rss_end_mib=<MiB> loaded_end=<n>`` (the tables
+still loaded after the hour: those its timers loaded in its last half hour, see
+:data:`engine.session.cache.IDLE_S`).
 """
 
 from __future__ import annotations
@@ -316,7 +318,7 @@ async def main() -> None:
                   f"({dropped:.0f} MiB of pictures sent), {end:.0f} MiB without")
             hour = (f" timers_due={len(due)} fired={len(fired)} late_p99_s={late_p99:.2f} late_max_s={late_max:.2f}"
                     f" work_p99_s={work_p99:.3f} hour_wall_s={wall + args.calm:.0f} speed={args.speed:g}"
-                    f" rss_end_mib={end:.0f}")
+                    f" rss_end_mib={end:.0f} loaded_end={len(bot.sessions.tables)}")
         await fake.stop(bot)
         await store.close()
     print(f"cold_start tables={args.tables} connected_s={connected:.2f} first_answer_s={answered:.2f} "
