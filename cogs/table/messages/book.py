@@ -50,6 +50,9 @@ class MessageBook:
         self._open: set[Key] = set()  # messages whose controls act on their game
         self._shown: dict[Key, str] = {}  # what each message shows now
         self._loaded: dict[int, int] = {}  # table id -> the generation whose recorded messages were read
+        # Table id -> every key of its kept above: forgetting a table (it ended, or it was unloaded
+        # while idle) costs its own messages, not a walk over every table's.
+        self._keys: dict[int, set[Key]] = {}
 
     # ------------------------------------------------------------------ reading
 
@@ -67,6 +70,7 @@ class MessageBook:
         for row in await self.store.messages(table.id):
             key = (table.id, row.kind, row.seat)
             self._refs.setdefault(key, (row.channel_id, row.message_id))
+            self._keys.setdefault(table.id, set()).add(key)
             if row.open:
                 self._open.add(key)
             else:
@@ -83,7 +87,7 @@ class MessageBook:
 
     def open_of(self, table_id: int) -> list[Key]:
         """Return the table's open messages."""
-        return [key for key in self._open if key[0] == table_id]
+        return [key for key in self._keys.get(table_id, ()) if key in self._open]
 
     def shows(self, key: Key, shown: str | None) -> bool:
         """Return True when the message already shows exactly ``shown`` (a :func:`signature`)."""
@@ -96,6 +100,7 @@ class MessageBook:
         """Record a message so it can be edited (and closed) later, also after a restart."""
         key = (table.id, kind, seat)
         self._refs[key] = (message.channel.id, message.id)
+        self._keys.setdefault(table.id, set()).add(key)
         if open:
             self._open.add(key)
         else:
@@ -123,28 +128,27 @@ class MessageBook:
             self._shown.pop(key, None)
         else:
             self._shown[key] = shown
+            self._keys.setdefault(key[0], set()).add(key)
 
     # ------------------------------------------------------------------ forgetting
 
     def forget_shown(self, table: Table) -> None:
         """A table has finished or ended: drop what its messages showed (kept only to skip no-op edits)."""
-        for key in [k for k in self._shown if k[0] == table.id]:
-            del self._shown[key]
+        for key in self._keys.get(table.id, ()):
+            self._shown.pop(key, None)
 
     def forget(self, table: Table) -> None:
-        """Drop an ended table's messages from memory (they stay recorded in the store)."""
-        for key in [k for k in self._refs if k[0] == table.id]:
-            self._refs.pop(key, None)
-            self._shown.pop(key, None)
-            self._open.discard(key)
+        """Drop a table's messages from memory (they stay recorded in the store): it ended, or it
+        was unloaded while idle (read again at its next use, as after a restart)."""
+        self._drop(table.id)
         self._loaded.pop(table.id, None)
 
     def _drop(self, table_id: int) -> None:
         """Forget what is known here of a table's messages (they are read again when needed)."""
-        for cache in (self._refs, self._shown):
-            for key in [k for k in cache if k[0] == table_id]:
-                del cache[key]
-        self._open = {k for k in self._open if k[0] != table_id}
+        for key in self._keys.pop(table_id, ()):
+            self._refs.pop(key, None)
+            self._shown.pop(key, None)
+            self._open.discard(key)
 
 
 def has_controls(view: Any) -> bool:
