@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from engine.clock import Clock
 from engine.core import IllegalAction
@@ -63,6 +63,9 @@ class TableCache:
         self.tables: dict[int, Table] = {}
         self.by_channel: dict[int, int] = {}
         self.keep_loaded = KEEP_LOADED
+        self.on_unload: list[Callable[[Table], None]] = []
+        """Called with each table unloaded while idle: what is kept beside it (the Discord side's
+        caches of its messages and story) goes too, to be read again from the store at its next use."""
         self._loading: dict[int, asyncio.Future[Table]] = {}
         self._used: dict[int, float] = {}  # table id -> when it was last asked for (clock time)
         self._swept_at = float("-inf")
@@ -170,6 +173,8 @@ class TableCache:
             self._used.pop(table.id, None)
             if self.by_channel.get(table.channel_id) == table.id:
                 del self.by_channel[table.channel_id]
+            for unloaded in self.on_unload:
+                unloaded(table)
         if idle:
             log.debug("%d idle table(s) unloaded, %d stay loaded", len(idle), len(self.tables))
         return [table.id for table in idle]

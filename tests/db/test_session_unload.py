@@ -37,33 +37,41 @@ def _as_stored(table: Table) -> tuple[object, ...]:
 async def test_idle_tables_are_unloaded_past_the_limit_and_come_back_as_they_were(store: Store) -> None:
     clock = ManualClock()
     first, _ = make(store, clock)
-    made = await _tables(first, 4)
+    made = await _tables(first, 5)
     before = {table.id: _as_stored(table) for table in made}
     await first.close()
 
     sessions, rec = make(store, clock)
     await sessions.open()
     sessions.cache.keep_loaded = 1
-    a, b, c, d = (table.id for table in made)
-    await sessions.table(a)
-    await sessions.table(b)
+    unloaded: list[int] = []
+    sessions.cache.on_unload.append(lambda table: unloaded.append(table.id))
+    a, b, c, d, e = (table.id for table in made)
+    for table_id in (a, b, c):
+        await sessions.table(table_id)
     await clock.advance(IDLE_S - 1)
-    await sessions.table(c)  # a load looks for idle tables: none is idle yet
-    assert set(sessions.tables) == {a, b, c}
+    await sessions.table(d)  # a load looks for idle tables: none is idle yet
+    assert set(sessions.tables) == {a, b, c, d} and unloaded == []
 
-    await clock.advance(SWEEP_EVERY_S)
+    await clock.advance(SWEEP_EVERY_S - 1)
     await sessions.table(b)  # used again: b is not idle
-    await sessions.table(d)  # a load: only a is idle (c was loaded 5 minutes ago)
-    assert set(sessions.tables) == {b, c, d}
+    await sessions.table(d)  # no load: nobody looks
+    assert set(sessions.tables) == {a, b, c, d}
+    await clock.advance(1)
+    await sessions.table(e)  # a load: a and c are idle, and more than one table is loaded
+    assert set(sessions.tables) == {b, d, e} and sorted(unloaded) == [a, c]
     assert sessions.loaded(a) is None and 700 not in sessions.by_channel
 
-    again = await sessions.table_in(700)  # a command in its channel loads it again, as it stood
-    assert again.id == a and _as_stored(again) == before[a]
+    again = await sessions.table_in(702)  # a command in c's channel loads it again, as it stood
+    assert again.id == c and _as_stored(again) == before[c]
 
-    # Its stored timers stayed armed: the day's deadline plays the timeouts of the unloaded tables.
-    await clock.advance(DAY)
+    # a stays unloaded: its stored timers load it (the reminder at half time), and its deadline
+    # plays its people's timeouts, as for the others.
+    await clock.advance(DAY / 2 - IDLE_S - SWEEP_EVERY_S - 60)
+    assert sessions.loaded(a) is None
+    await clock.advance(DAY / 2 + IDLE_S + SWEEP_EVERY_S + 60)
     timed_out = {update.table.id: update.timed_out for update in rec.updates if update.timed_out}
-    assert set(timed_out) == {a, b, c, d} and all(len(seats) == 3 for seats in timed_out.values())
+    assert set(timed_out) == {a, b, c, d, e} and all(len(seats) == 3 for seats in timed_out.values())
 
 
 async def test_a_table_keeping_something_in_memory_stays_loaded(store: Store) -> None:
@@ -92,8 +100,13 @@ async def test_a_table_keeping_something_in_memory_stays_loaded(store: Store) ->
 
 async def test_under_the_limit_a_table_stays_loaded_however_long_it_waits(store: Store) -> None:
     clock = ManualClock()
+    first, _ = make(store, clock)
+    made = await _tables(first, 3)
+    await first.close()
+
     sessions, _ = make(store, clock)
-    made = await _tables(sessions, 2)
-    await clock.advance(DAY / 2 - 60)  # its reminder at half time loads nothing new
-    await sessions.table(made[1].id)
-    assert [sessions.loaded(table.id) for table in made] == made
+    await sessions.open()
+    loaded = [await sessions.table(table.id) for table in made[:2]]
+    await clock.advance(DAY / 2 - 60)  # idle for hours, and no reminder yet
+    await sessions.table(made[2].id)  # a load: the cache would look, but holds only 3 of its 1,000
+    assert [sessions.loaded(table.id) for table in made[:2]] == loaded

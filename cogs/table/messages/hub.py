@@ -129,6 +129,7 @@ class TableBot(commands.Bot):
         self.store = store
         self.hub = hub(self)
         self.sessions = sessions(self.hub)
+        self.sessions.cache.on_unload.append(self.hub.unloaded)
         self.dynamic_items: list[type[discord.ui.DynamicItem[Any]]] = []
         """Every component class registered: a custom_id matching none is crafted (tests fuzz each)."""
         self.stopping = False
@@ -214,6 +215,13 @@ class TableHub:
         return False
 
     # ------------------------------------------------------------------ messages
+
+    def unloaded(self, table: Table) -> None:
+        """The session layer dropped an idle table from memory: drop what is kept here of it too
+        (where its messages are and what they show, its story), as a restart would. Its next use
+        reads them again from the store (and another process's writes meanwhile with them)."""
+        self.book.forget(table)
+        self.story.forget(table)
 
     async def prepare(self, table: Table) -> None:
         """Before drawing a change of a table: know its messages, and at the table's first use in

@@ -86,8 +86,10 @@ async def test_a_correspondence_board_shows_dm_choices_after_an_eighth_of_the_de
         await choose_in_dm(fake, user, "torch")
     await fake.run(clock.advance, 3600.0)
     assert "2 of 5 have chosen" not in public.render()  # people an hour apart: no edit for each
+    assert game.timers  # the redraw waits in memory
     await fake.run(clock.advance, DAY / 8 - 3600.0)
     assert "2 of 5 have chosen" in public.render()
+    assert not game.timers  # fired, it holds nothing: the table may leave memory while idle
     await fake.stop(bot)
 
 

@@ -29,11 +29,13 @@ async def test_an_unloaded_table_is_played_from_a_dm_prompt_as_if_it_had_stayed(
     prompt = dm_prompt(fake, user)
     assert prompt is not None and prompt is fake.dm_messages(user)[-1]  # told by DM, controls and all
     version = game.version
+    public = await board(fake, bot, game)
 
     bot.sessions.cache.keep_loaded = 0
     await fake.run(clock.advance, IDLE_S + SWEEP_EVERY_S)  # hours before any reminder of a day's decision
     assert bot.sessions.cache.unload_idle() == [game.id]
     assert bot.sessions.loaded(game.id) is None
+    assert bot.hub.book.ref((game.id, "board", None)) is None  # where its messages are: read again when used
 
     # The state it left with is the stored one: the person's first option on the prompt is legal.
     legal = GAME.legal_actions(game.state, game.humans_owing()[0])
@@ -42,7 +44,8 @@ async def test_an_unloaded_table_is_played_from_a_dm_prompt_as_if_it_had_stayed(
 
     again = bot.sessions.loaded(game.id)
     assert again is not None and again is not game and again.version == version + 1
-    shown = (await board(fake, bot, again)).render()
+    assert (await board(fake, bot, again)) is public  # the same board, edited: found again in the store
+    shown = public.render()
     assert f"**{again.seats[again.humans_owing()[0]].display_name}**" in shown  # whose turn it is now
     after = mover(again, people)
     new = {u.id: len(fake.dm_messages(u)) - told_before[u.id] for u in people}
