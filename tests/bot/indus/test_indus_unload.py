@@ -30,6 +30,8 @@ async def test_an_unloaded_table_is_played_from_a_dm_prompt_as_if_it_had_stayed(
     assert prompt is not None and prompt is fake.dm_messages(user)[-1]  # told by DM, controls and all
     version = game.version
     public = await board(fake, bot, game)
+    happened = _what_happened(public.render())
+    assert happened.count("\n") == 0  # the first start piece's line (a correspondence board keeps the log)
 
     bot.sessions.cache.keep_loaded = 0
     await fake.run(clock.advance, IDLE_S + SWEEP_EVERY_S)  # hours before any reminder of a day's decision
@@ -46,8 +48,15 @@ async def test_an_unloaded_table_is_played_from_a_dm_prompt_as_if_it_had_stayed(
     assert again is not None and again is not game and again.version == version + 1
     assert (await board(fake, bot, again)) is public  # the same board, edited: found again in the store
     shown = public.render()
+    # The log on the board was read again from the store: the line from before, then the new move's.
+    assert _what_happened(shown).startswith(happened + "\n") and _what_happened(shown).count("\n") == 1
     assert f"**{again.seats[again.humans_owing()[0]].display_name}**" in shown  # whose turn it is now
     after = mover(again, people)
     new = {u.id: len(fake.dm_messages(u)) - told_before[u.id] for u in people}
     assert new == {p.id: int(p.id == after.id) for p in people}  # one notice, for the next person only
     await fake.stop(bot)
+
+
+def _what_happened(board: str) -> str:
+    """The board's log lines (the "What happened" field)."""
+    return board.split("What happened: ", 1)[1].split("\n|", 1)[0]
