@@ -59,7 +59,10 @@ def accepted(rec: InteractionRecord) -> bool:
     if rec.ack_type == 6:
         return rec.original_edits > 0 or any(m.embeds for m in rec.followups)
     if rec.ack_type == 7:
-        return not (rec.update_content or "").startswith(STALE)
+        # A stale press on a public board is answered with the board as it stands, and the refusal
+        # follows privately (cogs.table.controls.buttons.refuse_press).
+        return not any((text or "").startswith(STALE)
+                       for text in (rec.update_content, *(m.content for m in rec.followups)))
     return rec.ack_type == 4 and any(m.embeds for m in rec.replies)
 
 
@@ -106,8 +109,10 @@ class Players:
                                                   table_id)]
         return int(table_id), str(status), seats
 
-    async def _answered(self, rec: InteractionRecord, timeout: float = 2.0, outcome_s: float = 5.0) -> bool:
-        """Wait for the click's answer; after a deferral, for what follows it (see :func:`accepted`)."""
+    async def _answered(self, rec: InteractionRecord, timeout: float = 2.0, outcome_s: float = 5.0,
+                        public: bool = False) -> bool:
+        """Wait for the click's answer; after a deferral, or a redraw of a ``public`` message, for what
+        follows it (see :func:`accepted`)."""
         deadline = time.monotonic() + timeout
         while not rec.acknowledged and not rec.errors:
             if time.monotonic() > deadline:
@@ -115,6 +120,10 @@ class Players:
             await asyncio.sleep(0.005)
         deadline = time.monotonic() + outcome_s
         while rec.ack_type == 6 and not rec.original_edits and not rec.followup_ids and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        # A press on a public board answered by its redraw is followed by the presser's panel, or by
+        # the refusal of a stale press: either tells the outcome.
+        while public and rec.ack_type == 7 and not rec.followup_ids and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
         return rec.acknowledged
 
@@ -130,7 +139,7 @@ class Players:
         except Exception:  # the message changed meanwhile (its button is gone)
             return None
         await self.server.dispatch("INTERACTION_CREATE", payload)
-        await self._answered(rec)
+        await self._answered(rec, public=not channel.is_dm and not message.ephemeral)
         return rec
 
     async def _command(self, user: FakeUser, channel: FakeChannel, command: str,
