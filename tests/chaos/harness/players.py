@@ -81,7 +81,7 @@ class Players:
         self.games = {channel.id: (games or {}).get(channel.id, "incan") for channel in channels}
         self.people = {channel.id: [fake.user(f"P{n}-{k}") for k in range(3)] for n, channel in
                        enumerate(self.channels)}
-        self.acknowledged: list[Move] = []
+        self._answered_moves: list[tuple[Move, InteractionRecord]] = []  # moves whose answer looked accepted
         self.crossed = 0  # acknowledged DM clicks handled by another process than the table's guild's
         self.notes: dict[str, str] = {}  # repr of an acknowledged move -> how and when it was answered
         self.sent: list[Move] = []  # every move clicked, acknowledged or not (a click may be applied unanswered)
@@ -109,10 +109,14 @@ class Players:
                                                   table_id)]
         return int(table_id), str(status), seats
 
-    async def _answered(self, rec: InteractionRecord, timeout: float = 2.0, outcome_s: float = 5.0,
-                        public: bool = False) -> bool:
-        """Wait for the click's answer; after a deferral, or a redraw of a ``public`` message, for what
-        follows it (see :func:`accepted`)."""
+    @property
+    def acknowledged(self) -> list[Move]:
+        """The moves the bot acknowledged, judged on everything their answers brought so far: a stale
+        press on a public board is answered by the board redrawn, and its refusal follows it."""
+        return [move for move, rec in self._answered_moves if accepted(rec)]
+
+    async def _answered(self, rec: InteractionRecord, timeout: float = 2.0, outcome_s: float = 5.0) -> bool:
+        """Wait for the click's answer; after a deferral, for what follows it (see :func:`accepted`)."""
         deadline = time.monotonic() + timeout
         while not rec.acknowledged and not rec.errors:
             if time.monotonic() > deadline:
@@ -120,10 +124,6 @@ class Players:
             await asyncio.sleep(0.005)
         deadline = time.monotonic() + outcome_s
         while rec.ack_type == 6 and not rec.original_edits and not rec.followup_ids and time.monotonic() < deadline:
-            await asyncio.sleep(0.01)
-        # A press on a public board answered by its redraw is followed by the presser's panel, or by
-        # the refusal of a stale press: either tells the outcome.
-        while public and rec.ack_type == 7 and not rec.followup_ids and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
         return rec.acknowledged
 
@@ -139,7 +139,7 @@ class Players:
         except Exception:  # the message changed meanwhile (its button is gone)
             return None
         await self.server.dispatch("INTERACTION_CREATE", payload)
-        await self._answered(rec, public=not channel.is_dm and not message.ephemeral)
+        await self._answered(rec)
         return rec
 
     async def _command(self, user: FakeUser, channel: FakeChannel, command: str,
@@ -253,7 +253,7 @@ class Players:
             self.sent.append(move)
             rec = await self._click(user, prompt, custom_id, option)
             if rec is not None and accepted(rec):
-                self.acknowledged.append(move)
+                self._answered_moves.append((move, rec))
                 dm = self.fake.channels[prompt.channel_id].is_dm
                 if dm and self.process_of(None) != self.process_of(channel.guild_id):
                     self.crossed += 1
