@@ -11,7 +11,7 @@ from engine.clock import ManualClock
 from engine.incan_gold import GAME
 from engine.session import SeatSpec, Sessions, Table
 from engine.session.cache import IDLE_S, SWEEP_EVERY_S
-from tests.db.test_session import ANN, BO, GUILD, make
+from tests.db.test_session import ANN, BO, GUILD, Recorder, make
 
 DAY = 86400.0
 
@@ -34,15 +34,21 @@ def _as_stored(table: Table) -> tuple[object, ...]:
     return table.status, table.version, table.window, table.deadline, GAME.dumps(table.state)
 
 
-async def test_idle_tables_are_unloaded_past_the_limit_and_come_back_as_they_were(store: Store) -> None:
-    clock = ManualClock()
+async def _stored(store: Store, clock: ManualClock, count: int) -> tuple[list[Table], Sessions, Recorder]:
+    """Make ``count`` tables in one process and close it; return them (as they stood) and a second
+    process started over the same store, with nothing loaded yet (as after a restart)."""
     first, _ = make(store, clock)
-    made = await _tables(first, 5)
-    before = {table.id: _as_stored(table) for table in made}
+    made = await _tables(first, count)
     await first.close()
-
     sessions, rec = make(store, clock)
     await sessions.open()
+    return made, sessions, rec
+
+
+async def test_idle_tables_are_unloaded_past_the_limit_and_come_back_as_they_were(store: Store) -> None:
+    clock = ManualClock()
+    made, sessions, rec = await _stored(store, clock, 5)
+    before = {table.id: _as_stored(table) for table in made}
     sessions.cache.keep_loaded = 1
     unloaded: list[int] = []
     sessions.cache.on_unload.append(lambda table: unloaded.append(table.id))
@@ -76,18 +82,12 @@ async def test_idle_tables_are_unloaded_past_the_limit_and_come_back_as_they_wer
 
 async def test_a_table_keeping_something_in_memory_stays_loaded(store: Store) -> None:
     clock = ManualClock()
-    first, _ = make(store, clock)
-    made = await _tables(first, 4)
-    await first.close()
-
-    sessions, _ = make(store, clock)
-    await sessions.open()
+    made, sessions, _ = await _stored(store, clock, 4)
     sessions.cache.keep_loaded = 0
     locked, timed, idle, last = [await sessions.table(table.id) for table in made]
-    ran: list[int] = []
 
     async def redraw() -> None:
-        ran.append(timed.id)
+        return None
 
     timed.timers.append(clock.call_at(clock.now() + DAY / 2, redraw))  # e.g. a count redraw waiting
     await clock.advance(IDLE_S + SWEEP_EVERY_S)
@@ -100,12 +100,7 @@ async def test_a_table_keeping_something_in_memory_stays_loaded(store: Store) ->
 
 async def test_under_the_limit_a_table_stays_loaded_however_long_it_waits(store: Store) -> None:
     clock = ManualClock()
-    first, _ = make(store, clock)
-    made = await _tables(first, 3)
-    await first.close()
-
-    sessions, _ = make(store, clock)
-    await sessions.open()
+    made, sessions, _ = await _stored(store, clock, 3)
     loaded = [await sessions.table(table.id) for table in made[:2]]
     await clock.advance(DAY / 2 - 60)  # idle for hours, and no reminder yet
     await sessions.table(made[2].id)  # a load: the cache would look, but holds only 3 of its 1,000
