@@ -182,10 +182,10 @@ class TableCache:
     def _idle(self, table: Table, now: float) -> bool:
         """Whether a table may be dropped: in play (a lobby's few), unused for :data:`IDLE_S`, and
         nothing of it only in memory: no lock held, no in-memory timer pending (e.g. a redraw), no
-        bot's decision under way or waiting to be taken, no load in flight."""
+        bot's decision under way or waiting to be taken (a table being loaded is not here yet)."""
         return (table.status == "playing" and now - self._used.get(table.id, now) >= IDLE_S
                 and not table.lock.locked() and not table.timers and not table.thinking
-                and not self.ahead.holds(table.id) and table.id not in self._loading)
+                and not self.ahead.holds(table.id))
 
     def forget(self, table: Table) -> None:
         """Drop an ended table: its timers, its bots' head start and its place in the cache."""
