@@ -121,13 +121,23 @@ class TableCache:
         except (IllegalAction, ValueError, KeyError, TypeError) as exc:
             await self._abandon(table_id, exc)
             raise SessionError("gone") from exc
-        table.opened_at = self.clock.now()
+        table.opened_at = self._opened_at(table)
         self.register(table)
         if table.status == "playing" and automatic(table, table.state) is not None:
             # A chance draw (or an action the rules play unasked) is due and no stored timer will
             # play it: a start whose first draw was never written. Play it now.
             self.alarms.arm_auto(table_id, self.clock.now(), table.version)
         return table
+
+    def _opened_at(self, table: Table) -> float:
+        """Return when the loaded table's decision window opened: its stored deadline less the
+        table's decision time (what play set it to), else now. Not the load's time: what waits
+        from the window's opening (a count redraw, a nudge of the last few) must not wait again
+        after a restart or an unload."""
+        now = self.clock.now()
+        if table.deadline is None:
+            return now
+        return min(now, table.deadline - table.timeout_s(self.alarms.settings))
 
     async def _abandon(self, table_id: int, error: Exception) -> None:
         log.error("table %s cannot be loaded (%s): abandoned", table_id, error)
