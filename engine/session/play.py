@@ -227,7 +227,8 @@ class Play:
         due = self.clock.now() + table.timeout_s(self.settings)
         await self.repo.set_deadline(table.id, DECISION, due, table.window)
         table.deadline = due
-        self.alarms.arm(StoredTimer(table.id, DECISION, due, table.window))
+        # With the table's decision time, as a restart arms it: its reminders follow the pace.
+        self.alarms.arm(StoredTimer(table.id, DECISION, due, table.window, span=table.timeout_s(self.settings)))
 
     async def _save_snapshot(self, table: Table) -> None:
         snapshot = snapshot_of(table)
