@@ -240,6 +240,10 @@ class SakkaraRenderer:
         whose DMs are closed is named in the channel (nothing is secret)."""
         await hub.remind(table, seats, "play.reminder_bot", "play.reminder_bot_channel")
 
+    async def waited(self, hub: TableHub, table: Table) -> None:
+        """Nothing: one person moves at a time, told when the turn became theirs; the reminders
+        follow."""
+
     async def finished(self, hub: TableHub, table: Table, result: dict[str, Any]) -> None:
         """Post the final pyramids with a Rematch button; the DM prompts lose their buttons."""
         await summary(hub, table, result)

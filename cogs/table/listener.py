@@ -93,6 +93,14 @@ class TableListener:
         with self.hub.readers.publicly(table):
             await self.hub.renderer(table).reminded(self.hub, table, seats)
 
+    async def waited(self, table: Table) -> None:
+        """A correspondence decision has waited its patience: the game's renderer acts on the wait
+        (or, a game whose people decide one at a time, does nothing)."""
+        await self.hub.readers.load(table)
+        await self.hub.prepare(table)
+        with self.hub.readers.publicly(table):
+            await self.hub.renderer(table).waited(self.hub, table)
+
     async def resigned(self, table: Table, seat: int, *, origin: object | None) -> None:
         """Log the resignation, close the person's prompt, redraw the table (the seat is labelled as its bot)."""
         hub = self.hub

@@ -26,15 +26,18 @@ from engine.session.contract import (
     SessionSettings,
     StoredTimer,
 )
-from engine.session.pace import reminder_offsets
+from engine.session.pace import CORRESPONDENCE, pace_of, patience_s, reminder_offsets
 from engine.session.schedule import START_REMINDER_S
 from engine.session.timers import Coordinator, TimerBook
 
-__all__ = ["REMIND", "RETRY_S", "START_SOON", "Alarms", "TimerHandlers"]
+__all__ = ["DECISION_PARTS", "REMIND", "RETRY_S", "START_SOON", "WAITED", "Alarms", "TimerHandlers"]
 
 log = logging.getLogger("engine.session")
 
 REMIND = "remind"  # the in-memory reminders before a decision deadline (derived from it, never stored)
+WAITED = "waited"  # a correspondence decision window open for its patience (derived from its deadline, never stored)
+DECISION_PARTS = (REMIND, WAITED, DECISION)
+"""A decision's stored timer and the in-memory ones derived from it: a new window replaces them all."""
 START_SOON = "start-soon"  # the in-memory reminder before a scheduled start (derived from it, never stored)
 RETRY_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # a timer whose work met an unreachable database tries again
 
@@ -44,6 +47,10 @@ class TimerHandlers(Protocol):
 
     async def remind(self, table_id: int, window: int) -> None:
         """The reminder before a decision deadline."""
+        ...
+
+    async def waited(self, table_id: int, window: int) -> None:
+        """A correspondence decision window has been open for its patience (:func:`patience_s`)."""
         ...
 
     async def expire(self, table_id: int, window: int) -> None:
@@ -95,31 +102,34 @@ class Alarms:
     def arm(self, timer: StoredTimer) -> None:
         """Arm a stored (or just written) timer in this process, if this process runs the table's timers.
 
-        A timer whose first part (a decision's first reminder still to come, else the timer itself)
-        is beyond the book's horizon waits in the book as data and comes back here once it is near
-        (see TimerBook.wait).
+        A timer whose first part (a decision's first reminder or waited moment still to come, else
+        the timer itself) is beyond the book's horizon waits in the book as data and comes back here
+        once it is near (see TimerBook.wait).
         """
         table_id, due, version = timer.table_id, timer.due, timer.version or 0
         if not self.coordinator.owns(table_id):
             return
         if timer.kind not in (DECISION, AUTO, LOBBY, START) or self.book.superseded(table_id, timer.kind, version):
             return
+        waited: list[float] = []
         if timer.kind == DECISION:
-            reminders = self._reminders(timer)
+            reminders, waited = self._reminders(timer), self._waited(timer)
         elif timer.kind == START:
             # A scheduled start's reminder is derived from it, so a restart before it arms it again
             # (and one after it does not remind twice).
             reminders = [due - START_REMINDER_S] if due - START_REMINDER_S > self.clock.now() else []
         else:
             reminders = []
-        first = min([due, *reminders])
+        first = min([due, *reminders, *waited])
         if not self.book.near(first):
-            parts = {DECISION: [REMIND, DECISION], START: [START_SOON, START]}.get(timer.kind, [timer.kind])
+            parts = {DECISION: list(DECISION_PARTS), START: [START_SOON, START]}.get(timer.kind, [timer.kind])
             self.book.wait(timer, first, parts)
             return
         handlers = self.handlers
         if timer.kind == DECISION:
             self.arm_reminders(table_id, version, reminders)
+            for moment in waited:
+                self.arm_work(table_id, WAITED, moment, version, lambda: handlers.waited(table_id, version))
             self.arm_work(table_id, DECISION, due, version, lambda: handlers.expire(table_id, version))
         elif timer.kind == AUTO:
             self.arm_auto(table_id, due, version)
@@ -136,6 +146,18 @@ class Alarms:
             else (self.settings.reminder_before_s,)  # the decision time is not known: as a live table
         now = self.clock.now()
         return sorted(moment for moment in (timer.due - offset for offset in offsets) if moment > now)
+
+    def _waited(self, timer: StoredTimer) -> list[float]:
+        """Return when a correspondence decision's window will have been open for its patience, if
+        that is still to come (a live table has none: its patience is the live constant, acted on
+        in memory). Derived from the stored deadline and decision time (the window opened at
+        ``due - span``), like the reminders: a restart or an unloaded table keeps it, and one past
+        already is not acted on again (as a reminder past is not sent again)."""
+        span = timer.span
+        if span is None or pace_of(span) != CORRESPONDENCE:
+            return []
+        moment = timer.due - span + patience_s(span, 0.0)
+        return [moment] if moment > self.clock.now() else []
 
     def arm_reminders(self, table_id: int, version: int, times: Sequence[float]) -> None:
         """Arm the first of a decision's reminders still to come; when it fires, the next one.

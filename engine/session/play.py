@@ -22,7 +22,7 @@ from engine.clock import Clock
 from engine.core import CHANCE, Event, IllegalAction
 from engine.session.ahead import Ahead
 from engine.session.ai_pool import AiPool, Decision
-from engine.session.alarms import REMIND, RETRY_S, Alarms
+from engine.session.alarms import DECISION_PARTS, RETRY_S, Alarms
 from engine.session.cache import TableCache
 from engine.session.contract import (
     AUTO,
@@ -174,7 +174,7 @@ class Play:
             for handle in table.timers:  # e.g. a count redraw of the closed window
                 handle.cancel()
             table.timers.clear()
-            self.alarms.book.cancel(table.id, DECISION, REMIND)
+            self.alarms.book.cancel(table.id, *DECISION_PARTS)
         if over:
             try:
                 await self.finish(table, update)
@@ -208,7 +208,7 @@ class Play:
             # Nobody waits on the deadline any more: forgotten here and in the store, so a restart
             # neither shows it nor arms it (a person coming back gets one of their own).
             table.deadline = None
-            self.alarms.book.cancel(table.id, DECISION, REMIND)
+            self.alarms.book.cancel(table.id, *DECISION_PARTS)
             await self.repo.clear_deadline(table.id, DECISION)
         delay = table.ai_delay_s(self.settings)
         if delay <= 0:
@@ -227,7 +227,7 @@ class Play:
         due = self.clock.now() + table.timeout_s(self.settings)
         await self.repo.set_deadline(table.id, DECISION, due, table.window)
         table.deadline = due
-        # With the table's decision time, as a restart arms it: its reminders follow the pace.
+        # With the table's decision time, as a restart arms it: its reminders and waited moment follow the pace.
         self.alarms.arm(StoredTimer(table.id, DECISION, due, table.window, span=table.timeout_s(self.settings)))
 
     async def _save_snapshot(self, table: Table) -> None:

@@ -162,6 +162,13 @@ class Listener(Protocol):
         """Remind human seats whose decision timer is about to run out."""
         ...
 
+    async def waited(self, table: Table) -> None:
+        """A correspondence decision window has been open for its patience
+        (:func:`engine.session.pace.patience_s`) and still waits for people: e.g. tell the last few
+        it waits for them. At that moment of each such window (derived from its stored deadline,
+        so also after a restart), whatever else happened in it."""
+        ...
+
     async def finished(self, table: Table, result: dict[str, Any], *, origin: object | None) -> None:
         """The game is over."""
         ...

@@ -3,10 +3,11 @@
 A table's deadlines are stored; each becomes an in-memory timer in the process that runs the
 table's timers (:mod:`engine.session.alarms`), naming only the table and the version it belongs
 to. Firing, it loads the table if need be and checks that the version still holds: the reminder
-before a decision deadline, the timeout (the game's timeout agent plays for every absent person),
-and automatic play (the bots that owe, together; a chance draw; a result not yet written). With
-several processes, timers follow the leases (:meth:`TimerWork.gained`, ``lost``), and a write
-heard from another process re-arms the table's timers and starts its bots thinking.
+before a decision deadline, the moment a correspondence decision has waited its patience, the
+timeout (the game's timeout agent plays for every absent person), and automatic play (the bots
+that owe, together; a chance draw; a result not yet written). With several processes, timers
+follow the leases (:meth:`TimerWork.gained`, ``lost``), and a write heard from another process
+re-arms the table's timers and starts its bots thinking.
 """
 
 from __future__ import annotations
@@ -71,13 +72,30 @@ class TimerWork:
         except SessionError:
             return None
 
-    async def remind(self, table_id: int, window: int) -> None:
+    @contextlib.asynccontextmanager
+    async def _waiting(self, table_id: int, window: int) -> AsyncIterator[Table | None]:
+        """Hold the lock of the table a decision's in-memory timer (a reminder, its waited moment)
+        fired for, loaded if need be; None when it is not ours, over, past that window, or waits
+        for no person any more."""
         table = await self._timer_table(table_id)
         if table is None:
+            yield None
             return
         async with table.lock:
-            if table.window == window and table.status == "playing" and table.humans_owing():
+            yield table if table.window == window and table.status == "playing" and table.humans_owing() else None
+
+    async def remind(self, table_id: int, window: int) -> None:
+        async with self._waiting(table_id, window) as table:
+            if table is not None:
                 await self.play.notify(self.listener.reminded(table, table.humans_owing()))
+
+    async def waited(self, table_id: int, window: int) -> None:
+        """A correspondence decision window has been open for its patience: the listener may act on
+        the wait (Incan Gold tells the last few and redraws its count). The table is loaded for it
+        when it was not (after a restart, or unloaded while idle): once per correspondence window."""
+        async with self._waiting(table_id, window) as table:
+            if table is not None:
+                await self.play.notify(self.listener.waited(table))
 
     async def expire(self, table_id: int, window: int) -> None:
         """The decision timer ran out: the game's timeout agent plays for every absent human (and a

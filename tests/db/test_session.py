@@ -52,6 +52,9 @@ class Recorder:
     async def reminded(self, table: Table, seats: list[int]) -> None:
         self.calls.append(("reminded", seats))
 
+    async def waited(self, table: Table) -> None:
+        self.calls.append(("waited", table.id))
+
     async def finished(self, table: Table, result: dict[str, Any], *, origin: object | None) -> None:
         self.results.append(result)
         self.origins.append(("finished", origin))

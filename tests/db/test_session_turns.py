@@ -46,6 +46,9 @@ class Recorder:
     async def reminded(self, table: Table, seats: list[int]) -> None:
         pass
 
+    async def waited(self, table: Table) -> None:
+        pass
+
     async def finished(self, table: Table, result: dict[str, Any], *, origin: object | None) -> None:
         pass
 

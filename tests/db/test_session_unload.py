@@ -71,11 +71,14 @@ async def test_idle_tables_are_unloaded_past_the_limit_and_come_back_as_they_wer
     again = await sessions.table_in(702)  # a command in c's channel loads it again, as it stood
     assert again.id == c and _as_stored(again) == before[c]
 
-    # a stays unloaded: its stored timers load it (the reminder at half time), and its deadline
-    # plays its people's timeouts, as for the others.
-    await clock.advance(DAY / 2 - IDLE_S - SWEEP_EVERY_S - 60)
+    # a stays unloaded until its stored timers load it (the first: the moment its window has been
+    # open an eighth of its day, derived from its deadline), and its deadline plays its people's
+    # timeouts, as for the others.
+    await clock.advance(DAY / 8 - IDLE_S - SWEEP_EVERY_S - 60)
     assert sessions.loaded(a) is None
-    await clock.advance(DAY / 2 + IDLE_S + SWEEP_EVERY_S + 60)
+    await clock.advance(61)
+    assert sessions.loaded(a) is not None and ("waited", a) in rec.calls
+    await clock.advance(DAY * 7 / 8 + IDLE_S + SWEEP_EVERY_S - 1)
     timed_out = {update.table.id: update.timed_out for update in rec.updates if update.timed_out}
     assert set(timed_out) == {a, b, c, d, e} and all(len(seats) == 3 for seats in timed_out.values())
 

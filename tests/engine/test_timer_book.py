@@ -4,7 +4,7 @@ or armed, a timer is replaced by a newer version, never by an older one, and can
 from __future__ import annotations
 
 from engine.clock import ManualClock
-from engine.session.alarms import REMIND, Alarms
+from engine.session.alarms import REMIND, WAITED, Alarms
 from engine.session.contract import AUTO, DECISION, LOBBY, SessionSettings, StoredTimer
 from engine.session.timers import HORIZON_S, SingleProcess
 
@@ -20,6 +20,9 @@ class Recorder:
 
     async def remind(self, table_id: int, window: int) -> None:
         self.fired.append((REMIND, table_id, window, self.clock.now()))
+
+    async def waited(self, table_id: int, window: int) -> None:
+        self.fired.append((WAITED, table_id, window, self.clock.now()))
 
     async def expire(self, table_id: int, window: int) -> None:
         self.fired.append((DECISION, table_id, window, self.clock.now()))
@@ -107,15 +110,36 @@ async def test_cancel_all_leaves_nothing_to_fire():
     assert recorder.fired == [] and alarms.book.tables() == []
 
 
-async def test_a_correspondence_decision_waits_until_its_first_reminder_comes_near():
+async def test_a_correspondence_decision_waits_until_its_first_derived_moment_comes_near():
     clock, alarms, recorder = _alarms()
     t0 = clock.now()
-    alarms.arm(StoredTimer(1, DECISION, t0 + DAY, 2, span=DAY))  # reminded at half time and an hour before
-    assert clock.pending() == [t0 + DAY / 2 - HORIZON_S / 2]  # one look, before the first reminder
+    # Waited for an eighth of the day, then reminded at half time and an hour before.
+    alarms.arm(StoredTimer(1, DECISION, t0 + DAY, 2, span=DAY))
+    assert clock.pending() == [t0 + DAY / 8 - HORIZON_S / 2]  # one look, before the first of them
 
-    await clock.advance(DAY / 2 - HORIZON_S / 2)
-    assert clock.pending() == [t0 + DAY / 2, t0 + DAY]  # reminder and deadline; the next reminder follows
-    await clock.advance(DAY / 2 + HORIZON_S / 2)
+    await clock.advance(DAY / 8 - HORIZON_S / 2)
+    assert clock.pending() == [t0 + DAY / 8, t0 + DAY / 2, t0 + DAY]  # the reminders follow one another
+    await clock.advance(DAY * 7 / 8 + HORIZON_S / 2)
 
     assert [(kind, when - t0) for kind, _, _, when in recorder.fired] == [
-        (REMIND, DAY / 2), (REMIND, DAY - 3600), (DECISION, DAY)]
+        (WAITED, DAY / 8), (REMIND, DAY / 2), (REMIND, DAY - 3600), (DECISION, DAY)]
+
+
+async def test_the_waited_moment_is_derived_again_by_a_restart_before_it_and_not_after_it():
+    t0 = ManualClock().now()
+    fired = []
+    for restarted_at in (DAY / 8 - 60, DAY / 8 + 60):  # the window opened at t0, a day per decision
+        clock, alarms, recorder = _alarms()
+        await clock.advance(restarted_at)
+        alarms.arm(StoredTimer(1, DECISION, t0 + DAY, 2, span=DAY))  # read from the store at start-up
+        await clock.advance(DAY)
+        fired.append([(kind, when - t0) for kind, _, _, when in recorder.fired if kind == WAITED])
+    assert fired == [[(WAITED, DAY / 8)], []]  # from the window's opening, not the restart; never twice
+
+
+async def test_a_live_decision_has_no_waited_moment():
+    clock, alarms, recorder = _alarms()
+    t0 = clock.now()
+    alarms.arm(StoredTimer(1, DECISION, t0 + 600, 2, span=600))
+    await clock.advance(600)
+    assert [(kind, when - t0) for kind, _, _, when in recorder.fired] == [(REMIND, 570), (DECISION, 600)]

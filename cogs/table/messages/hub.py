@@ -101,6 +101,12 @@ class Renderer(Protocol):
         """Remind seats privately that their decision timer is running out."""
         ...
 
+    async def waited(self, hub: TableHub, table: Table) -> None:
+        """A correspondence decision window has been open for the table's patience and still waits
+        (a moment derived from its stored deadline: also after a restart or an unload): act on the
+        wait, e.g. tell the last few it waits for them. A game with nothing to do then does nothing."""
+        ...
+
     async def finished(self, hub: TableHub, table: Table, result: dict[str, Any]) -> None:
         """Show the final summary with a Rematch button."""
         ...

@@ -8,7 +8,10 @@ a table kept waiting :data:`COUNT_REDRAW_AFTER_S` or more (a slow player) sees h
 chosen, redrawn at most that often; a correspondence table waits an eighth of its decision time
 (:func:`engine.session.pace.patience_s`), so people who answer hours apart do not cost an edit each.
 The redraw is a timer in ``Table.timers``: a table that ends drops it, and a new decision window
-makes it do nothing (that window's own redraw shows the count anyway).
+makes it do nothing (that window's own redraw shows the count anyway). A correspondence window's
+first redraw is not one: the session's waited moment of the window (a timer derived from its
+stored deadline, :meth:`CountRedraw.waited`) draws it, also after a restart or with the table
+unloaded meanwhile, and the table may leave memory while it waits.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from cogs.table.messages.hub import TableHub
 from cogs.table.messages.text import decision_time
 from engine.clock import Handle
 from engine.session import Table
-from engine.session.pace import patience_s
+from engine.session.pace import CORRESPONDENCE, pace_of, patience_s
 
 __all__ = ["COUNT_REDRAW_AFTER_S", "CountRedraw", "while_waiting"]
 
@@ -71,8 +74,12 @@ class CountRedraw:
         window = table.window
         if self._armed.get(table.id) == window:
             return
-        self._armed[table.id] = window
         clock = hub.bot.sessions.clock
+        span = decision_time(table)
+        every = patience_s(span, COUNT_REDRAW_AFTER_S)
+        if pace_of(span) == CORRESPONDENCE and clock.now() < table.opened_at + every:
+            return  # the window's waited moment redraws it (:meth:`waited`)
+        self._armed[table.id] = window
 
         def fired() -> None:
             if self._armed.get(table.id) == window:
@@ -84,8 +91,14 @@ class CountRedraw:
                 await self.redraw(hub, live)
 
         last = self._drawn_at.get(table.id, float("-inf"))
-        every = patience_s(decision_time(table), COUNT_REDRAW_AFTER_S)
         while_waiting(hub, table, max(clock.now(), table.opened_at + every, last + every), redraw, fired)
+
+    async def waited(self, hub: TableHub, table: Table) -> None:
+        """A correspondence window has been open for its patience (the session's timer, derived
+        from the stored deadline): redraw the count as it stands. An edit that would show nothing
+        new is not sent (the message book knows what the board shows, in this process)."""
+        self._drawn_at[table.id] = hub.bot.sessions.clock.now()
+        await self.redraw(hub, table)
 
     def pressed(self, hub: TableHub, table: Table) -> None:
         """A press on the board was answered by its redraw, which shows the count as it is now."""
