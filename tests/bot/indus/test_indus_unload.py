@@ -60,3 +60,21 @@ async def test_an_unloaded_table_is_played_from_a_dm_prompt_as_if_it_had_stayed(
 def _what_happened(board: str) -> str:
     """The board's log lines (the "What happened" field)."""
     return board.split("What happened: ", 1)[1].split("\n|", 1)[0]
+
+
+async def test_the_waited_moment_of_an_unloaded_indus_table_sends_nothing(
+        fake: FakeDiscord, table: FakeChannel, store: Store, clock: ManualClock) -> None:
+    people = [fake.user("Ann"), fake.user("Bo"), fake.user("Cy")]
+    bot = await start_bot(fake, store, clock, **CORRESPONDENCE)
+    game = await open_table(fake, bot, table, people)
+    await play_step(fake, bot, game, people)
+    bot.sessions.cache.keep_loaded = 0
+    await fake.run(clock.advance, IDLE_S + SWEEP_EVERY_S)
+    assert bot.sessions.cache.unload_idle() == [game.id]
+    await bot.hub.outbox.drained()
+    calls = len(fake.rest_calls)
+    waited = game.opened_at + CORRESPONDENCE["decision_timeout_s"] / 8
+    await fake.run(clock.advance, waited + 60.0 - clock.now())
+    assert bot.sessions.loaded(game.id) is not None  # loaded for it: Incan Gold's hook would act now
+    assert fake.rest_calls[calls:] == []  # Indus has nothing to do then: one person moves at a time
+    await fake.stop(bot)
