@@ -74,32 +74,41 @@ def limited_since(fake: FakeDiscord, start: int) -> list[str]:
             if not c.route.startswith(("/interactions/", "/webhooks/"))]
 
 
+class Replayed:
+    """The engine's states after every prefix of a log, from one pass over it (``states[k]`` is
+    ``replay(log[:k])``; ``happened[k]`` the events of ``log[k - 1]``), so that checking each of a
+    long game's steps does not replay the log from its start again for each."""
+
+    def __init__(self, name: str, log: list[tuple[int, Any]]) -> None:
+        self.game = SPECS[name].game
+        state = self.game.setup(2, SEED, None)
+        self.states: list[Any] = [state]
+        self.happened: list[list[dict[str, Any]]] = [[]]
+        for seat, action in log:
+            state, events = self.game.apply(state, seat, action)
+            self.states.append(state)
+            self.happened.append(events)
+
+
 def expected_fields(bot: Bot, fake: FakeDiscord, name: str, game_id: int, people: list[Any],
-                    log: list[tuple[int, Any]], upto: int, since: int) -> tuple[list[tuple[str, str]], list[str]]:
+                    replayed: Replayed, upto: int, since: int) -> tuple[list[tuple[str, str]], list[str]]:
     """The fields a step must show: the game's own board fields for ``replay(log[:upto])`` and the log
     lines of the events of ``log[since:upto]``, computed here from the engine alone."""
-    game = SPECS[name].game
-    state = replay(game, 2, SEED, log[:upto])
+    state = replayed.states[upto]
     table = Table(game_id, SPECS[name], fake.guild_id, 999, people[0].id, {}, {}, "finished",
                   [SeatSpec(p.name, p.id) for p in people], SEED, state)
     renderer: Any = bot.hub.renderer(table)
     embed = (renderer.round_embed(table) if name == "incan_gold" else
              renderer.public_embed(table, True) if name == "sakkara" else renderer.board_embed(table, True))
-    before = replay(game, 2, SEED, log[:since])
-    events = []
-    for seat, action in log[since:upto]:
-        before, happened = game.apply(before, seat, action)
-        events += happened
+    events = [event for happened in replayed.happened[since + 1:upto + 1] for event in happened]
     lines = renderer.event_lines(table, events) if events else []
     return [(f.name, f.value) for f in embed.fields], lines
 
 
-def expected_racks(name: str, people: list[Any], log: list[tuple[int, Any]], upto: int) -> list[str]:
+def expected_racks(replayed: Replayed, people: list[Any], upto: int) -> list[str]:
     """Each Sakkara builder's rack in ``replay(log[:upto])``, read from the engine's private view of
     that seat (what only its owner saw while the game was played)."""
-    game = SPECS[name].game
-    state = replay(game, 2, SEED, log[:upto])
-    return [f"{mark} {person.name}: {counts_text(game.view(state, seat)['rack'])}"
+    return [f"{mark} {person.name}: {counts_text(replayed.game.view(replayed.states[upto], seat)['rack'])}"
             for seat, (mark, person) in enumerate(zip(SEAT_MARKS, people, strict=True))]
 
 
@@ -114,6 +123,8 @@ async def test_a_finished_game_stepped_to_the_end_is_the_engines_replay_at_every
     assert "nothing has happened yet" in shown.render()
     steps = cut(SPECS[name], 2, SEED, {}, log)
     assert len(steps) > 10
+    replayed = Replayed(name, log)
+    assert replayed.states[-1] == replay(SPECS[name].game, 2, SEED, log)  # one pass is the replay
     ends = [0]
     at = 0
     seen_racks: set[tuple[str, ...]] = set()
@@ -128,14 +139,14 @@ async def test_a_finished_game_stepped_to_the_end_is_the_engines_replay_at_every
         ends.append(steps[at].end)
         [embed] = shown.embeds
         assert f"step {at}/{len(steps) - 1}" in embed["title"]
-        board, lines = expected_fields(bot, fake, name, game_id, [ann, bo], log, ends[-1], ends[-2])
+        board, lines = expected_fields(bot, fake, name, game_id, [ann, bo], replayed, ends[-1], ends[-2])
         fields = [(f["name"], f["value"]) for f in embed["fields"]]
         assert fields[:len(board)] == board  # the board's fields for replay(log[:end]), in full
         assert fields[-1][1] == "\n".join(lines)[-1024:]  # the step's own log lines
         if name != "incan_gold":
             assert [f.filename for f in shown.files] == ["board.png"] and embed["image"]["url"] == "attachment://board.png"
         if name == "sakkara":
-            racks = expected_racks(name, [ann, bo], log, ends[-1])
+            racks = expected_racks(replayed, [ann, bo], ends[-1])
             assert fields[len(board)] == ("Racks (hidden during play)", "\n".join(racks))
             seen_racks.add(tuple(racks))
     assert at == len(steps) - 1 and ends[-1] == len(log)
