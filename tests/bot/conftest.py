@@ -57,7 +57,7 @@ async def either_store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncI
     if request.param == "sqlite":
         s = await Store.open(str(tmp_path / "bot.sqlite3"))
     else:
-        s = await Store.connect(request.getfixturevalue("pg_server").new_database())
+        s = await Store.connect(await request.getfixturevalue("pg_server").migrated_database())
     yield s
     await s.close()
 

@@ -23,7 +23,7 @@ async def store(request: pytest.FixtureRequest, clock: FakeClock) -> AsyncIterat
     if request.param == "sqlite":
         s = await Store.open(":memory:", clock=clock)
     else:
-        s = await Store.connect(request.getfixturevalue("pg_server").new_database(), clock=clock)
+        s = await Store.connect(await request.getfixturevalue("pg_server").migrated_database(), clock=clock)
     yield s
     await s.close()
 
