@@ -105,10 +105,12 @@ class PlayRecords(StoreBase):
         ``results`` has exactly one entry per seat; placements start at 1 and a winner is placed
         first. With ``expected_version``, a game that moved on raises StaleVersion. Its deadlines
         are cleared. Raises GameNotFound, WrongStatus, or ValueError for inconsistent results.
+        Two processes finishing one game at once: one writes the results, the other gets
+        WrongStatus (the game is 'finished'), on either database.
         """
         ended = self._ms(finished_at)
         async with self._write() as db:
-            _, version = await self._status(db, game_id, ("playing",))
+            _, version = await self._status(db, game_id, ("playing",), lock=True)
             if expected_version is not None and version != expected_version:
                 raise StaleVersion(game_id, expected_version, version)
             seats = [row.seat for row in await self._seats(db, game_id)]
@@ -142,7 +144,7 @@ class PlayRecords(StoreBase):
             raise ValueError(f"status must be 'cancelled' or 'abandoned', not {status!r}")
         ended = self._ms(at)
         async with self._write() as db:
-            await self._status(db, game_id, ACTIVE_STATUSES)
+            await self._status(db, game_id, ACTIVE_STATUSES, lock=True)  # a finish at the same moment: WrongStatus
             await db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
             await db.execute(
                 "UPDATE games SET status = ?, finished_at = ? WHERE id = ?", (status, ended, game_id)

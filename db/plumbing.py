@@ -85,12 +85,20 @@ class StoreBase:
             raise GameNotFound(game_id)
         return GameRow.decode(rows[0])
 
-    async def _status(self, db: Conn, game_id: int, allowed: tuple[GameStatus, ...]) -> tuple[GameStatus, int]:
+    async def _status(self, db: Conn, game_id: int, allowed: tuple[GameStatus, ...], *,
+                      lock: bool = False) -> tuple[GameStatus, int]:
         """Return (status, version) of a game in one of ``allowed``; raise GameNotFound / WrongStatus.
 
         Reads only plain columns, so a game with corrupt JSON can still be cancelled or abandoned.
+        ``lock`` (inside a write transaction): the game row stays locked until it ends, so another
+        process ending the same game at the same moment waits and then reads the status this one
+        wrote (WrongStatus) instead of racing on the results' key. PostgreSQL locks the row (as its
+        appends do); SQLite needs nothing: a write transaction there holds the whole database.
         """
-        rows = await db.fetch("SELECT status, version FROM games WHERE id = ?", (game_id,))
+        sql = "SELECT status, version FROM games WHERE id = ?"
+        if lock and self.dialect == "postgresql":
+            sql += " FOR UPDATE"
+        rows = await db.fetch(sql, (game_id,))
         if not rows:
             raise GameNotFound(game_id)
         status, version = rows[0]

@@ -1,0 +1,95 @@
+"""Two processes finishing (or ending) one game at the same moment: one writes, the other gets the
+typed WrongStatus, never a unique violation on the results' key (the multi-process chaos run saw
+that loser log a traceback and retry).
+
+Each "process" is a store of its own (its own connection) on one database. On PostgreSQL the race
+is made certain: a third connection holds the results table until both transactions are waiting
+(before the game row was locked, both had read 'playing' and waited at the results' INSERT; now
+the second waits for the first's lock on the game row). SQLite runs one write transaction at a
+time, so there the second simply comes after the first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import pytest
+from db_kit import FakeClock, PlayingGame
+
+from db import NewResult, Store, WrongStatus
+
+RESULTS = [NewResult(0, 20, 1, True), NewResult(1, 12, 2, False), NewResult(2, 12, 2, False)]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def stores(request: pytest.FixtureRequest, tmp_path: Path, clock: FakeClock
+                 ) -> AsyncIterator[tuple[Store, Store, str]]:
+    """Two processes' stores on one database, and its URL."""
+    if request.param == "sqlite":
+        url = str(tmp_path / "bot.sqlite3")
+        one, two = await Store.open(url, clock=clock), await Store.open(url, clock=clock)
+    else:
+        url = request.getfixturevalue("pg_server").new_database()
+        one, two = await Store.connect(url, clock=clock, pool_size=2), await Store.connect(url, clock=clock,
+                                                                                           pool_size=2)
+    yield one, two, url
+    await one.close()
+    await two.close()
+
+
+async def _settled(work: Awaitable[Any]) -> Any:
+    """Return what ``work`` returns, or the exception it raises."""
+    try:
+        return await work
+    except Exception as exc:
+        return exc
+
+
+async def _waiting(conn: Any, count: int, unless: asyncio.Future[Any] | None = None) -> None:
+    """Wait (real time) until ``count`` transactions of the database wait for a lock, or ``unless`` is done."""
+    began = time.monotonic()
+    query = "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+    while await conn.fetchval(query) < count and not (unless is not None and unless.done()):
+        assert time.monotonic() - began < 10, f"{count} transaction(s) never waited for a lock"
+        await asyncio.sleep(0.01)
+
+
+async def _race(store: Store, url: str, first: Callable[[], Awaitable[Any]],
+                second: Callable[[], Awaitable[Any]]) -> list[Any]:
+    """Run two endings of one game and return their outcomes. On PostgreSQL both are inside their
+    transactions at once, the first ahead: a third connection holds the results table (no INSERT
+    into it goes through) until both wait for a lock. SQLite runs one write transaction at a time
+    (BEGIN IMMEDIATE): there the second comes after the first, as it always would."""
+    if store.dialect != "postgresql":
+        return [await _settled(first()), await _settled(second())]
+    conn: Any = await asyncpg.connect(url)
+    try:
+        async with conn.transaction():
+            await conn.execute("LOCK TABLE results IN SHARE MODE")
+            ahead = asyncio.ensure_future(_settled(first()))
+            await _waiting(conn, 1)  # the first waits at its INSERT, inside its transaction
+            behind = asyncio.ensure_future(_settled(second()))
+            await _waiting(conn, 2, unless=behind)
+        return [await ahead, await behind]
+    finally:
+        await conn.close()
+
+
+@pytest.mark.parametrize("second", ["finish", "cancel"])
+async def test_two_processes_ending_one_game_at_once_one_writes_and_the_other_hears_wrong_status(stores, second):
+    one, two, url = stores
+    game_id = await PlayingGame(one)()
+    await one.append_action(game_id, 0, -1, "T5")
+    ending = {"finish": lambda: two.finish_game(game_id, RESULTS), "cancel": lambda: two.cancel_game(game_id)}
+
+    won, lost = await _race(one, url, lambda: one.finish_game(game_id, RESULTS), ending[second])
+
+    assert not isinstance(won, BaseException) and won.status == "finished"
+    assert isinstance(lost, WrongStatus) and lost.status == "finished"
+    assert [(r.seat, r.score) for r in await two.results(game_id)] == [(0, 20), (1, 12), (2, 12)]
+    assert (await two.get_game(game_id)).status == "finished"
