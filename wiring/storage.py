@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from db import (
+    END_STATUSES,
     ActionRow,
     AlreadySeated,
     ChannelBusy,
@@ -26,12 +27,14 @@ from db import (
     Store,
     StoryRow,
     Unavailable,
+    WrongStatus,
 )
 from engine.session import (
     Deadline,
     RepoBusy,
     RepoConflict,
     RepoCorrupt,
+    RepoEnded,
     RepoStale,
     RepoUnavailable,
     ResultSpec,
@@ -132,10 +135,15 @@ class StoreRepository:
             raise RepoStale(str(exc)) from exc
 
     async def finish(self, table_id: int, results: Sequence[ResultSpec]) -> None:
-        """Mark finished with results."""
-        await self._call(lambda: self.store.finish_game(
-            table_id, [NewResult(seat=r.seat, score=r.score, placement=r.placement, is_winner=r.is_winner)
-                       for r in results]))
+        """Mark finished with results; RepoEnded when another process ended the game first."""
+        try:
+            await self._call(lambda: self.store.finish_game(
+                table_id, [NewResult(seat=r.seat, score=r.score, placement=r.placement, is_winner=r.is_winner)
+                           for r in results]))
+        except WrongStatus as exc:
+            if exc.status not in END_STATUSES:  # e.g. a lobby: not a race, a bug
+                raise
+            raise RepoEnded(exc.status) from exc
 
     async def cancel(self, table_id: int, status: str) -> None:
         """End without results."""

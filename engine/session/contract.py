@@ -23,6 +23,7 @@ __all__ = [
     "RepoBusy",
     "RepoConflict",
     "RepoCorrupt",
+    "RepoEnded",
     "RepoStale",
     "RepoUnavailable",
     "Repository",
@@ -78,6 +79,16 @@ class RepoBusy(Exception):
 
 class RepoStale(Exception):
     """Raised by a repository when an append names a version the table has moved past."""
+
+
+class RepoEnded(Exception):
+    """Raised by a repository when a table to finish has ended already: another process wrote its
+    result (or ended it) at the same moment, and that process tells the players. Nothing was
+    written; ``status`` is the table's stored one."""
+
+    def __init__(self, status: str) -> None:
+        super().__init__(f"the table is {status} already")
+        self.status = status
 
 
 class RepoConflict(Exception):
@@ -269,7 +280,8 @@ class Repository(Protocol):
         ...
 
     async def finish(self, table_id: int, results: Sequence[ResultSpec]) -> None:
-        """Mark the table finished with its results, in one transaction (its timers are cleared)."""
+        """Mark the table finished with its results, in one transaction (its timers are cleared);
+        raise RepoEnded when it has ended already (another process finished it first)."""
         ...
 
     async def cancel(self, table_id: int, status: str) -> None:

@@ -28,6 +28,7 @@ from engine.session.contract import (
     AUTO,
     DECISION,
     Deadline,
+    RepoEnded,
     Repository,
     RepoStale,
     SessionError,
@@ -240,10 +241,24 @@ class Play:
         table.snapshot_version = snapshot.version
 
     async def finish(self, table: Table, update: Update) -> None:
-        """Write a finished game's result and tell the listener."""
+        """Write a finished game's result and tell the listener.
+
+        Another process may finish the same game at the same moment (with several processes, the
+        one whose click or timer wrote the last move, and the one running the table's timers that
+        heard of it): the store lets one write the result. The other finds the table ended and
+        only forgets it: the writer draws the final board and the summary, once. The move behind
+        this call stays acknowledged (it is written), and nothing is retried.
+        """
         result = table.spec.game.result(table.state)
         results = placements(result, table.seats, table.seat_events)
-        await self.repo.finish(table.id, results)
+        try:
+            await self.repo.finish(table.id, results)
+        except RepoEnded as exc:
+            log.info("table %s: %s by another process at the same moment; nothing more to do here",
+                     table.id, exc.status)
+            table.status = exc.status
+            self.cache.forget(table)
+            return
         table.results = results
         table.status = "finished"
         self.cache.forget(table)
