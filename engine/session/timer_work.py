@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Iterable
+from dataclasses import replace
 from typing import Any
 
 from engine.core import CHANCE, resolve_chance
@@ -32,6 +33,13 @@ from engine.session.table import Table, Update
 __all__ = ["TimerWork"]
 
 log = logging.getLogger("engine.session")
+
+FINISHING_S = 2.0
+"""How long the process running a table's timers waits before doing the automatic play it heard
+became due at once in another process's write: the result of a game whose last move that write
+was, which its writer writes milliseconds later (a bot's turn is due after its delay, not at once).
+Doing it at once made the two processes finish one game at the same moment."""
+
 fired = logging.getLogger("engine.session.fired")
 """One DEBUG line per timer that played actions: which process ran which table's timers, for the
 multi-process chaos test (tests/chaos/harness/kills.py), which turns it on in its bot processes."""
@@ -286,15 +294,24 @@ class TimerWork:
                 self.ahead.drop(table_id)  # its bots now think in the process that runs its timers
 
     async def changed(self, table_id: int) -> None:
-        """Another process wrote to a table: mark the cache stale and re-arm its timers if they are ours."""
+        """Another process wrote to a table: mark the cache stale and re-arm its timers if they are ours.
+
+        An automatic timer due already is, as a rule, the one written with a game's last move: the
+        writer is writing the result this very moment, so it waits :data:`FINISHING_S` here (it
+        finishes the game only if the writer could not; see :meth:`Play.finish`).
+        """
         table = self.cache.loaded(table_id)
         if table is not None:
             table.stale = True
         if self.coordinator.owns(table_id):
             for timer in await self.repo.timers(table_ids=[table_id]):
+                now = self.clock.now()
+                if timer.kind == AUTO and timer.due <= now:  # a result (no bot turn: nothing to think ahead)
+                    self.alarms.arm(replace(timer, due=now + FINISHING_S))
+                    continue
                 self.alarms.arm(timer)
                 version = timer.version or 0
-                if timer.kind == AUTO and timer.due > self.clock.now() and not self.ahead.started(table_id, version):
+                if timer.kind == AUTO and not self.ahead.started(table_id, version):
                     await self._think_ahead_of(table, table_id, version)
 
     async def _think_ahead_of(self, cached: Table | None, table_id: int, version: int) -> None:

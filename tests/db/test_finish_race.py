@@ -1,6 +1,7 @@
 """Two processes finishing (or ending) one game at the same moment: one writes, the other gets the
 typed WrongStatus, never a unique violation on the results' key (the multi-process chaos run saw
-that loser log a traceback and retry).
+that loser log a traceback and retry); and the race made rarer (the session's side, the loser
+forgetting the table quietly, is tests/bot/table/test_finished_elsewhere.py).
 
 Each "process" is a store of its own (its own connection) on one database. On PostgreSQL the race
 is made certain: a third connection holds the results table until both transactions are waiting
@@ -22,6 +23,10 @@ import pytest
 from db_kit import FakeClock, PlayingGame
 
 from db import NewResult, Store, WrongStatus
+from engine.clock import ManualClock
+from engine.session import AUTO
+from engine.session.timer_work import FINISHING_S
+from tests.db.test_session import make, table_of_three
 
 RESULTS = [NewResult(0, 20, 1, True), NewResult(1, 12, 2, False), NewResult(2, 12, 2, False)]
 
@@ -93,3 +98,21 @@ async def test_two_processes_ending_one_game_at_once_one_writes_and_the_other_he
     assert isinstance(lost, WrongStatus) and lost.status == "finished"
     assert [(r.seat, r.score) for r in await two.results(game_id)] == [(0, 20), (1, 12), (2, 12)]
     assert (await two.get_game(game_id)).status == "finished"
+
+
+async def test_automatic_play_heard_due_at_once_is_left_to_its_writer_for_a_moment(store: Store):
+    """The process running a table's timers hears of another process's write whose automatic play
+    is due at once (a game's last move: its writer writes the result next) and waits FINISHING_S
+    before finishing the game itself; a bot's turn heard due later keeps its time."""
+    clock = ManualClock()
+    sessions, _ = make(store, clock)
+    table = await table_of_three(sessions, bots=0)
+    now = clock.now()
+    await sessions.repo.set_deadline(table.id, AUTO, now, table.version)
+    await sessions.timer_work.changed(table.id)
+    assert now + FINISHING_S in clock.pending() and now not in clock.pending()
+
+    await sessions.repo.set_deadline(table.id, AUTO, now + 5, table.version)  # a bot's turn, after its delay
+    await sessions.timer_work.changed(table.id)
+    assert now + 5 in clock.pending() and now + FINISHING_S not in clock.pending()
+    await sessions.close()
