@@ -39,7 +39,7 @@ async def stores(request: pytest.FixtureRequest, tmp_path: Path, clock: FakeCloc
         url = str(tmp_path / "bot.sqlite3")
         one, two = await Store.open(url, clock=clock), await Store.open(url, clock=clock)
     else:
-        url = request.getfixturevalue("pg_server").new_database()
+        url = await request.getfixturevalue("pg_server").migrated_database()
         one, two = await Store.connect(url, clock=clock, pool_size=2), await Store.connect(url, clock=clock,
                                                                                            pool_size=2)
     yield one, two, url
