@@ -64,8 +64,9 @@ class TableCache:
         self.by_channel: dict[int, int] = {}
         self.keep_loaded = KEEP_LOADED
         self.on_unload: list[Callable[[Table], None]] = []
-        """Called with each table unloaded while idle: what is kept beside it (the Discord side's
-        caches of its messages and story) goes too, to be read again from the store at its next use."""
+        """Called with each table unloaded while idle (or ended by another process): what is kept
+        beside it (the Discord side's caches of its messages and story) goes too, to be read again
+        from the store at its next use."""
         self._loading: dict[int, asyncio.Future[Table]] = {}
         self._used: dict[int, float] = {}  # table id -> when it was last asked for (clock time)
         self._swept_at = float("-inf")
@@ -196,6 +197,13 @@ class TableCache:
         return (table.status == "playing" and now - self._used.get(table.id, now) >= IDLE_S
                 and not table.lock.locked() and not table.timers and not table.thinking
                 and not self.ahead.holds(table.id))
+
+    def forget_ended_elsewhere(self, table: Table) -> None:
+        """Drop a table another process ended (it told the players): as :meth:`forget`, and what is
+        kept beside it goes too, as for an idle table, since no listener call here ends it."""
+        self.forget(table)
+        for unloaded in self.on_unload:
+            unloaded(table)
 
     def forget(self, table: Table) -> None:
         """Drop an ended table: its timers, its bots' head start and its place in the cache."""

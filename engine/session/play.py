@@ -257,7 +257,7 @@ class Play:
             log.info("table %s: %s by another process at the same moment; nothing more to do here",
                      table.id, exc.status)
             table.status = exc.status
-            self.cache.forget(table)
+            self.cache.forget_ended_elsewhere(table)
             return
         table.results = results
         table.status = "finished"

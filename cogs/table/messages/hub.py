@@ -223,9 +223,10 @@ class TableHub:
     # ------------------------------------------------------------------ messages
 
     def unloaded(self, table: Table) -> None:
-        """The session layer dropped an idle table from memory: drop what is kept here of it too
-        (where its messages are and what they show, its story), as a restart would. Its next use
-        reads them again from the store (and another process's writes meanwhile with them)."""
+        """The session layer dropped an idle table from memory (or one another process ended): drop
+        what is kept here of it too (where its messages are and what they show, its story), as a
+        restart would. Its next use reads them again from the store (and another process's writes
+        meanwhile with them)."""
         self.book.forget(table)
         self.story.forget(table)
 

@@ -120,8 +120,10 @@ async def test_one_result_one_summary_and_no_traceback_when_two_processes_finish
     assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
     said = [r for r in caplog.records if "by another process" in r.getMessage()]
     assert len(said) == 1 and said[0].exc_info is None and said[0].levelno == logging.INFO
-    for bot in (clicks, timers):  # forgotten by both, and nothing armed to try again
+    board = (game.id, clicks.hub.renderer(game).board_kind(game), None)
+    for bot in (clicks, timers):  # forgotten by both (where its messages are too), nothing armed to try again
         assert bot.sessions.loaded(game.id) is None and bot.sessions.timers.armed(game.id) == set()
+        assert bot.hub.book.ref(board) is None
     await other_clock.advance(60)
     await clock.advance(60)
     assert len([m for m in fake.channel_messages(table) if buttons(m, "rematch:")]) == 1
