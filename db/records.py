@@ -279,13 +279,16 @@ class DeadlineRow:
     table_options: dict[str, Any] | None = field(default=None, compare=False)
     """The game's table options when read with the timer (:meth:`db.side.SideRows.armed`): what the
     timer does may depend on them (a decision's reminders on its decision time)."""
+    game: str | None = field(default=None, compare=False)
+    """The game's name when read with the timer (a sixth column): which timers a decision derives
+    depends on the game (a waited moment only where several decide at once)."""
 
     COLUMNS = "game_id, kind, due_at, version"
 
     @classmethod
     def decode(cls, row: tuple[object, ...], decoded: dict[object, dict[str, Any]] | None = None) -> DeadlineRow:
-        """Return the record of a ``COLUMNS`` row (with the game's table options as a fifth column,
-        if read); raise CorruptRow for a malformed one. ``decoded`` remembers the options texts
+        """Return the record of a ``COLUMNS`` row (with the game's table options as a fifth column
+        and its name as a sixth, if read); raise CorruptRow for a malformed one. ``decoded`` remembers the options texts
         already decoded: rows with the same text then share one (read-only) dict."""
         game_id = column_int(row[0], -1, "deadlines.game_id")
         options: dict[str, Any] | None = None
@@ -301,6 +304,7 @@ class DeadlineRow:
             due_at=from_ms(column_int(row[2], game_id, "deadlines.due_at")),
             version=column_opt_int(row[3], game_id, "deadlines.version"),
             table_options=options,
+            game=column_str(row[5], game_id, "games.game") if len(row) > 5 else None,
         )
 
 

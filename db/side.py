@@ -121,7 +121,8 @@ class SideRows(StoreBase):
                     game_ids: Sequence[int] | None = None) -> list[DeadlineRow]:
         """Return armed timers, soonest first, in one query: all of them, those of games with
         ``id % bucket_count`` in ``buckets``, or those of ``game_ids``; each with its game's table
-        options (a restart arms a decision's reminders from its decision time without loading it)."""
+        options and name (a restart arms a decision's reminders from its decision time, and its
+        other derived timers by what the game is, without loading it)."""
         where: list[str] = []
         params: list[object] = []
         if buckets is not None:
@@ -137,7 +138,7 @@ class SideRows(StoreBase):
         clause = f"WHERE {' AND '.join(where)}" if where else ""
         async with self._read() as db:
             rows = await db.fetch(
-                "SELECT d.game_id, d.kind, d.due_at, d.version, g.table_options"
+                "SELECT d.game_id, d.kind, d.due_at, d.version, g.table_options, g.game"
                 f" FROM deadlines d JOIN games g ON g.id = d.game_id {clause}"
                 " ORDER BY d.due_at, d.game_id, d.kind", params
             )

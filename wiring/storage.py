@@ -72,7 +72,8 @@ def _moves(rows: Sequence[ActionRow]) -> tuple[tuple[int, Any], ...]:
 def _timer(row: DeadlineRow) -> StoredTimer:
     span = None if row.table_options is None else row.table_options.get("decision_timeout_s")
     return StoredTimer(row.game_id, row.kind, row.due_at.timestamp(), row.version,
-                       float(span) if isinstance(span, int | float) and not isinstance(span, bool) else None)
+                       float(span) if isinstance(span, int | float) and not isinstance(span, bool) else None,
+                       game=row.game)
 
 
 def _when(due: float) -> datetime:

@@ -12,7 +12,7 @@ A timer whose work fails is armed again with a backoff, so a fault never leaves 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import Protocol
 
 from engine.clock import Clock
@@ -81,10 +81,15 @@ class TimerHandlers(Protocol):
 class Alarms:
     """The timers this process runs: armed from stored deadlines, re-armed with backoff on failure."""
 
-    def __init__(self, clock: Clock, coordinator: Coordinator, settings: SessionSettings) -> None:
+    def __init__(self, clock: Clock, coordinator: Coordinator, settings: SessionSettings,
+                 simultaneous: Collection[str] | None = None) -> None:
         self.clock = clock
         self.coordinator = coordinator
         self.settings = settings
+        # The games whose seats decide at once (GameSpec.deciding): only their decisions have a
+        # waited moment. In a game of one mover at a time nobody is "the last few", and the moment
+        # would load a table (after a restart, or unloaded while idle) only to do nothing. None: all.
+        self.simultaneous = None if simultaneous is None else frozenset(simultaneous)
         self.book = TimerBook(clock)
         self.book.promote_with(self.arm)
         self._handlers: TimerHandlers | None = None
@@ -156,6 +161,8 @@ class Alarms:
         span = timer.span
         if span is None or pace_of(span) != CORRESPONDENCE:
             return []
+        if self.simultaneous is not None and timer.game is not None and timer.game not in self.simultaneous:
+            return []  # one mover at a time: nothing waits on the last few
         moment = timer.due - span + patience_s(span, 0.0)
         return [moment] if moment > self.clock.now() else []
 

@@ -200,6 +200,8 @@ class StoredTimer:
 
     ``span`` is the table's decision time when known (a DECISION timer's reminders depend on the
     table's pace, :func:`engine.session.pace.reminder_offsets`); None: the live reminder only.
+    ``game`` is the table's game when known (a DECISION timer's waited moment is only for a game
+    whose seats decide at once); None: as if it were one.
     """
 
     table_id: int
@@ -207,6 +209,7 @@ class StoredTimer:
     due: float
     version: int | None
     span: float | None = None
+    game: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -191,7 +191,8 @@ class Play:
         for kind, due, at in deadlines:
             if kind == DECISION:
                 table.deadline = due
-            self.alarms.arm(StoredTimer(table.id, kind, due, at, span=table.timeout_s(self.settings)))
+            self.alarms.arm(StoredTimer(table.id, kind, due, at, span=table.timeout_s(self.settings),
+                                        game=table.spec.name))
         if delay > 0 and not over and self.coordinator.owns(table.id):
             self.think_ahead(table)
         await self.notify(self.listener.played(update))
@@ -229,7 +230,8 @@ class Play:
         await self.repo.set_deadline(table.id, DECISION, due, table.window)
         table.deadline = due
         # With the table's decision time, as a restart arms it: its reminders and waited moment follow the pace.
-        self.alarms.arm(StoredTimer(table.id, DECISION, due, table.window, span=table.timeout_s(self.settings)))
+        self.alarms.arm(StoredTimer(table.id, DECISION, due, table.window, span=table.timeout_s(self.settings),
+                                   game=table.spec.name))
 
     async def _save_snapshot(self, table: Table) -> None:
         snapshot = snapshot_of(table)

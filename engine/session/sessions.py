@@ -96,7 +96,8 @@ class Sessions:
         self.coordinator: Coordinator = coordinator or SingleProcess()
         self.ai = ai or AiPool(self.specs, workers=0, budget_s=self.settings.ai_budget_s)
         self.ahead = Ahead(self.ai)  # bot decisions started when their turn begins, not when the pause ends
-        self.alarms = Alarms(clock, self.coordinator, self.settings)
+        self.alarms = Alarms(clock, self.coordinator, self.settings,
+                             simultaneous=[name for name, spec in self.specs.items() if spec.deciding is not None])
         self.cache = TableCache(repo, self.specs, clock, self.coordinator, self.alarms, self.ahead)
         self.play = Play(self.cache, self.alarms, self.ahead, self.ai, repo, listener, clock, self.settings,
                          self.coordinator)

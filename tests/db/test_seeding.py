@@ -45,6 +45,7 @@ async def test_a_seeded_game_is_stored_as_the_three_steps_store_it(store: Store)
     assert got[:4] == expected[:4] and got[5:] == expected[5:]  # all but the channel
     assert got[4] == 10
     assert sorted(d.game_id for d in await store.armed()) == sorted([stepped.id] * 2 + [seeded] * 2)
+    assert {d.game for d in await store.armed()} == {"incan_gold"}  # each timer names its game
 
 
 async def test_a_batch_keeps_its_order_and_one_refusal_writes_none_of_it(store: Store):

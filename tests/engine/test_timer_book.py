@@ -143,3 +143,18 @@ async def test_a_live_decision_has_no_waited_moment():
     alarms.arm(StoredTimer(1, DECISION, t0 + 600, 2, span=600))
     await clock.advance(600)
     assert [(kind, when - t0) for kind, _, _, when in recorder.fired] == [(REMIND, 570), (DECISION, 600)]
+
+
+async def test_only_a_game_whose_seats_decide_at_once_has_a_waited_moment():
+    clock = ManualClock()
+    alarms = Alarms(clock, SingleProcess(), SessionSettings(reminder_before_s=30.0), simultaneous=["incan_gold"])
+    recorder = Recorder(clock)
+    alarms.serve(recorder)
+    t0 = clock.now()
+    alarms.arm(StoredTimer(1, DECISION, t0 + DAY, 2, span=DAY, game="incan_gold"))
+    alarms.arm(StoredTimer(2, DECISION, t0 + DAY, 2, span=DAY, game="sakkara"))  # one mover at a time
+    alarms.arm(StoredTimer(3, DECISION, t0 + DAY, 2, span=DAY))  # the game not known: as if it were one
+    await clock.advance(DAY)
+    assert sorted((table, when - t0) for kind, table, _, when in recorder.fired if kind == WAITED) == [
+        (1, DAY / 8), (3, DAY / 8)]
+    assert sorted(table for kind, table, _, _ in recorder.fired if kind == DECISION) == [1, 2, 3]

@@ -62,7 +62,7 @@ def _what_happened(board: str) -> str:
     return board.split("What happened: ", 1)[1].split("\n|", 1)[0]
 
 
-async def test_the_waited_moment_of_an_unloaded_indus_table_sends_nothing(
+async def test_an_unloaded_indus_table_stays_unloaded_and_silent_past_its_windows_patience(
         fake: FakeDiscord, table: FakeChannel, store: Store, clock: ManualClock) -> None:
     people = [fake.user("Ann"), fake.user("Bo"), fake.user("Cy")]
     bot = await start_bot(fake, store, clock, **CORRESPONDENCE)
@@ -75,6 +75,8 @@ async def test_the_waited_moment_of_an_unloaded_indus_table_sends_nothing(
     calls = len(fake.rest_calls)
     waited = game.opened_at + CORRESPONDENCE["decision_timeout_s"] / 8
     await fake.run(clock.advance, waited + 60.0 - clock.now())
-    assert bot.sessions.loaded(game.id) is not None  # loaded for it: Incan Gold's hook would act now
-    assert fake.rest_calls[calls:] == []  # Indus has nothing to do then: one person moves at a time
+    # One person moves at a time: nobody is "the last few", so the window has no waited moment
+    # (Incan Gold's has, and loads its table for it) and the table is not loaded just to do nothing.
+    assert bot.sessions.loaded(game.id) is None
+    assert fake.rest_calls[calls:] == []
     await fake.stop(bot)
