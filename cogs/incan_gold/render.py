@@ -29,7 +29,7 @@ from cogs.table.controls.buttons import PeekButton
 from cogs.table.messages.fields import add_split_field, newest_lines
 from cogs.table.messages.hub import TableHub
 from cogs.table.messages.text import deadline_line, decision_time, name_of, pace_rules, seat_label, seat_names
-from cogs.table.messages.waiting import CountRedraw
+from cogs.table.messages.waiting import CountRedraw, while_waiting
 from engine.core import Event
 from engine.incan_gold import GAME
 from engine.incan_gold import editions as ed
@@ -54,6 +54,7 @@ class IncanRenderer:
     def __init__(self) -> None:
         self._told: set[tuple[int, int, int]] = set()  # (table, window, seat) told that the table waits for them
         self._opening: dict[int, tuple[int, str, list[int]]] = {}  # table -> (expedition, its first line, mentioned)
+        self._nudging: set[tuple[int, int]] = set()  # (table, window) whose last few this process tells after a wait
         self.count = CountRedraw(self.refresh)  # "k of n have chosen", redrawn while the table waits
 
     def title(self) -> str:
@@ -342,15 +343,24 @@ class IncanRenderer:
     async def _tell_the_last(self, hub: TableHub, table: Table) -> None:
         """When the table waits only for one person or a few, tell each of them once per card, by DM
         only: a public mention of them would tell who has chosen. A closed-DM person is reached by
-        the reminder, which names everyone inside. A correspondence table first lets the card's
-        window stay open for a while (:func:`patience_s`): people who look in every hour or two are
-        not pinged for every card; one who keeps the table waiting is. Before that, the window's
-        waited moment tells them (:meth:`waited`, a timer the session derives from the stored
-        deadline: it outlives a restart and lets the table leave memory); after it, at once."""
+        the reminder, which names everyone inside. A correspondence table first lets them keep it
+        waiting for a while (:func:`patience_s`, from the moment it came down to them): people who
+        look in every hour or two are not pinged for every card; one who keeps the table waiting
+        is. That wait is a timer of this process (the table stays loaded meanwhile); a restart
+        loses it, and the card's waited moment then tells them instead (:meth:`waited`)."""
         if not self._last_few(table):
             return
-        if hub.bot.sessions.clock.now() >= table.opened_at + patience_s(decision_time(table), 0.0):
+        delay = patience_s(decision_time(table), 0.0)
+        if delay <= 0:
             await self._tell_now(hub, table)
+            return
+        key = (table.id, table.window)
+        if key in self._nudging:
+            return
+        self._nudging.add(key)
+        clock = hub.bot.sessions.clock
+        while_waiting(hub, table, clock.now() + delay, partial(self._tell_now, hub),
+                      fired=partial(self._nudging.discard, key))
 
     async def _tell_now(self, hub: TableHub, table: Table) -> None:
         """Tell the last few the table waits for (each once per card) that it waits for them."""
@@ -463,12 +473,16 @@ class IncanRenderer:
 
     async def waited(self, hub: TableHub, table: Table) -> None:
         """The card's window has been open for the table's patience (a correspondence table; also
-        after a restart, or with the table unloaded meanwhile): the last few are told now (each once
-        per card), and the count is redrawn as it stands (no edit when the board shows it already).
-        With nobody's choice made there is neither: the card's own drawing shows none chosen."""
+        after a restart, or with the table unloaded meanwhile): the count is redrawn as it stands
+        (no edit when the board shows it already), and last few the table waits for that no wait
+        of this process is timing (it came down to them before a restart) are told now, each once
+        per card. Those it came down to in this process are told when they have kept it waiting
+        for the patience (:meth:`_tell_the_last`). With nobody's choice made there is neither: the
+        card's own drawing shows none chosen."""
         if not GAME.view(table.state, None)["chosen"]:
             return
-        await self._tell_now(hub, table)
+        if (table.id, table.window) not in self._nudging:
+            await self._tell_now(hub, table)
         await self.count.waited(hub, table)
 
     async def finished(self, hub: TableHub, table: Table, result: dict[str, Any]) -> None:
@@ -480,6 +494,7 @@ class IncanRenderer:
         """The game is over: nothing of it is kept or redrawn any more."""
         self._told = {told for told in self._told if told[0] != table.id}
         self._opening.pop(table.id, None)
+        self._nudging = {key for key in self._nudging if key[0] != table.id}
         self.count.forget(table)
 
     def already(self, hub: TableHub, table: Table, seat: int) -> str | None:

@@ -1,10 +1,11 @@
 """Incan Gold's wait at a correspondence table outlives a restart and an unload.
 
 The moment a card's window has been open an eighth of its decision time is derived from the stored
-deadline (like the reminders), not kept in memory: when it comes, the last few the table waits for
-are told by DM (once each per card) and "k of n have chosen" is redrawn, whether the bot restarted
-meanwhile or the table left its memory while idle. A table that comes down to its last few after
-that moment tells them at once: they have kept it waiting long enough.
+deadline (like the reminders), not kept in memory: when it comes, "k of n have chosen" is redrawn,
+whether the bot restarted meanwhile or the table left its memory while idle, and the last few the
+table came down to before a restart are told by DM (once each per card). The last few it comes down
+to in a running process are told once they have kept it waiting that long (a timer of the process,
+which keeps the table in memory meanwhile).
 """
 
 from __future__ import annotations
@@ -77,19 +78,30 @@ async def test_the_last_one_is_told_after_a_restart(fake, table, store, clock):
     await the_last_one_is_told_at_the_window_s_patience(fake, clock, bot, again, users)
 
 
-async def test_the_last_one_is_told_after_the_table_left_memory(fake, table, store, clock):
+async def test_a_table_waiting_for_its_last_one_stays_in_memory_until_they_are_told(fake, table, store, clock):
     users = [fake.user(name) for name in ("Ann", "Bo", "Cy")]
     bot, game = await two_of_three_chose_in_dms(fake, store, clock, table, users)
+    down_to_cy = clock.now()
+    public = expedition(fake, game)
+    before = told(fake, users)
     bot.sessions.cache.keep_loaded = 0
     await fake.run(clock.advance, IDLE_S + SWEEP_EVERY_S)
-    assert bot.sessions.cache.unload_idle() == [game.id]  # nothing of the wait is kept only in memory
-    assert bot.sessions.loaded(game.id) is None
-    await the_last_one_is_told_at_the_window_s_patience(fake, clock, bot, game, users)
-    assert bot.sessions.loaded(game.id) is not None  # loaded again by the waited moment
+    assert bot.sessions.cache.unload_idle() == []  # its wait for Cy is timed here: dropping it would lose it
+    await fake.run(clock.advance, game.opened_at + PATIENCE - clock.now())
+    assert "2 of 3 have chosen" in public.render()  # the window's waited moment redrew the count...
+    assert told(fake, users) == before  # ...but Cy has been the last one for less than the patience
+    await fake.run(clock.advance, down_to_cy + PATIENCE - 60.0 - clock.now())
+    assert told(fake, users) == before
+    await fake.run(clock.advance, 60.0)
+    assert told(fake, users) == {**before, "Cy": before["Cy"] + 1}
+    assert WAITS_FOR_YOU in last_dm(fake, users[2]).render()
+    await fake.run(clock.advance, IDLE_S + SWEEP_EVERY_S)
+    assert bot.sessions.cache.unload_idle() == [game.id]  # told: nothing of it waits in memory any more
+    await fake.stop(bot)
 
 
-async def test_a_table_down_to_its_last_one_after_the_patience_tells_them_at_once_and_once(fake, table, store,
-                                                                                           clock):
+async def test_a_table_down_to_its_last_one_after_the_patience_tells_them_once_they_kept_it_waiting(
+        fake, table, store, clock):
     ann, bo, cy = users = [fake.user(name) for name in ("Ann", "Bo", "Cy")]
     bot = await start_bot(fake, store, clock, decision_timeout_s=DAY)
     await prefer_dm(fake, table, [bo])
@@ -100,12 +112,15 @@ async def test_a_table_down_to_its_last_one_after_the_patience_tells_them_at_onc
     assert told(fake, users) == before  # nobody chose: the waited moment told nobody
     await fake.click(ann, public, act_id(public, "torch"))
     await choose_in_dm(fake, bo, "torch")
+    assert told(fake, users) == before  # the card is old, but Cy has only just become the last one
+    await fake.run(clock.advance, PATIENCE - 60.0)
+    await fake.click(ann, public, act_id(public, "camp"))  # Ann changes her mind (once a game): still Cy alone
+    assert game.state.pending[game.seat_of(ann.id)] == "camp" and told(fake, users) == before
+    await fake.run(clock.advance, 60.0)
     assert told(fake, users) == {**before, "Cy": before["Cy"] + 1}
     assert fake.notifications(cy)[-1] is last_dm(fake, cy) and WAITS_FOR_YOU in last_dm(fake, cy).render()
-    await fake.click(ann, public, act_id(public, "camp"))  # Ann changes her mind (once a game): Cy was told
-    assert game.state.pending[game.seat_of(ann.id)] == "camp"
     await fake.run(clock.advance, 3600.0)
-    assert told(fake, users) == {**before, "Cy": before["Cy"] + 1}
+    assert told(fake, users) == {**before, "Cy": before["Cy"] + 1}  # once
     await fake.stop(bot)
 
 

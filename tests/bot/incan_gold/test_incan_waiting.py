@@ -3,8 +3,8 @@
 A press on the board redraws the count through its own interaction (no rate-limited call); choices
 made in DM prompts are shown by a timer, at a live table after 30 s, at a correspondence table
 after an eighth of its decision time. At a correspondence table the last few the table waits for
-are told by DM only once the card's window has been open that long (people who look in every hour
-are not pinged for every card), at once when it has already; at a live table at once.
+are told by DM only once the wait for them has gone on that long (people who look in every hour
+are not pinged for every card); at a live table at once.
 """
 
 from __future__ import annotations
@@ -104,9 +104,9 @@ async def test_a_correspondence_table_tells_its_last_one_after_waiting_an_eighth
     before = {user.id: len(fake.notifications(user)) for user in users}
     for user in (ann, bo):
         await fake.click(user, public, act_id(public, "torch"))
-    await fake.run(clock.advance, DAY / 8 - 7200.0 - 60.0)
+    await fake.run(clock.advance, DAY / 8 - 60.0)
     assert len(fake.notifications(cy)) == before[cy.id]  # Cy may well look in on their own
-    await fake.run(clock.advance, 60.0)  # the card's window has been open an eighth of a day
+    await fake.run(clock.advance, 60.0)  # the table has waited an eighth of a day for Cy alone
     told = fake.notifications(cy)
     assert len(told) == before[cy.id] + 1 and told[-1] is last_dm(fake, cy)  # a new DM, with Torch / Camp
     assert "waits for you" in told[-1].render()
