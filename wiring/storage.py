@@ -135,21 +135,26 @@ class StoreRepository:
         except StaleVersion as exc:
             raise RepoStale(str(exc)) from exc
 
-    async def finish(self, table_id: int, results: Sequence[ResultSpec]) -> None:
-        """Mark finished with results; RepoEnded when another process ended the game first."""
+    @classmethod
+    async def _end(cls, work: Callable[[], Awaitable[T]]) -> T:
+        """Run a store call that ends a game: RepoEnded when another process ended it first."""
         try:
-            await self._call(lambda: self.store.finish_game(
-                table_id, [NewResult(seat=r.seat, score=r.score, placement=r.placement, is_winner=r.is_winner)
-                           for r in results]))
+            return await cls._call(work)
         except WrongStatus as exc:
-            if exc.status not in END_STATUSES:  # e.g. a lobby: not a race, a bug
+            if exc.status not in END_STATUSES:  # e.g. finishing a lobby: not a race, a bug
                 raise
             raise RepoEnded(exc.status) from exc
 
+    async def finish(self, table_id: int, results: Sequence[ResultSpec]) -> None:
+        """Mark finished with results; RepoEnded when another process ended the game first."""
+        await self._end(lambda: self.store.finish_game(
+            table_id, [NewResult(seat=r.seat, score=r.score, placement=r.placement, is_winner=r.is_winner)
+                       for r in results]))
+
     async def cancel(self, table_id: int, status: str) -> None:
-        """End without results."""
-        await self._call(lambda: self.store.cancel_game(table_id, "abandoned" if status == "abandoned"
-                                                        else "cancelled"))
+        """End without results; RepoEnded when another process ended the game first."""
+        await self._end(lambda: self.store.cancel_game(table_id, "abandoned" if status == "abandoned"
+                                                       else "cancelled"))
 
     async def load(self, table_id: int) -> StoredTable:
         """Return the stored table: its snapshot, the actions after it and its timers."""

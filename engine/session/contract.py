@@ -82,9 +82,9 @@ class RepoStale(Exception):
 
 
 class RepoEnded(Exception):
-    """Raised by a repository when a table to finish has ended already: another process wrote its
-    result (or ended it) at the same moment, and that process tells the players. Nothing was
-    written; ``status`` is the table's stored one."""
+    """Raised by a repository when a table to finish (or to cancel) has ended already: another
+    process wrote its result (or ended it) at the same moment, and that process tells the players.
+    Nothing was written; ``status`` is the table's stored one."""
 
     def __init__(self, status: str) -> None:
         super().__init__(f"the table is {status} already")
@@ -288,7 +288,8 @@ class Repository(Protocol):
         ...
 
     async def cancel(self, table_id: int, status: str) -> None:
-        """End the table as ``cancelled`` or ``abandoned`` (its timers are cleared)."""
+        """End the table as ``cancelled`` or ``abandoned`` (its timers are cleared); raise RepoEnded
+        when it has ended already (another process finished or ended it first)."""
         ...
 
     async def load(self, table_id: int) -> StoredTable:
