@@ -206,8 +206,9 @@ class Alarms:
                 await work()
             except Exception as exc:
                 if isinstance(exc, SessionError) and exc.code == "gone":
-                    # Another process ended the table while this timer waited for its lock: bringing
-                    # it up to date found it over and forgot it. Nothing is left to do, or to retry.
+                    # Another process ended the table while this timer waited for its lock (bringing
+                    # it up to date found it over and forgot it), or as this timer was ending it (the
+                    # store refused the second end: Play.end forgot it). Nothing is left to do, or to retry.
                     return
                 self.handlers.failed(table_id)  # a write may have failed half-way: reload before acting again
                 delay = RETRY_S[min(attempt, len(RETRY_S) - 1)]

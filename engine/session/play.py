@@ -74,8 +74,18 @@ class Play:
             log.exception("rendering failed")
 
     async def end(self, table: Table, status: str, reason: str, *, origin: object | None = None) -> None:
-        """End a table as ``status`` (cancelled, abandoned) and tell the listener why (and ``origin``)."""
-        await self.repo.cancel(table.id, status)
+        """End a table as ``status`` (cancelled, abandoned) and tell the listener why (and ``origin``).
+
+        Another process may end the same table at the same moment (it finished the game, or someone
+        cancelled it there): the store lets one end it, and that one tells the players. Here the
+        table is only forgotten, nothing is retried, and SessionError("gone") tells who asked (a
+        Cancel: "that table is over"; a timer: nothing left to do).
+        """
+        try:
+            await self.repo.cancel(table.id, status)
+        except RepoEnded as exc:
+            self._ended_elsewhere(table, exc.status)
+            raise SessionError("gone") from exc
         table.status = status
         self.cache.forget(table)
         await self.notify(self.listener.ended(table, reason, origin=origin))
@@ -256,13 +266,17 @@ class Play:
         try:
             await self.repo.finish(table.id, results)
         except RepoEnded as exc:
-            log.info("table %s: %s by another process at the same moment; nothing more to do here",
-                     table.id, exc.status)
-            table.status = exc.status
-            self.cache.forget_ended_elsewhere(table)
+            self._ended_elsewhere(table, exc.status)
             return
         table.results = results
         table.status = "finished"
         self.cache.forget(table)
         await self.notify(self.listener.played(update))
         await self.notify(self.listener.finished(table, result, origin=update.origin))
+
+    def _ended_elsewhere(self, table: Table, status: str) -> None:
+        """Forget a table another process ended at the same moment (it tells the players): not an
+        error, so one INFO line without a traceback."""
+        log.info("table %s: %s by another process at the same moment; nothing more to do here", table.id, status)
+        table.status = status
+        self.cache.forget_ended_elsewhere(table)

@@ -310,7 +310,8 @@ class Sessions:
 
     @_reachable
     async def cancel(self, table_id: int, user_id: int, can_manage: bool, *, origin: object | None = None) -> Table:
-        """Cancel a lobby or a game: the host, or a member who may manage the server."""
+        """Cancel a lobby or a game: the host, or a member who may manage the server. SessionError("gone")
+        when it is over, also when another process ended it at the same moment (that one told the players)."""
         table = await self.cache.get(table_id)
         async with table.lock:
             await self.cache.sync(table)

@@ -1,7 +1,9 @@
 """Two processes finishing (or ending) one game at the same moment: one writes, the other gets the
 typed WrongStatus, never a unique violation on the results' key (the multi-process chaos run saw
 that loser log a traceback and retry); and the race made rarer (the session's side, the loser
-forgetting the table quietly, is tests/bot/table/test_finished_elsewhere.py).
+forgetting the table quietly, is tests/bot/table/test_finished_elsewhere.py). A session's cancel
+(or a timer's close) that meets the game ended by another process is refused as "gone" and forgets
+the table, quietly.
 
 Each "process" is a store of its own (its own connection) on one database. On PostgreSQL the race
 is made certain: a third connection holds the results table until both transactions are waiting
@@ -13,6 +15,7 @@ time, so there the second simply comes after the first.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -24,9 +27,10 @@ from db_kit import FakeClock, PlayingGame
 
 from db import NewResult, Store, WrongStatus
 from engine.clock import ManualClock
-from engine.session import AUTO
+from engine.session import AUTO, SessionError, Sessions
+from engine.session.options import LOBBY_IDLE_S
 from engine.session.timer_work import FINISHING_S
-from tests.db.test_session import make, table_of_three
+from tests.db.test_session import ANN, CHANNEL, GUILD, make, table_of_three
 
 RESULTS = [NewResult(0, 20, 1, True), NewResult(1, 12, 2, False), NewResult(2, 12, 2, False)]
 
@@ -68,8 +72,9 @@ async def _race(store: Store, url: str, first: Callable[[], Awaitable[Any]],
                 second: Callable[[], Awaitable[Any]]) -> list[Any]:
     """Run two endings of one game and return their outcomes. On PostgreSQL both are inside their
     transactions at once, the first ahead: a third connection holds the results table (no INSERT
-    into it goes through) until both wait for a lock. SQLite runs one write transaction at a time
-    (BEGIN IMMEDIATE): there the second comes after the first, as it always would."""
+    into it goes through) until both wait for a lock (a first that writes no result, a cancel, is
+    simply done before the second). SQLite runs one write transaction at a time (BEGIN IMMEDIATE):
+    there the second comes after the first, as it always would."""
     if store.dialect != "postgresql":
         return [await _settled(first()), await _settled(second())]
     conn: Any = await asyncpg.connect(url)
@@ -77,7 +82,7 @@ async def _race(store: Store, url: str, first: Callable[[], Awaitable[Any]],
         async with conn.transaction():
             await conn.execute("LOCK TABLE results IN SHARE MODE")
             ahead = asyncio.ensure_future(_settled(first()))
-            await _waiting(conn, 1)  # the first waits at its INSERT, inside its transaction
+            await _waiting(conn, 1, unless=ahead)  # a finish waits at its INSERT, inside its transaction
             behind = asyncio.ensure_future(_settled(second()))
             await _waiting(conn, 2, unless=behind)
         return [await ahead, await behind]
@@ -115,4 +120,69 @@ async def test_automatic_play_heard_due_at_once_is_left_to_its_writer_for_a_mome
     await sessions.repo.set_deadline(table.id, AUTO, now + 5, table.version)  # a bot's turn, after its delay
     await sessions.timer_work.changed(table.id)
     assert now + 5 in clock.pending() and now + FINISHING_S not in clock.pending()
+    await sessions.close()
+
+
+def _meets(sessions: Sessions, store: Store, url: str, ending: Callable[[], Awaitable[Any]]) -> None:
+    """Make the next end of a table in ``sessions`` (a cancel, a timer's close) meet another process's
+    ``ending`` of it: the end has seen the table active, and at its write the other ends it first
+    (on PostgreSQL a finish is inside its transaction as the cancel comes, see :func:`_race`)."""
+    repo: Any = sessions.repo
+    write: Callable[..., Awaitable[None]] = repo.cancel
+
+    async def cancel(*args: Any) -> None:
+        _, outcome = await _race(store, url, ending, lambda: write(*args))
+        if isinstance(outcome, BaseException):
+            raise outcome
+
+    repo.cancel = cancel
+
+
+def _quiet(caplog: pytest.LogCaptureFixture, status: str) -> None:
+    """Nothing above INFO was logged, and the loser said once, without a traceback, what happened."""
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+    said = [r for r in caplog.records if "by another process" in r.getMessage()]
+    assert len(said) == 1 and said[0].exc_info is None and said[0].levelno == logging.INFO
+    assert f"{status} by another process" in said[0].getMessage()
+
+
+@pytest.mark.parametrize("other", ["finish", "cancel"])
+async def test_a_cancel_that_meets_the_game_ended_by_another_process_is_told_it_is_over(stores, caplog, other):
+    """A host's (or a manager's) Cancel in one process as another finishes the game, or cancels it
+    too: the other's end stands alone, and the canceller hears "that table is over" (not an
+    unexpected error); this process forgets the table and tells the channel nothing."""
+    one, two, url = stores
+    sessions, rec = make(one)
+    table = await table_of_three(sessions, bots=0)
+    endings = {"finish": lambda: two.finish_game(table.id, RESULTS), "cancel": lambda: two.cancel_game(table.id)}
+    _meets(sessions, one, url, endings[other])
+    caplog.set_level(logging.INFO, logger="engine.session")
+    calls = list(rec.calls)
+
+    with pytest.raises(SessionError, match=r"^gone$"):
+        await sessions.cancel(table.id, ANN.user_id or 0, can_manage=False)
+
+    stored = {"finish": ("finished", 3), "cancel": ("cancelled", 0)}[other]
+    assert ((await two.get_game(table.id)).status, len(await two.results(table.id))) == stored
+    assert rec.calls == calls and rec.results == []  # the other process tells the players, once
+    assert sessions.loaded(table.id) is None and sessions.timers.armed(table.id) == set()
+    _quiet(caplog, stored[0])
+    await sessions.close()
+
+
+async def test_a_lobby_closing_by_its_timer_as_another_process_cancels_it_stops_quietly(stores, caplog):
+    """The lobby's idle timer closes it as another process cancels it: nothing is retried, nothing said."""
+    one, two, url = stores
+    clock = ManualClock()
+    sessions, rec = make(one, clock)
+    table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN)
+    _meets(sessions, one, url, lambda: two.cancel_game(table.id))
+    caplog.set_level(logging.INFO, logger="engine.session")
+
+    await clock.advance(LOBBY_IDLE_S + 1)
+
+    assert (await two.get_game(table.id)).status == "cancelled"
+    assert ("ended", "expired") not in rec.calls
+    assert sessions.loaded(table.id) is None and sessions.timers.armed(table.id) == set() and not clock.pending()
+    _quiet(caplog, "cancelled")
     await sessions.close()
