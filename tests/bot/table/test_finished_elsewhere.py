@@ -7,7 +7,8 @@ second summary, and the click that made the last move is answered as accepted, w
 Two bots on one fake Discord and one database file, each with its own store, clock and session:
 the click's bot is the one the fake hands the clicks to; the timer's bot runs its automatic timer
 when the click's bot comes to write the result, and the two writes then go in the order the test
-names (the real race, made certain).
+names (the real race, made certain). A Cancel that meets the game ended by the other process is
+refused privately ("that table is over"), the other having told the channel.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from incan_kit import act_id, buttons, lobby_id, moves_message, start_bot
 from bot import Bot
 from db.store import Store
 from engine.clock import ManualClock
+from engine.session import Table
 from fakediscord import FakeChannel, FakeDiscord, FakeUser
 
 
@@ -78,19 +80,32 @@ async def clicks(fake: FakeDiscord, store: Store, clock: ManualClock, timers: Bo
     await fake.stop(bot)
 
 
-@pytest.mark.parametrize("first", ["click", "timer"])
-async def test_one_result_one_summary_and_no_traceback_when_two_processes_finish_a_game_at_once(
-        fake: FakeDiscord, table: FakeChannel, store: Store, clock: ManualClock, ann: FakeUser, timers: Bot,
-        clicks: Bot, caplog: pytest.LogCaptureFixture, first: str) -> None:
-    other_clock = timers.sessions.clock
-    assert isinstance(other_clock, ManualClock)
+async def _started(fake: FakeDiscord, table: FakeChannel, ann: FakeUser, clicks: Bot,
+                   caplog: pytest.LogCaptureFixture) -> Table:
+    """Ann's game with two bots, started in ``table``; the log captured from here on."""
     caplog.clear()  # discord.py's words at start-up (no voice support) are not the bot's
     caplog.set_level(logging.INFO, logger="engine.session")
     await fake.slash(ann, table, "incan new", {})
     lobby = next(m for m in fake.channel_messages(table) if buttons(m, "lobby:"))
     for op in ("ai-easy", "ai-easy", "start"):
         await fake.click(ann, lobby, lobby_id(lobby, op))
-    game = await clicks.sessions.table_in(table.id)
+    return await clicks.sessions.table_in(table.id)
+
+
+def _said_once_quietly(caplog: pytest.LogCaptureFixture) -> None:
+    """Nothing above INFO was logged; the loser said once, without a traceback, what happened."""
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+    said = [r for r in caplog.records if "by another process" in r.getMessage()]
+    assert len(said) == 1 and said[0].exc_info is None and said[0].levelno == logging.INFO
+
+
+@pytest.mark.parametrize("first", ["click", "timer"])
+async def test_one_result_one_summary_and_no_traceback_when_two_processes_finish_a_game_at_once(
+        fake: FakeDiscord, table: FakeChannel, store: Store, clock: ManualClock, ann: FakeUser, timers: Bot,
+        clicks: Bot, caplog: pytest.LogCaptureFixture, first: str) -> None:
+    other_clock = timers.sessions.clock
+    assert isinstance(other_clock, ManualClock)
+    game = await _started(fake, table, ann, clicks, caplog)
 
     fired: list[asyncio.Future[None]] = []
 
@@ -117,9 +132,7 @@ async def test_one_result_one_summary_and_no_traceback_when_two_processes_finish
     assert not [m for m in fake.channel_messages(table) if buttons(m, "act:")]  # the board shows the end
     last = answers[-1]  # the click that made the last move: answered as accepted, nothing private
     assert last.acknowledged and last.replies == [] and last.errors == []
-    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
-    said = [r for r in caplog.records if "by another process" in r.getMessage()]
-    assert len(said) == 1 and said[0].exc_info is None and said[0].levelno == logging.INFO
+    _said_once_quietly(caplog)
     board = (game.id, clicks.hub.renderer(game).board_kind(game), None)
     for bot in (clicks, timers):  # forgotten by both (where its messages are too), nothing armed to try again
         assert bot.sessions.loaded(game.id) is None and bot.sessions.timers.armed(game.id) == set()
@@ -127,3 +140,34 @@ async def test_one_result_one_summary_and_no_traceback_when_two_processes_finish
     await other_clock.advance(60)
     await clock.advance(60)
     assert len([m for m in fake.channel_messages(table) if buttons(m, "rematch:")]) == 1
+
+
+async def test_a_cancel_that_meets_the_game_cancelled_by_another_process_is_answered_privately(
+        fake: FakeDiscord, table: FakeChannel, store: Store, ann: FakeUser, timers: Bot, clicks: Bot,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The host's /cancel reaches one process as the other ends the game (their Cancel pressed twice,
+    or a manager's at once): the other tells the channel; this one answers the host privately, in
+    their language, that the table is over, and posts nothing."""
+    game = await _started(fake, table, ann, clicks, caplog)
+    repo: Any = clicks.sessions.repo
+    write: Callable[..., Awaitable[None]] = repo.cancel
+    public: list[list[str]] = []
+
+    async def cancel(*args: Any) -> None:
+        # This process saw the game playing; the other ends it now, and tells the channel.
+        await timers.sessions.cancel(game.id, ann.id, False)
+        public.append(fake.public_texts())
+        await write(*args)
+
+    repo.cancel = cancel
+    ann.locale = "fi"  # the answer is in the reader's language
+    answer = await fake.slash(ann, table, "incan cancel", {})
+
+    assert answer.ephemeral and [m.content for m in answer.replies] == ["Tämä pöytä on jo päättynyt."]
+    assert len(public) == 1 and fake.public_texts() == public[0]  # the other's word is the only one
+    told = [m for m in fake.channel_messages(table) if m.content.startswith(f"{ann.mention} Incan Gold: ")]
+    assert len(told) == 1 and "cancelled" in told[0].content  # the other process's word, once
+    assert (await store.load_game(game.id)).game.status == "cancelled"
+    _said_once_quietly(caplog)
+    board = (game.id, clicks.hub.renderer(game).board_kind(game), None)
+    assert clicks.sessions.loaded(game.id) is None and clicks.hub.book.ref(board) is None
