@@ -28,9 +28,9 @@ from db_kit import FakeClock, PlayingGame
 from db import NewResult, Store, WrongStatus
 from engine.clock import ManualClock
 from engine.session import AUTO, SessionError, Sessions
-from engine.session.options import LOBBY_IDLE_S
+from engine.session.options import AWAY_DECISIONS, LOBBY_IDLE_S
 from engine.session.timer_work import FINISHING_S
-from tests.db.test_session import ANN, CHANNEL, GUILD, make, table_of_three
+from tests.db.test_session import ANN, CHANNEL, GUILD, absent_game, make, table_of_three
 
 RESULTS = [NewResult(0, 20, 1, True), NewResult(1, 12, 2, False), NewResult(2, 12, 2, False)]
 
@@ -170,19 +170,27 @@ async def test_a_cancel_that_meets_the_game_ended_by_another_process_is_told_it_
     await sessions.close()
 
 
-async def test_a_lobby_closing_by_its_timer_as_another_process_cancels_it_stops_quietly(stores, caplog):
-    """The lobby's idle timer closes it as another process cancels it: nothing is retried, nothing said."""
+@pytest.mark.parametrize("timer", ["lobby", "away"])
+async def test_a_timer_ending_a_table_as_another_process_ends_it_stops_quietly(stores, caplog, timer):
+    """A lobby's idle timer closes it as another process cancels it; a decision timer gives up a game
+    whose people are all away as another process finishes it: nothing is retried, nothing said."""
     one, two, url = stores
-    clock = ManualClock()
-    sessions, rec = make(one, clock)
-    table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN)
-    _meets(sessions, one, url, lambda: two.cancel_game(table.id))
+    if timer == "lobby":
+        clock = ManualClock()
+        sessions, rec = make(one, clock)
+        table = await sessions.create("incan_gold", GUILD, CHANNEL, ANN)
+        ending, status, reason, step = (lambda: two.cancel_game(table.id)), "cancelled", "expired", LOBBY_IDLE_S
+    else:
+        sessions, rec, clock, table = await absent_game(one, "incan_gold")
+        ending, status, reason, step = (lambda: two.finish_game(table.id, RESULTS)), "finished", "away", 121
+    _meets(sessions, one, url, ending)
     caplog.set_level(logging.INFO, logger="engine.session")
 
-    await clock.advance(LOBBY_IDLE_S + 1)
+    for _ in range(AWAY_DECISIONS + 2):  # the lobby closes at the first step, the away game by the last
+        await clock.advance(step + 1)
 
-    assert (await two.get_game(table.id)).status == "cancelled"
-    assert ("ended", "expired") not in rec.calls
-    assert sessions.loaded(table.id) is None and sessions.timers.armed(table.id) == set() and not clock.pending()
-    _quiet(caplog, "cancelled")
+    assert (await two.get_game(table.id)).status == status
+    assert ("ended", reason) not in rec.calls
+    assert sessions.loaded(table.id) is None and sessions.timers.armed(table.id) == set()  # no retry
+    _quiet(caplog, status)
     await sessions.close()
