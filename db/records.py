@@ -288,8 +288,9 @@ class DeadlineRow:
     @classmethod
     def decode(cls, row: tuple[object, ...], decoded: dict[object, dict[str, Any]] | None = None) -> DeadlineRow:
         """Return the record of a ``COLUMNS`` row (with the game's table options as a fifth column
-        and its name as a sixth, if read); raise CorruptRow for a malformed one. ``decoded`` remembers the options texts
-        already decoded: rows with the same text then share one (read-only) dict."""
+        and its name as a sixth, if read); raise CorruptRow for a malformed one. ``decoded``
+        remembers the options texts already decoded: rows with the same text then share one
+        (read-only) dict."""
         game_id = column_int(row[0], -1, "deadlines.game_id")
         options: dict[str, Any] | None = None
         if len(row) > 4:

@@ -184,8 +184,7 @@ class TableCache:
             self._used.pop(table.id, None)
             if self.by_channel.get(table.channel_id) == table.id:
                 del self.by_channel[table.channel_id]
-            for unloaded in self.on_unload:
-                unloaded(table)
+            self._beside_goes(table)
         if idle:
             log.debug("%d idle table(s) unloaded, %d stay loaded", len(idle), len(self.tables))
         return [table.id for table in idle]
@@ -202,6 +201,10 @@ class TableCache:
         """Drop a table another process ended (it told the players): as :meth:`forget`, and what is
         kept beside it goes too, as for an idle table, since no listener call here ends it."""
         self.forget(table)
+        self._beside_goes(table)
+
+    def _beside_goes(self, table: Table) -> None:
+        """What is kept beside a table no longer held here goes with it (:attr:`on_unload`)."""
         for unloaded in self.on_unload:
             unloaded(table)
 

@@ -201,8 +201,7 @@ class Play:
         for kind, due, at in deadlines:
             if kind == DECISION:
                 table.deadline = due
-            self.alarms.arm(StoredTimer(table.id, kind, due, at, span=table.timeout_s(self.settings),
-                                        game=table.spec.name))
+            self._arm(table, kind, due, at)
         if delay > 0 and not over and self.coordinator.owns(table.id):
             self.think_ahead(table)
         await self.notify(self.listener.played(update))
@@ -239,9 +238,14 @@ class Play:
         due = self.clock.now() + table.timeout_s(self.settings)
         await self.repo.set_deadline(table.id, DECISION, due, table.window)
         table.deadline = due
-        # With the table's decision time, as a restart arms it: its reminders and waited moment follow the pace.
-        self.alarms.arm(StoredTimer(table.id, DECISION, due, table.window, span=table.timeout_s(self.settings),
-                                   game=table.spec.name))
+        self._arm(table, DECISION, due, table.window)
+
+    def _arm(self, table: Table, kind: str, due: float, version: int) -> None:
+        """Arm a timer just written for ``table`` as a restart arms it from the store: with the
+        table's decision time and game, which its derived timers follow (a decision's reminders and
+        waited moment)."""
+        self.alarms.arm(StoredTimer(table.id, kind, due, version, span=table.timeout_s(self.settings),
+                                    game=table.spec.name))
 
     async def _save_snapshot(self, table: Table) -> None:
         snapshot = snapshot_of(table)
